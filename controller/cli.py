@@ -1,0 +1,258 @@
+"""``table-controller``: the daemon (``run``), ``replay`` of a trace, ``simulate`` of one.
+
+This is the composition root: the only controller module that wires the drivers in. The
+controller logic itself never touches hardware.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import signal
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from controller import __version__
+from controller.clock import ScaledClock, VirtualClock, WallClock
+from controller.config import DEFAULT_CONFIG, Config, apply_overrides, load_config
+from controller.errors import InputError, JournalError, TableControllerError
+from controller.journal import Journal
+from controller.logs import configure, get_logger
+from controller.loop import EventLoop, start_thread
+from controller.table import Table
+from controller.trace import Trace, read_trace
+
+EXIT_BAD_INPUT = 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="table-controller", description=__doc__)
+    sub = parser.add_subparsers(dest="command")
+
+    run = sub.add_parser("run", help="run the controller (default: simulated roulette wheel)")
+    run.add_argument("--config", default=DEFAULT_CONFIG,
+                     help="TOML config file (default: the embedded simulated table)")
+    run.add_argument("--journal", help="journal file (overrides the config's journal.path)")
+
+    rep = sub.add_parser("replay", help="run the whole controller on a trace (CONTRACT §3)")
+    rep.add_argument("trace")
+    rep.add_argument("--config", default=DEFAULT_CONFIG)
+    rep.add_argument("--realtime", action="store_true",
+                     help="play the trace into mock pins and a pseudo-terminal as time passes")
+    rep.add_argument("--speed", type=float, default=1.0, help="with --realtime: X times faster")
+    rep.add_argument("--journal", help="keep the journal in this file (default: a scratch file)")
+
+    sim = sub.add_parser("simulate", help="write the trace of simulated spins or coups")
+    sim.add_argument("--spins", type=int, default=10, help="how many spins (roulette)")
+    sim.add_argument("--coups", type=int, default=None, help="how many coups (card tables)")
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--out", required=True, help="the trace file to write (JSON Lines)")
+    sim.add_argument("--config", default=DEFAULT_CONFIG)
+    sim.add_argument("--table", choices=("roulette", "mini_baccarat"), default=None)
+    sim.add_argument("--scenario", action="append", default=None,
+                     help="per spin: valid, too_few_revolutions, same_direction, "
+                          "ball_suspended, wheel_malfunction_sensor, wheel_slow, wheel_stopped")
+
+    args = parser.parse_args(argv)
+    command = args.command or "run"
+    if args.command is None:
+        args = parser.parse_args(["run", *(argv or [])])
+    try:
+        if command == "run":
+            return cmd_run(args.config, args.journal)
+        if command == "replay":
+            if args.speed <= 0:
+                raise InputError("--speed", None, None, f"must be positive, got {args.speed}")
+            return cmd_replay(args.trace, args.config, args.realtime, args.speed, args.journal)
+        return cmd_simulate(args)
+    except InputError as exc:
+        print(f"table-controller: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (JournalError, TableControllerError) as exc:
+        print(f"table-controller: {exc}", file=sys.stderr)
+        return 1
+
+
+# -- replay ---------------------------------------------------------------------------
+def _load_for_trace(trace_path: str, config_path: str) -> tuple[Config, Trace]:
+    base = load_config(config_path)
+    trace = read_trace(trace_path, serial_ports={*base.serial, "shoe"})
+    config = apply_overrides(base, trace.meta, trace_path) if trace.meta else base
+    return config, trace
+
+
+def _stdout_sink() -> Callable[[str], None]:
+    write = sys.stdout.write
+
+    def sink(body: str) -> None:
+        write(body + "\n")
+
+    return sink
+
+
+def cmd_replay(trace_path: str, config_path: str, realtime: bool, speed: float,
+               journal_path: str | None, sink: Callable[[str], None] | None = None) -> int:
+    """Replay a trace through the whole controller; print every record journaled.
+
+    Returns 0 when the trace was processed. Raises InputError (exit 2) for a bad trace or
+    config, before anything is journaled.
+    """
+    config, trace = _load_for_trace(trace_path, config_path)
+    configure("warning", "console")
+    sink = sink or _stdout_sink()
+    with tempfile.TemporaryDirectory(prefix="replay-") as scratch:
+        path = journal_path or os.path.join(scratch, "journal.sqlite")
+        journal = Journal(path, durable=False)
+        try:
+            if realtime:
+                _replay_realtime(config, trace, journal, speed, sink)
+            else:
+                clock = VirtualClock()
+                loop = EventLoop(clock, lambda e: None)
+                table = Table(config, journal, loop.call_at, clock.now, sink)
+                loop.handler = table.handle
+                table.recover()
+                loop.run_events(trace.events)
+        finally:
+            journal.close()
+            sys.stdout.flush()
+    return 0
+
+
+def _replay_realtime(config: Config, trace: Trace, journal: Journal, speed: float,
+                     sink: Callable[[str], None]) -> None:
+    from drivers.gpio import GpioInputs, make_pin_factory
+    from drivers.trace_player import TracePlayer
+
+    clock = ScaledClock(speed, origin=0.0)
+    loop = EventLoop(clock, lambda e: None)
+    table = Table(config, journal, loop.call_at, clock.now, sink)
+    loop.handler = table.handle
+    table.recover()
+    inputs = config.inputs or _default_inputs()
+    gpio = GpioInputs(inputs, loop.post, clock.now, make_pin_factory("mock"), scale=speed)
+    gpio.start()
+    with _serial_ptys(config, trace, loop, clock) as fds:
+        player = TracePlayer(trace.events, clock.now, clock.to_wall, gpio, fds, loop.post)
+        thread = start_thread(player.run, "trace-player")
+        try:
+            loop.run_forever(stop_at=trace.duration, grace=0.05 * speed)
+        finally:
+            player.stop()
+            thread.join()
+            gpio.close()
+
+
+def _default_inputs() -> dict[str, Any]:
+    return load_config(DEFAULT_CONFIG).inputs
+
+
+class _serial_ptys:
+    """Pseudo-terminals for the serial ports a trace uses, read by the real serial driver."""
+
+    def __init__(self, config: Config, trace: Trace, loop: EventLoop, clock: ScaledClock) -> None:
+        from controller.events import SerialData
+
+        self.ports = sorted({e.port for e in trace.events if isinstance(e, SerialData)})
+        self.config, self.loop, self.clock = config, loop, clock
+        self.transports: list[Any] = []
+        self.fds: list[int] = []
+
+    def __enter__(self) -> dict[str, int]:
+        if not self.ports:
+            return {}
+        from drivers.serial_port import SerialTransport
+
+        masters: dict[str, int] = {}
+        for port in self.ports:
+            master, slave = os.openpty()
+            self.fds += [master, slave]
+            spec = self.config.serial.get(port)
+            transport = SerialTransport(port, os.ttyname(slave), spec.baudrate if spec else 9600,
+                                        self.loop.post, self.clock)
+            transport.start()
+            self.transports.append(transport)
+            masters[port] = master
+        return masters
+
+    def __exit__(self, *exc: object) -> None:
+        for transport in self.transports:
+            transport.stop()
+        for fd in self.fds:
+            os.close(fd)
+
+
+# -- simulate -------------------------------------------------------------------------
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Write the trace of simulated spins (roulette) or coups (card tables)."""
+    config = load_config(args.config)
+    table = args.table or config.game
+    if table == "roulette":
+        from drivers.wheel_sim import WheelSimConfig, simulate, write_trace
+
+        if args.spins < 1:
+            raise InputError("--spins", None, None, f"must be at least 1, got {args.spins}")
+        sim_config = WheelSimConfig(wheel=config.roulette.wheel)
+        scenarios = args.scenario
+        if scenarios is not None and len(scenarios) == 1:
+            scenarios = scenarios * args.spins
+        try:
+            events, _ = simulate(args.spins, args.seed, sim_config, scenarios)
+        except ValueError as exc:
+            raise InputError("--scenario", None, None, str(exc)) from exc
+        write_trace(args.out, events)
+        return 0
+    from drivers.shoe_sim import simulate_shoe_trace
+
+    coups = args.coups or args.spins
+    simulate_shoe_trace(args.out, coups, args.seed, config.mini_baccarat.decks)
+    return 0
+
+
+# -- the daemon -----------------------------------------------------------------------
+def cmd_run(config_path: str, journal_override: str | None) -> int:
+    """Run the controller until SIGTERM/SIGINT: the daemon systemd starts."""
+    config = load_config(config_path)
+    configure(config.log_level, config.log_format)
+    log = get_logger(table=config.table_name)
+    journal_path = journal_override or config.journal_path
+    log.info("startup", version=__version__, python=platform.python_version(),
+             platform=platform.platform(), config=config.source, game=config.game,
+             journal=str(Path(journal_path).resolve()), simulated=config.simulator.enabled)
+    journal = Journal(journal_path, durable=True)
+    sim = config.simulator
+    clock: WallClock | ScaledClock = (ScaledClock(sim.speed, origin=WallClock().now())
+                                      if sim.enabled and sim.speed != 1.0 else WallClock())
+    loop = EventLoop(clock, lambda e: None)
+    table = Table(config, journal, loop.call_at, clock.now)
+    loop.handler = table.handle
+    table.emit("startup", version=__version__, config=config.source, game=config.game,
+               simulated=sim.enabled)
+    table.recover()
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: object) -> None:
+        stop.set()
+        loop.stop()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    from drivers.daemon_io import start_hardware
+
+    hardware = start_hardware(config, loop, clock, stop)
+    try:
+        loop.run_forever(grace=0.02 * getattr(clock, "speed", 1.0))
+    finally:
+        hardware.close()
+        journal.close()
+        log.info("stopped")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,397 @@
+"""The table's configuration: TOML, every value checked, every key known.
+
+Strict on purpose (ANCHORS.md, Klipper): an unknown key, a pin used twice, an angle or a
+threshold out of range is an error at start that names the file, the line and the key, not
+a surprise at 3 a.m. Defaults are the seed's where a seed gives one (seed 001 Art. 12).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field, replace
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from controller.errors import ConfigError
+
+GAMES = ("roulette", "mini_baccarat")
+WHEEL_INPUTS = ("ball_a", "ball_b", "rotor_a", "rotor_b", "ball_pocket")
+BUTTON_INPUTS = ("open_bets", "no_more_bets")
+DEFAULT_CONFIG = "embedded:default.toml"
+
+
+@dataclass(frozen=True)
+class InputPin:
+    """One GPIO input (CONTRACT §1): BCM pin, pull, active level, debounce in seconds."""
+
+    name: str
+    pin: int
+    pull: str  # "up", "down" or "none"
+    active: str  # "high" or "low"
+    debounce_s: float
+
+
+@dataclass(frozen=True)
+class RouletteConfig:
+    """Wheel and spin-validation settings; defaults from seed 001 Art. 12 and CONTRACT §1."""
+
+    wheel: str = "single_zero"
+    order: tuple[str, ...] | None = None
+    ball_b_deg: float = 20.0
+    rotor_b_deg: float = 10.0
+    min_ball_revolutions: int = 3
+    drop_timeout_factor: float = 1.5
+    launch_timeout_s: float = 3.0
+    suspended_wait_rotor_revolutions: float = 6.0
+    min_rotor_rpm: float = 5.0
+    max_rotor_period_ratio: float = 1.5
+    auto_no_more_bets_lap_s: float | None = None
+
+
+@dataclass(frozen=True)
+class MiniBaccaratConfig:
+    """Mini-Bacará settings (seed 000 Art. 2, 11; RULES.md §2-3)."""
+
+    decks: int = 4
+    boxes: int = 5
+    insurance_pays_on: str = "natural_nine"
+    cut_card_min_remaining: int = 40
+
+
+@dataclass(frozen=True)
+class SerialConfig:
+    """A serial port by URL (pyserial: /dev/..., socket://host:port, loop://), 8N1."""
+
+    name: str
+    url: str
+    baudrate: int = 9600
+    codec: str = "reference"
+
+
+@dataclass(frozen=True)
+class SimulatorConfig:
+    """The embedded stand-in for the hardware: simulated spins or a simulated shoe."""
+
+    enabled: bool = False
+    seed: int = 1
+    spins: int = 0  # 0: run until stopped
+    speed: float = 1.0
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Table limits in chips (seed 001 Art. 16)."""
+
+    min_bet: int = 1
+    max_bet: int = 1000
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole configuration; ``source`` is the file it came from (for messages)."""
+
+    source: str
+    game: str = "roulette"
+    table_name: str = "table"
+    journal_path: str = "var/journal.sqlite"
+    log_level: str = "info"
+    log_format: str = "console"
+    pin_factory: str | None = None
+    inputs: dict[str, InputPin] = field(default_factory=dict)
+    roulette: RouletteConfig = field(default_factory=RouletteConfig)
+    mini_baccarat: MiniBaccaratConfig = field(default_factory=MiniBaccaratConfig)
+    serial: dict[str, SerialConfig] = field(default_factory=dict)
+    limits: Limits = field(default_factory=Limits)
+    simulator: SimulatorConfig = field(default_factory=SimulatorConfig)
+
+
+class _Section:
+    """Typed, bounded getters over one TOML table; remembers which keys were read."""
+
+    def __init__(self, loader: _Loader, path: str, data: dict[str, Any]) -> None:
+        self.loader = loader
+        self.path = path
+        self.data = data
+        self.read: set[str] = set()
+
+    def _key(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else key
+
+    def error(self, key: str, message: str) -> ConfigError:
+        return self.loader.error(self._key(key), message)
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any) -> Any:
+        self.read.add(key)
+        if key not in self.data:
+            return default
+        value = self.data[key]
+        if isinstance(value, bool) and kind is not bool and bool not in _as_tuple(kind):
+            raise self.error(key, f"expected {_kind_name(kind)}, got {value!r}")
+        if kind is float and isinstance(value, int):
+            value = float(value)
+        if not isinstance(value, kind):
+            raise self.error(key, f"expected {_kind_name(kind)}, got {value!r}")
+        return value
+
+    def number(self, key: str, default: float, lo: float, hi: float, *, integer: bool = False,
+               open_low: bool = False) -> Any:
+        value = self.get(key, int if integer else float, default)
+        if value is None:
+            return None
+        if value < lo or value > hi or (open_low and value == lo):
+            low = f"({lo}" if open_low else f"[{lo}"
+            raise self.error(key, f"{value!r} is out of range {low}, {hi}]")
+        return value
+
+    def choice(self, key: str, default: str | None, choices: tuple[str, ...]) -> Any:
+        value = self.get(key, str, default)
+        if value is not None and value not in choices:
+            raise self.error(key, f"{value!r} is not one of {', '.join(choices)}")
+        return value
+
+    def section(self, key: str) -> _Section:
+        self.read.add(key)
+        value = self.data.get(key, {})
+        if not isinstance(value, dict):
+            raise self.error(key, f"expected a table [{self._key(key)}], got {value!r}")
+        return self.loader.section(self._key(key), value)
+
+    def finish(self) -> None:
+        for key in self.data:
+            if key not in self.read:
+                raise self.error(key, "unknown key")
+
+
+def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    names = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
+             list: "a list", dict: "a table"}
+    return " or ".join(names.get(k, k.__name__) for k in _as_tuple(kind))
+
+
+class _Loader:
+    def __init__(self, source: str, text: str) -> None:
+        self.source = source
+        self.lines = text.splitlines()
+        self.sections: list[_Section] = []
+
+    def section(self, path: str, data: dict[str, Any]) -> _Section:
+        sec = _Section(self, path, data)
+        self.sections.append(sec)
+        return sec
+
+    def line_of(self, dotted: str) -> int | None:
+        """Best-effort line of a dotted key: the key's line inside its [table]."""
+        *tables, key = dotted.split(".")
+        header = ".".join(tables)
+        in_table = header == ""
+        key_re = re.compile(rf"^\s*\"?{re.escape(key)}\"?\s*=")
+        for number, line in enumerate(self.lines, 1):
+            stripped = line.strip()
+            if stripped.startswith("["):
+                name = stripped.strip("[] ")
+                in_table = name == header
+                if in_table and key == "":
+                    return number
+                if name == dotted:
+                    return number
+                continue
+            if in_table and key_re.match(line):
+                return number
+        return None
+
+    def error(self, dotted: str, message: str) -> ConfigError:
+        return ConfigError(self.source, self.line_of(dotted), dotted, message)
+
+
+def read_config_text(path: str) -> tuple[str, str]:
+    """The text of a config file, or of the embedded default; returns (display name, text).
+
+    Raises:
+        ConfigError: the file cannot be read.
+    """
+    if path.startswith("embedded:"):
+        name = path.removeprefix("embedded:")
+        text = resources.files("controller.data").joinpath(name).read_text(encoding="utf-8")
+        return path, text
+    try:
+        return path, Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(path, None, None, f"cannot read config: {exc}") from exc
+
+
+def load_config(path: str = DEFAULT_CONFIG, overrides: dict[str, Any] | None = None) -> Config:
+    """Load and check a config file (or the embedded default).
+
+    ``overrides`` are a trace's ``meta`` keys (CONTRACT §2), applied to the game's section
+    (e.g. ``wheel``, ``decks``) and checked like the file's own values.
+
+    Raises:
+        ConfigError: unreadable file, TOML syntax error, unknown key, wrong type, value out
+            of range, a pin used twice; the message names the file, line and key.
+    """
+    source, text = read_config_text(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        match = re.search(r"line (\d+)", str(exc))
+        line = int(match.group(1)) if match else None
+        raise ConfigError(source, line, None, f"TOML syntax error: {exc}") from exc
+    loader = _Loader(source, text)
+    config = _parse(loader, data)
+    if overrides:
+        config = apply_overrides(config, overrides, source)
+    return config
+
+
+def _parse(loader: _Loader, data: dict[str, Any]) -> Config:
+    root = loader.section("", data)
+    table = root.section("table")
+    game = table.choice("game", "roulette", GAMES)
+    table_name = table.get("name", str, "table")
+
+    journal = root.section("journal")
+    journal_path = journal.get("path", str, "var/journal.sqlite")
+
+    log = root.section("log")
+    log_level = log.choice("level", "info", ("debug", "info", "warning", "error"))
+    log_format = log.choice("format", "console", ("console", "json"))
+
+    gpio = root.section("gpio")
+    pin_factory = gpio.choice("pin_factory", None, ("mock", "lgpio", "rpigpio", "pigpio", "native"))
+    inputs_sec = gpio.section("inputs")
+    inputs: dict[str, InputPin] = {}
+    used: dict[int, str] = {}
+    for name in inputs_sec.data:
+        if name not in WHEEL_INPUTS + BUTTON_INPUTS:
+            raise inputs_sec.error(name, f"unknown input {name!r}; inputs are "
+                                   f"{', '.join(WHEEL_INPUTS + BUTTON_INPUTS)}")
+        sec = inputs_sec.section(name)
+        pin = sec.number("pin", -1, 0, 27, integer=True)
+        if pin == -1:
+            raise sec.error("pin", "missing: the BCM pin number (0-27)")
+        if pin in used:
+            raise sec.error("pin", f"pin {pin} is already used by input {used[pin]!r}")
+        used[pin] = name
+        inputs[name] = InputPin(
+            name=name,
+            pin=pin,
+            pull=sec.choice("pull", "up", ("up", "down", "none")),
+            active=sec.choice("active", "low", ("high", "low")),
+            debounce_s=sec.number("debounce_s", 0.0, 0.0, 0.05),
+        )
+    if game == "roulette" and gpio.data:
+        missing = [n for n in WHEEL_INPUTS if n not in inputs]
+        if missing:
+            raise inputs_sec.error("", f"missing wheel inputs: {', '.join(missing)}")
+
+    roulette = _parse_roulette(root.section("roulette"), RouletteConfig())
+    mini = _parse_mini(root.section("mini_baccarat"), MiniBaccaratConfig())
+
+    serial_sec = root.section("serial")
+    serial: dict[str, SerialConfig] = {}
+    for name in serial_sec.data:
+        sec = serial_sec.section(name)
+        url = sec.get("url", str, "")
+        if not url:
+            raise sec.error("url", "missing: the port URL (/dev/serial/by-id/..., socket://..., loop://)")
+        serial[name] = SerialConfig(
+            name=name,
+            url=url,
+            baudrate=sec.number("baudrate", 9600, 50, 4_000_000, integer=True),
+            codec=sec.choice("codec", "reference", ("reference",)),
+        )
+
+    lim = root.section("limits")
+    min_bet = lim.number("min_bet", 1, 1, 10**9, integer=True)
+    max_bet = lim.number("max_bet", 1000, 1, 10**9, integer=True)
+    if max_bet < min_bet:
+        raise lim.error("max_bet", f"{max_bet} is below min_bet {min_bet}")
+
+    sim = root.section("simulator")
+    simulator = SimulatorConfig(
+        enabled=sim.get("enabled", bool, False),
+        seed=sim.number("seed", 1, 0, 2**63 - 1, integer=True),
+        spins=sim.number("spins", 0, 0, 10**9, integer=True),
+        speed=sim.number("speed", 1.0, 0.0, 1000.0, open_low=True),
+    )
+    for sec in loader.sections:
+        sec.finish()
+    return Config(
+        source=loader.source, game=game, table_name=table_name, journal_path=journal_path,
+        log_level=log_level, log_format=log_format, pin_factory=pin_factory, inputs=inputs,
+        roulette=roulette, mini_baccarat=mini, serial=serial,
+        limits=Limits(min_bet, max_bet), simulator=simulator,
+    )
+
+
+def _parse_roulette(sec: _Section, base: RouletteConfig) -> RouletteConfig:
+    from controller.roulette_layout import WHEEL_ORDERS
+
+    wheel = sec.choice("wheel", base.wheel, tuple(WHEEL_ORDERS))
+    order_list = sec.get("order", list, list(base.order) if base.order else None)
+    order: tuple[str, ...] | None = None
+    if order_list is not None:
+        expected = sorted(WHEEL_ORDERS[wheel])
+        if sorted(str(x) for x in order_list) != expected or order_list[0] != "0":
+            raise sec.error("order", f"must list each pocket of a {wheel} wheel once, "
+                            "starting at \"0\", as strings")
+        order = tuple(order_list)
+    auto = sec.number("auto_no_more_bets_lap_s", 0.0 if base.auto_no_more_bets_lap_s is None
+                      else base.auto_no_more_bets_lap_s, 0.0, 10.0)
+    return RouletteConfig(
+        wheel=wheel,
+        order=order,
+        ball_b_deg=sec.number("ball_b_deg", base.ball_b_deg, 0.0, 90.0, open_low=True),
+        rotor_b_deg=sec.number("rotor_b_deg", base.rotor_b_deg, 0.0, 90.0, open_low=True),
+        min_ball_revolutions=sec.number("min_ball_revolutions", base.min_ball_revolutions, 1, 20,
+                                        integer=True),
+        drop_timeout_factor=sec.number("drop_timeout_factor", base.drop_timeout_factor, 1.0, 5.0,
+                                       open_low=True),
+        launch_timeout_s=sec.number("launch_timeout_s", base.launch_timeout_s, 0.5, 10.0),
+        suspended_wait_rotor_revolutions=sec.number(
+            "suspended_wait_rotor_revolutions", base.suspended_wait_rotor_revolutions, 6.0, 20.0),
+        min_rotor_rpm=sec.number("min_rotor_rpm", base.min_rotor_rpm, 0.5, 10.0),
+        max_rotor_period_ratio=sec.number("max_rotor_period_ratio", base.max_rotor_period_ratio,
+                                          1.0, 5.0, open_low=True),
+        auto_no_more_bets_lap_s=auto or None,
+    )
+
+
+def _parse_mini(sec: _Section, base: MiniBaccaratConfig) -> MiniBaccaratConfig:
+    return MiniBaccaratConfig(
+        decks=sec.number("decks", base.decks, 1, 8, integer=True),
+        boxes=sec.number("boxes", base.boxes, 1, 5, integer=True),
+        insurance_pays_on=sec.choice("insurance_pays_on", base.insurance_pays_on,
+                                     ("natural_nine", "nine")),
+        cut_card_min_remaining=sec.number("cut_card_min_remaining", base.cut_card_min_remaining,
+                                          40, 200, integer=True),
+    )
+
+
+def apply_overrides(config: Config, meta: dict[str, Any], source: str) -> Config:
+    """Apply a trace's ``meta`` (``table`` and game keys) to ``config``.
+
+    Raises:
+        ConfigError: an unknown key or a bad value, named as ``meta.KEY`` of ``source``
+            line 1 (the meta line of a trace).
+    """
+    loader = _Loader(source, "")
+    loader.line_of = lambda dotted: 1  # type: ignore[method-assign]
+    sec = loader.section("meta", dict(meta))
+    game = sec.choice("table", config.game, GAMES)
+    rest = {k: v for k, v in meta.items() if k != "table"}
+    if game == "roulette":
+        sub = loader.section("meta", rest)
+        roulette = _parse_roulette(sub, config.roulette)
+        sub.finish()
+        return replace(config, game=game, roulette=roulette)
+    sub = loader.section("meta", rest)
+    mini = _parse_mini(sub, config.mini_baccarat)
+    sub.finish()
+    return replace(config, game=game, mini_baccarat=mini)

@@ -1,0 +1,192 @@
+"""The journal: every record, in order, in SQLite, hash-chained.
+
+Each record is one row: its ``seq`` (1, 2, ...), its body (canonical JSON of the whole
+record: ``type``, ``seq``, ``t`` and its fields) and ``hash`` = SHA-256 of the previous
+record's hash and this body, so an edit, an insertion or a deletion anywhere breaks the
+chain from that record on (DEVELOPERS.md, Security).
+
+Durability (DEVELOPERS.md, Durability): WAL mode with ``synchronous=FULL``, and each record
+is committed before :meth:`Journal.append` returns, so a record is on disk before anything
+acts on it. A replay may use ``durable=False`` (a scratch database; commits are batched and
+not synced), never the daemon.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.errors import JournalError
+
+GENESIS = "0" * 64
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS records (
+    seq   INTEGER PRIMARY KEY,
+    t     REAL NOT NULL,
+    type  TEXT NOT NULL,
+    body  TEXT NOT NULL,
+    hash  TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS records_type ON records(type);
+"""
+_BATCH = 2000  # records per transaction when durable=False
+
+
+def canonical(record: dict[str, Any]) -> str:
+    """The one JSON text of a record that its hash covers (sorted keys, no spaces)."""
+    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def chain_hash(prev_hash: str, body: str) -> str:
+    """SHA-256 (hex) of the previous record's hash, a newline and this record's body."""
+    return hashlib.sha256(f"{prev_hash}\n{body}".encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class VerifyResult:
+    """Outcome of :func:`verify`: ``ok``, how many records were checked, the first bad one."""
+
+    ok: bool
+    records: int
+    bad_seq: int | None = None
+    message: str = ""
+
+
+class Journal:
+    """Append-only, hash-chained record store.
+
+    Args:
+        path: SQLite file; its folder is created if missing.
+        durable: True (the daemon): commit and fsync each record. False (replay scratch
+            databases): batch commits, no fsync.
+        readonly: open for reading only (``tablectl``), while the daemon may be writing.
+
+    Raises:
+        JournalError: the file is not a database, fails ``PRAGMA integrity_check``, or (read
+            only) does not exist.
+    """
+
+    def __init__(self, path: str | Path, *, durable: bool = True, readonly: bool = False) -> None:
+        self.path = Path(path)
+        self.readonly = readonly
+        self.durable = durable
+        try:
+            if readonly:
+                if not self.path.exists():
+                    raise JournalError(f"{self.path}: no journal there")
+                self._db = sqlite3.connect(
+                    f"{self.path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None
+                )
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._db = sqlite3.connect(self.path, isolation_level=None)
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'OFF'}")
+                self._db.executescript(_SCHEMA)
+            check = self._db.execute("PRAGMA integrity_check").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            raise JournalError(f"{self.path}: not a usable journal ({exc})") from exc
+        if check != "ok":
+            raise JournalError(f"{self.path}: integrity_check failed: {check}")
+        row = self._db.execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
+        self.last_seq: int = row[0] if row else 0
+        self.last_hash: str = row[1] if row else GENESIS
+        self._pending = 0
+
+    def append(self, type_: str, t: float, fields: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        """Journal one record; return it (with ``type``, ``seq``, ``t``) and its JSON body.
+
+        Durable journals commit (fsync) before returning.
+
+        Raises:
+            JournalError: the journal is read-only or the write failed (disk full, I/O).
+        """
+        if self.readonly:
+            raise JournalError(f"{self.path}: opened read-only")
+        seq = self.last_seq + 1
+        record = {"type": type_, "seq": seq, "t": round(t, 6), **fields}
+        body = canonical(record)
+        digest = chain_hash(self.last_hash, body)
+        db = self._db
+        try:
+            if not db.in_transaction:
+                db.execute("BEGIN")
+            db.execute(
+                "INSERT INTO records(seq, t, type, body, hash) VALUES (?, ?, ?, ?, ?)",
+                (seq, record["t"], type_, body, digest),
+            )
+            self._pending += 1
+            if self.durable or self._pending >= _BATCH:
+                db.execute("COMMIT")
+                self._pending = 0
+        except sqlite3.Error as exc:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise JournalError(f"{self.path}: write of record {seq} failed: {exc}") from exc
+        self.last_seq = seq
+        self.last_hash = digest
+        return record, body
+
+    def flush(self) -> None:
+        """Commit a pending batch (``durable=False``)."""
+        if self._db.in_transaction:
+            self._db.execute("COMMIT")
+            self._pending = 0
+
+    def close(self) -> None:
+        self.flush()
+        self._db.close()
+
+    def records(self, after: int = 0, types: tuple[str, ...] = ()) -> Iterator[dict[str, Any]]:
+        """Records with ``seq`` > ``after`` in order, optionally only of ``types``."""
+        sql = "SELECT body FROM records WHERE seq > ?"
+        args: list[Any] = [after]
+        if types:
+            sql += f" AND type IN ({','.join('?' * len(types))})"
+            args.extend(types)
+        for (body,) in self._db.execute(sql + " ORDER BY seq", args):
+            yield json.loads(body)
+
+    def last_of(self, type_: str) -> dict[str, Any] | None:
+        """The newest record of ``type_``, or None."""
+        row = self._db.execute(
+            "SELECT body FROM records WHERE type = ? ORDER BY seq DESC LIMIT 1", (type_,)
+        ).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def verify(self) -> VerifyResult:
+        """Recompute the hash chain from the first record; name the first record that fails.
+
+        A record fails when its body is not the canonical JSON of a record with that
+        ``seq``, when its hash is not the chain hash, or when a ``seq`` is missing.
+        """
+        prev = GENESIS
+        expected = 1
+        count = 0
+        rows = self._db.execute("SELECT seq, body, hash FROM records ORDER BY seq")
+        for seq, body, digest in rows:
+            count += 1
+            if seq != expected:
+                return VerifyResult(False, count, expected, f"record {expected} is missing")
+            try:
+                record = json.loads(body)
+            except ValueError:
+                return VerifyResult(False, count, seq, f"record {seq}: body is not JSON")
+            if record.get("seq") != seq or canonical(record) != body:
+                return VerifyResult(False, count, seq, f"record {seq}: body altered")
+            if chain_hash(prev, body) != digest:
+                return VerifyResult(False, count, seq, f"record {seq}: hash does not chain")
+            prev = digest
+            expected += 1
+        return VerifyResult(True, count)
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,149 @@
+"""The controller thread: one thread owns all game state.
+
+Driver threads call :meth:`EventLoop.post` (thread-safe) and nothing else; the loop hands
+each event, in order, to the handler, and runs timers (the ball's drop timeout, the
+suspended-ball wait) on the injected clock. With a :class:`VirtualClock` the same loop runs
+a trace as fast as it can: timers fire at their deadlines in trace time, between events.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import queue
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from controller.clock import VirtualClock
+from controller.events import Event
+
+
+@dataclass(order=True)
+class Timer:
+    """A callback due at ``deadline`` seconds of the controller clock; ``cancel()`` disarms it."""
+
+    deadline: float
+    order: int
+    callback: Callable[[], None] = field(compare=False)
+    cancelled: bool = field(default=False, compare=False)
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class Clock:
+    """Structural type of the clocks in controller.clock."""
+
+    def now(self) -> float:  # pragma: no cover - protocol
+        raise NotImplementedError
+
+    def to_wall(self, seconds: float) -> float:  # pragma: no cover - protocol
+        raise NotImplementedError
+
+
+_STOP = object()
+
+
+class EventLoop:
+    """Serialises events and timers onto one thread.
+
+    ``handler`` is called with each event on the loop thread; timers scheduled with
+    :meth:`call_at` run there too. Exceptions from the handler propagate: the table turns
+    every expected fault into an alarm record, so an exception here is a bug and must stop
+    the daemon (systemd restarts it) rather than be hidden.
+    """
+
+    def __init__(self, clock: Clock | VirtualClock, handler: Callable[[Event], None]) -> None:
+        self.clock = clock
+        self.handler = handler
+        self._timers: list[Timer] = []
+        self._counter = itertools.count()
+        self._queue: queue.Queue[object] = queue.Queue()
+
+    # -- any thread ------------------------------------------------------------------
+    def post(self, event: Event) -> None:
+        """Hand an event to the loop (thread-safe; the only entry point for drivers)."""
+        self._queue.put(event)
+
+    def stop(self) -> None:
+        """Ask :meth:`run_forever` to return after the events already posted."""
+        self._queue.put(_STOP)
+
+    # -- loop thread -----------------------------------------------------------------
+    def call_at(self, deadline: float, callback: Callable[[], None]) -> Timer:
+        """Run ``callback`` on the loop thread at ``deadline`` seconds of the clock."""
+        timer = Timer(deadline, next(self._counter), callback)
+        heapq.heappush(self._timers, timer)
+        return timer
+
+    def _next_timer(self) -> Timer | None:
+        while self._timers and self._timers[0].cancelled:
+            heapq.heappop(self._timers)
+        return self._timers[0] if self._timers else None
+
+    def run_timers_until(self, t: float) -> None:
+        """Fire, in deadline order, every timer due at or before ``t``.
+
+        On a virtual clock the clock is moved to each deadline first, so a timer's records
+        carry the time it was due, not the time of the next event.
+        """
+        clock = self.clock
+        virtual = isinstance(clock, VirtualClock)
+        while (timer := self._next_timer()) is not None and timer.deadline <= t:
+            heapq.heappop(self._timers)
+            if virtual:
+                clock.set(timer.deadline)  # type: ignore[union-attr]
+            timer.callback()
+
+    def run_events(self, events: Iterable[Event]) -> None:
+        """Virtual time: handle ``events`` (times non-decreasing) as fast as possible.
+
+        Time stops at the last event: timers due later do not fire, as nothing in the trace
+        says that time passed.
+        """
+        clock = self.clock
+        assert isinstance(clock, VirtualClock), "run_events needs a VirtualClock"
+        handler = self.handler
+        for event in events:
+            if self._timers:
+                self.run_timers_until(event.t)
+            clock.set(event.t)
+            handler(event)
+
+    def run_forever(self, stop_at: float | None = None, grace: float = 0.0) -> None:
+        """Real time: handle posted events and due timers until :meth:`stop`.
+
+        A timer fires ``grace`` clock seconds after its deadline, so that an edge stamped
+        just before the deadline but still in the queue (thread scheduling) is handled
+        first, as it would be on trace time. ``stop_at`` (clock seconds) also ends the run
+        once the clock passes it and every event posted so far has been handled.
+        """
+        clock = self.clock
+        while True:
+            now = clock.now() - grace
+            self.run_timers_until(now)
+            timer = self._next_timer()
+            wait = None if timer is None else max(0.0, clock.to_wall(timer.deadline - now))
+            if stop_at is not None:
+                until_stop = max(0.0, clock.to_wall(stop_at - now))
+                wait = until_stop if wait is None else min(wait, until_stop)
+            try:
+                item = self._queue.get(timeout=wait)
+            except queue.Empty:
+                if stop_at is not None and clock.now() - grace >= stop_at and self._queue.empty():
+                    self.run_timers_until(stop_at)
+                    return
+                continue
+            if item is _STOP:
+                return
+            event: Event = item  # type: ignore[assignment]
+            self.run_timers_until(event.t)
+            self.handler(event)
+
+
+def start_thread(target: Callable[[], None], name: str) -> threading.Thread:
+    """Start a daemon thread (the loop or a player) and return it."""
+    thread = threading.Thread(target=target, name=name, daemon=True)
+    thread.start()
+    return thread

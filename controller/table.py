@@ -1,0 +1,100 @@
+"""The table: the one object the controller thread hands every event to.
+
+It journals each input (a GPIO edge, a dealer input) before anything acts on it, keeps the
+logical level of every GPIO input to catch edges nobody expects, and routes events to the
+game of the table. Every record goes through :meth:`Table.emit`: journal first (committed,
+hash-chained), then the optional sink (``replay`` prints it), then the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from controller.config import Config
+from controller.events import BetPlaced, DealerInput, Event, GpioEdge, PortStatus, SerialData
+from controller.journal import Journal
+from controller.logs import get_logger
+from controller.spin import Schedule
+
+# Records a person at the table wants in the log at once; the rest go at debug level.
+_INFO_RECORDS = frozenset({
+    "spin_result", "spin_invalid", "settlement", "alarm", "state", "config_change",
+    "coup_result", "shoe_procedure", "cut_card", "port", "startup",
+})
+
+
+class Table:
+    """Routes events to the configured game and journals everything.
+
+    Args:
+        config: the checked config.
+        journal: where records go (the daemon's is durable).
+        schedule: the loop's timer (``call_at``).
+        now: the controller clock's ``now`` (seconds).
+        sink: called with the JSON body of every record journaled (``replay`` prints).
+    """
+
+    def __init__(self, config: Config, journal: Journal, schedule: Schedule,
+                 now: Callable[[], float], sink: Callable[[str], None] | None = None) -> None:
+        self.config = config
+        self.journal = journal
+        self.now = now
+        self.sink = sink
+        self.log = get_logger(table=config.table_name)
+        self.levels: dict[str, int] = {}
+        self.game: Any = self._make_game(schedule)
+
+    def _make_game(self, schedule: Schedule) -> Any:
+        if self.config.game == "roulette":
+            from controller.games.roulette import RouletteGame
+
+            return RouletteGame(self.config, self.emit, schedule, self.now)
+        from controller.games.card_table import CardTable
+
+        return CardTable(self.config, self.emit, self.now)
+
+    def emit(self, type_: str, /, **fields: Any) -> dict[str, Any]:
+        """Journal a record (committed before return), then print and log it."""
+        record, body = self.journal.append(type_, self.now(), fields)
+        if self.sink is not None:
+            self.sink(body)
+        if type_ in _INFO_RECORDS:
+            level = "warning" if type_ == "alarm" else "info"
+            getattr(self.log, level)(type_, **{k: v for k, v in record.items() if k != "type"})
+        return record
+
+    def recover(self) -> None:
+        """Resume from the journal after a restart (void or finish what was interrupted)."""
+        self.game.recover_from(self.journal)
+
+    def handle(self, event: Event) -> None:
+        """Act on one event (on the controller thread only)."""
+        if isinstance(event, GpioEdge):
+            self._gpio(event)
+        elif isinstance(event, BetPlaced):
+            self.game.place_bet(event)
+        elif isinstance(event, DealerInput):
+            self.emit("input", action=event.action, **event.args)
+            self.game.dealer_input(event)
+        elif isinstance(event, SerialData):
+            self.game.serial(event)
+        elif isinstance(event, PortStatus):
+            self.emit("port", port=event.port, up=event.up, detail=event.detail)
+            self.game.port_status(event)
+
+    def _gpio(self, edge: GpioEdge) -> None:
+        self.emit("gpio", input=edge.input, level=edge.level)
+        previous = self.levels.get(edge.input, 0)
+        self.levels[edge.input] = edge.level
+        orphan = False
+        if previous == edge.level:
+            orphan = edge.input == "ball_pocket" and edge.level == 0
+            what = ("the ball was read at the release (it came to rest under the sensor)"
+                    if orphan else "ignored")
+            self.emit("alarm", code="unexpected_edge",
+                      message=f"{edge.input} went to level {edge.level} at {edge.t:.6f} s "
+                              f"but was already at {edge.level}: {what}")
+            if not orphan:
+                return
+        self.game.gpio(edge, orphan_release=orphan)

@@ -1,0 +1,197 @@
+"""Traces (CONTRACT §2): JSON Lines of timestamped events, read strictly, written compactly.
+
+A trace is read and checked whole before anything of it is played, so a bad line stops a
+replay with one error naming the file, line and field, and nothing of it reaches the
+journal.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from controller.config import BUTTON_INPUTS, WHEEL_INPUTS
+from controller.errors import TraceError
+from controller.events import BetPlaced, DealerInput, Event, GpioEdge, SerialData
+
+ROULETTE_BETS = ("straight", "split", "street", "corner", "five_numbers", "six_line", "column",
+                 "dozen", "red", "black", "even", "odd", "low", "high")
+CARD_BETS = {"mini_baccarat": ("punto", "banca", "insurance")}
+DEALER_INPUTS = frozenset({
+    # both games
+    "open_table", "close_table", "open_bets", "no_more_bets", "set_limits",
+    # roulette
+    "void",
+    # card tables: dealing, corrections and the shoe procedures (seed 002 Art. 5-6)
+    "five_choice", "card", "procedure_step", "inspector_clear", "new_shoe",
+})
+_EVENT_KEYS = ("meta", "gpio", "serial", "input", "bet")
+
+
+@dataclass
+class Trace:
+    """A checked trace: its ``meta`` (first line, may be empty) and its events in order."""
+
+    path: str
+    meta: dict[str, Any] = field(default_factory=dict)
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def duration(self) -> float:
+        return self.events[-1].t if self.events else 0.0
+
+
+def read_trace(path: str, serial_ports: Iterable[str] = ("shoe",)) -> Trace:
+    """Read and check a whole trace file.
+
+    Raises:
+        TraceError: the file cannot be read, or a line is not a JSON object, lacks ``t``,
+            goes back in time, has no or two event keys, names an unknown input, port, bet
+            kind or dealer action, or has a field of the wrong type; names file, line, field.
+    """
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TraceError(path, None, None, f"cannot read trace: {exc}") from exc
+    trace = Trace(path)
+    ports = set(serial_ports)
+    last_t = 0.0
+    for number, text in enumerate(lines, 1):
+        if not text.strip():
+            continue
+        try:
+            obj = json.loads(text)
+        except ValueError as exc:
+            raise TraceError(path, number, None, f"not JSON: {exc}") from exc
+        if not isinstance(obj, dict):
+            raise TraceError(path, number, None, "not a JSON object")
+        line = _Line(path, number, obj)
+        t = line.number("t")
+        if t < last_t:
+            raise TraceError(path, number, "t", f"{t} goes back in time (previous {last_t})")
+        last_t = t
+        keys = [k for k in _EVENT_KEYS if k in obj]
+        if len(keys) != 1:
+            raise TraceError(path, number, None,
+                             f"needs exactly one of {', '.join(_EVENT_KEYS)}; found {keys or 'none'}")
+        kind = keys[0]
+        if kind == "meta":
+            if trace.events or trace.meta:
+                raise TraceError(path, number, "meta", "meta is allowed on the first line only")
+            meta = obj["meta"]
+            if not isinstance(meta, dict):
+                raise TraceError(path, number, "meta", "must be an object")
+            line.only("t", "meta")
+            trace.meta = meta
+            continue
+        table = str(trace.meta.get("table", "roulette"))
+        trace.events.append(_event(line, kind, t, table, ports))
+    return trace
+
+
+class _Line:
+    def __init__(self, path: str, number: int, obj: dict[str, Any]) -> None:
+        self.path, self.n, self.obj = path, number, obj
+
+    def error(self, fld: str | None, message: str) -> TraceError:
+        return TraceError(self.path, self.n, fld, message)
+
+    def number(self, key: str) -> float:
+        value = self.obj.get(key)
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise self.error(key, f"must be a finite number of seconds, got {value!r}")
+        if value < 0:
+            raise self.error(key, f"must not be negative, got {value!r}")
+        return float(value)
+
+    def integer(self, key: str, lo: int) -> int:
+        value = self.obj.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or value < lo:
+            raise self.error(key, f"must be a whole number >= {lo}, got {value!r}")
+        return value
+
+    def only(self, *allowed: str) -> None:
+        for key in self.obj:
+            if key not in allowed:
+                raise self.error(key, "unknown field")
+
+
+def _event(line: _Line, kind: str, t: float, table: str, ports: set[str]) -> Event:
+    obj = line.obj
+    if kind == "gpio":
+        name = obj["gpio"]
+        if name not in WHEEL_INPUTS + BUTTON_INPUTS:
+            raise line.error("gpio", f"unknown input {name!r}; inputs are "
+                             f"{', '.join(WHEEL_INPUTS + BUTTON_INPUTS)}")
+        level = obj.get("level")
+        if level not in (0, 1) or isinstance(level, bool):
+            raise line.error("level", f"must be 0 or 1, got {level!r}")
+        line.only("t", "gpio", "level")
+        return GpioEdge(t, name, int(level))
+    if kind == "serial":
+        port = obj["serial"]
+        if port not in ports:
+            raise line.error("serial", f"unknown port {port!r}; configured: "
+                             f"{', '.join(sorted(ports)) or 'none'}")
+        line.only("t", "serial", "text", "hex")
+        if ("text" in obj) == ("hex" in obj):
+            raise line.error("text", "needs exactly one of text or hex")
+        if "text" in obj:
+            text = obj["text"]
+            if not isinstance(text, str):
+                raise line.error("text", "must be a string")
+            try:
+                data = text.encode("latin-1")
+            except UnicodeEncodeError as exc:
+                raise line.error("text", f"character beyond U+00FF at {exc.start}") from exc
+        else:
+            try:
+                data = bytes.fromhex(str(obj["hex"]))
+            except ValueError as exc:
+                raise line.error("hex", f"not hexadecimal: {exc}") from exc
+        return SerialData(t, port, data)
+    if kind == "input":
+        action = obj["input"]
+        if action not in DEALER_INPUTS:
+            raise line.error("input", f"unknown dealer input {action!r}")
+        return DealerInput(t, action, {k: v for k, v in obj.items() if k not in ("t", "input")})
+    # a bet
+    kinds = CARD_BETS.get(table, ROULETTE_BETS)
+    bet_kind = obj["bet"]
+    if bet_kind not in kinds:
+        raise line.error("bet", f"unknown bet kind {bet_kind!r} for {table}; kinds: "
+                         f"{', '.join(kinds)}")
+    line.only("t", "bet", "box", "amount", "numbers", "which")
+    numbers = obj.get("numbers")
+    if numbers is not None and (not isinstance(numbers, list)
+                                or not all(isinstance(n, str) for n in numbers)):
+        raise line.error("numbers", f"must be a list of strings (\"00\" for double zero), "
+                         f"got {numbers!r}")
+    which = obj.get("which")
+    if which is not None and (isinstance(which, bool) or not isinstance(which, int)):
+        raise line.error("which", f"must be 1, 2 or 3, got {which!r}")
+    return BetPlaced(t, bet_kind, line.integer("box", 1), line.integer("amount", 1),
+                     tuple(numbers) if numbers is not None else None, which)
+
+
+def event_to_json(event: Event, port_texts: bool = True) -> dict[str, Any]:
+    """The CONTRACT §2 object of an event (``simulate`` writes these)."""
+    t = round(event.t, 6)
+    if isinstance(event, GpioEdge):
+        return {"t": t, "gpio": event.input, "level": event.level}
+    if isinstance(event, SerialData):
+        return {"t": t, "serial": event.port, "text": event.data.decode("latin-1")}
+    if isinstance(event, DealerInput):
+        return {"t": t, "input": event.action, **event.args}
+    if isinstance(event, BetPlaced):
+        obj: dict[str, Any] = {"t": t, "bet": event.kind, "box": event.box, "amount": event.amount}
+        if event.numbers is not None:
+            obj["numbers"] = list(event.numbers)
+        if event.which is not None:
+            obj["which"] = event.which
+        return obj
+    raise TypeError(f"no trace form for {event!r}")

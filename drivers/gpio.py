@@ -1,0 +1,120 @@
+"""Wheel sensors and dealer buttons on GPIO, through gpiozero pins (CONTRACT §1).
+
+The pin factory is chosen by the config's ``gpio.pin_factory`` or the
+``GPIOZERO_PIN_FACTORY`` variable: ``lgpio`` on a Raspberry Pi, ``mock`` (gpiozero's
+MockFactory) in tests, in simulation and in ``replay --realtime``. Pins are used directly
+(not ``DigitalInputDevice``) because a pin's ``when_changed`` gives the edge's own
+timestamp ("ticks"), taken where the factory reads the line. A callback only converts the
+physical level to the logical one, timestamps the edge on the controller's clock and posts
+it: nothing else runs on a driver thread.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from importlib.metadata import entry_points
+from typing import Any
+
+from controller.config import InputPin
+from controller.errors import TableControllerError
+from controller.events import Event, GpioEdge
+
+
+class GpioError(TableControllerError):
+    """The pin factory cannot be loaded or a pin cannot be set up (names both)."""
+
+
+def make_pin_factory(name: str | None) -> Any:
+    """The gpiozero pin factory called ``name`` (or ``GPIOZERO_PIN_FACTORY``, or gpiozero's
+    default order: lgpio, rpigpio, pigpio, native).
+
+    Raises:
+        GpioError: no such factory, or it cannot start on this machine.
+    """
+    name = name or os.environ.get("GPIOZERO_PIN_FACTORY")
+    try:
+        if name is None:
+            from gpiozero import Device
+
+            return Device._default_pin_factory()
+        for ep in entry_points(group="gpiozero_pin_factories"):
+            if ep.name.lower() == name.lower():
+                return ep.load()()
+    except Exception as exc:  # gpiozero raises many kinds: report one clear error
+        raise GpioError(f"pin factory {name or 'default'!r} cannot start: {exc}") from exc
+    raise GpioError(f"unknown pin factory {name!r}")
+
+
+class GpioInputs:
+    """The configured inputs as gpiozero pins, posting :class:`GpioEdge` events.
+
+    Args:
+        inputs: the config's ``gpio.inputs`` (BCM pin, pull, active level, debounce s).
+        post: the controller loop's thread-safe entry point.
+        now: the controller clock (seconds).
+        factory: a gpiozero pin factory (see :func:`make_pin_factory`).
+        scale: controller seconds per wall second (``replay --speed``).
+
+    Raises:
+        GpioError: a pin cannot be set up (in use, not on this board).
+    """
+
+    def __init__(self, inputs: dict[str, InputPin], post: Callable[[Event], None],
+                 now: Callable[[], float], factory: Any, scale: float = 1.0) -> None:
+        self.inputs = inputs
+        self.post = post
+        self.now = now
+        self.factory = factory
+        self.scale = scale
+        self.pins: dict[str, Any] = {}
+        # Strong references: gpiozero keeps only a weak reference to when_changed.
+        self._callbacks: dict[str, Callable[[int, int], None]] = {}
+
+    def start(self) -> None:
+        for name, spec in self.inputs.items():
+            try:
+                pin = self.factory.pin(spec.pin)
+                pin.function = "input"
+                pin.pull = "floating" if spec.pull == "none" else spec.pull
+                if spec.debounce_s > 0:
+                    pin.bounce = spec.debounce_s
+                pin.edges = "both"
+            except Exception as exc:
+                raise GpioError(f"input {name!r} on BCM pin {spec.pin}: {exc}") from exc
+            callback = self._callback(name, spec.active == "high")
+            self._callbacks[name] = callback
+            pin.when_changed = callback
+            self.pins[name] = pin
+
+    def _callback(self, name: str, active_high: bool) -> Callable[[int, int], None]:
+        factory, post, now, scale = self.factory, self.post, self.now, self.scale
+
+        def on_change(ticks: int, state: int) -> None:
+            lag = factory.ticks_diff(factory.ticks(), ticks) if ticks is not None else 0.0
+            level = int(bool(state) == active_high)
+            post(GpioEdge(now() - lag * scale, name, level))
+
+        return on_change
+
+    def level(self, name: str) -> int:
+        """The logical level (1 active) of an input now: for the live sensor view."""
+        spec = self.inputs[name]
+        return int(bool(self.pins[name].state) == (spec.active == "high"))
+
+    def drive(self, name: str, level: int) -> None:
+        """Set a mock pin to a logical level (simulator and realtime replay only)."""
+        spec = self.inputs[name]
+        physical_high = bool(level) == (spec.active == "high")
+        pin = self.pins[name]
+        if physical_high:
+            pin.drive_high()
+        else:
+            pin.drive_low()
+
+    def close(self) -> None:
+        for pin in self.pins.values():
+            pin.when_changed = None
+            pin.close()
+        self.pins.clear()
+        self._callbacks.clear()

@@ -1,0 +1,70 @@
+"""Plays a trace into the hardware seams as time passes (``replay --realtime``, the rig).
+
+GPIO changes drive gpiozero mock pins, so they come back through the real driver
+callbacks; serial bytes are written to the master side of a pseudo-terminal, so they come
+back through the real serial reader; dealer inputs and bets are posted as the maintenance
+interface would. A change a pin cannot show (a level it already has) is posted as the edge
+itself, stamped now, so that both replay modes see the same events.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import replace
+
+from controller.events import BetPlaced, DealerInput, Event, GpioEdge, SerialData
+from drivers.gpio import GpioInputs
+
+
+class TracePlayer:
+    """Plays ``events`` on ``now`` (a scaled clock): call :meth:`run` on its own thread.
+
+    Args:
+        events: trace events in time order (seconds of trace time).
+        now: the controller clock; ``to_wall`` converts clock seconds to wall seconds.
+        gpio: mock-pin inputs to drive, or None when the trace has no GPIO.
+        serial_fds: port name -> file descriptor of the pty master to write to.
+        post: the loop's entry point, for inputs and bets.
+    """
+
+    def __init__(self, events: list[Event], now: Callable[[], float],
+                 to_wall: Callable[[float], float], gpio: GpioInputs | None,
+                 serial_fds: dict[str, int], post: Callable[[Event], None]) -> None:
+        self.events = events
+        self.now = now
+        self.to_wall = to_wall
+        self.gpio = gpio
+        self.serial_fds = serial_fds
+        self.post = post
+        self._stop = threading.Event()
+        self.done = threading.Event()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def run(self) -> None:
+        try:
+            for event in self.events:
+                wait = self.to_wall(event.t - self.now())
+                if wait > 0 and self._stop.wait(wait):
+                    return
+                self._play(event)
+        finally:
+            self.done.set()
+
+    def _play(self, event: Event) -> None:
+        if isinstance(event, GpioEdge):
+            gpio = self.gpio
+            if gpio is not None and gpio.level(event.input) != event.level:
+                gpio.drive(event.input, event.level)
+            else:
+                self.post(replace(event, t=self.now()))
+        elif isinstance(event, SerialData):
+            data = event.data
+            fd = self.serial_fds[event.port]
+            while data:
+                data = data[os.write(fd, data):]
+        elif isinstance(event, DealerInput | BetPlaced):
+            self.post(replace(event, t=self.now()))
