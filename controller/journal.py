@@ -109,6 +109,8 @@ class Journal:
         if self.readonly:
             raise JournalError(f"{self.path}: opened read-only")
         seq = self.last_seq + 1
+        # An emitter may pass the event's own time (a serial chunk's arrival) as "t".
+        t = fields.pop("t", t)
         record = {"type": type_, "seq": seq, "t": round(t, 6), **fields}
         body = canonical(record)
         digest = chain_hash(self.last_hash, body)

@@ -57,16 +57,30 @@ def read_trace(path: str, serial_ports: Iterable[str] = ("shoe",)) -> Trace:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise TraceError(path, None, None, f"cannot read trace: {exc}") from exc
-    trace = Trace(path)
-    ports = set(serial_ports)
-    last_t = 0.0
+    objects: list[tuple[int, Any]] = []
     for number, text in enumerate(lines, 1):
         if not text.strip():
             continue
         try:
-            obj = json.loads(text)
+            objects.append((number, json.loads(text)))
         except ValueError as exc:
             raise TraceError(path, number, None, f"not JSON: {exc}") from exc
+    return trace_from_objects(path, objects, serial_ports)
+
+
+def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]],
+                       serial_ports: Iterable[str] = ("shoe",)) -> Trace:
+    """Check trace objects (line number, decoded JSON) as :func:`read_trace` does.
+
+    The simulators' output goes through here too, so it meets the same contract.
+
+    Raises:
+        TraceError: as :func:`read_trace`.
+    """
+    trace = Trace(path)
+    ports = set(serial_ports)
+    last_t = 0.0
+    for number, obj in objects:
         if not isinstance(obj, dict):
             raise TraceError(path, number, None, "not a JSON object")
         line = _Line(path, number, obj)
@@ -76,8 +90,9 @@ def read_trace(path: str, serial_ports: Iterable[str] = ("shoe",)) -> Trace:
         last_t = t
         keys = [k for k in _EVENT_KEYS if k in obj]
         if len(keys) != 1:
+            found = ", ".join(keys) or "none"
             raise TraceError(path, number, None,
-                             f"needs exactly one of {', '.join(_EVENT_KEYS)}; found {keys or 'none'}")
+                             f"needs exactly one of {', '.join(_EVENT_KEYS)}; found {found}")
         kind = keys[0]
         if kind == "meta":
             if trace.events or trace.meta:
@@ -102,7 +117,8 @@ class _Line:
 
     def number(self, key: str) -> float:
         value = self.obj.get(key)
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        if (isinstance(value, bool) or not isinstance(value, int | float)
+                or not math.isfinite(value)):
             raise self.error(key, f"must be a finite number of seconds, got {value!r}")
         if value < 0:
             raise self.error(key, f"must not be negative, got {value!r}")

@@ -261,7 +261,7 @@ class CoupChart(StateChart):
     banca_second.to(naturals, cond="banca_has_two_cards")
     naturals.to(box_third_cards, cond="has_undecided_boxes")
     naturals.to(coup_over, unless="has_undecided_boxes")
-    box_third_cards.to(banca_stands, unless="next_box_third")
+    box_third_cards.to(banca_stands, cond="box_thirds_done")
     banca_stands.to(banca_third, cond="has_undecided_boxes")
     banca_stands.to(coup_over, unless="has_undecided_boxes")
     banca_third.to(final_comparison, cond="banca_has_three_cards")
@@ -317,6 +317,9 @@ class CoupChart(StateChart):
             ):
                 return box
         return None
+
+    def box_thirds_done(self) -> bool:
+        return self.next_box_third() is None
 
     def initial_deal_done(self) -> bool:
         return len(self.hands[BANCA]) == 1 and all(len(self.hands[b]) == 2 for b in self.in_play)
@@ -419,6 +422,7 @@ class CoupChart(StateChart):
             )
 
     def check_card(self, manual: bool) -> None:
+        """After a misread only the dealer's correction, entered by hand, fills the slot."""
         if self.awaiting_correction and not manual:
             raise RuleViolation(
                 "awaiting_correction",
@@ -426,6 +430,7 @@ class CoupChart(StateChart):
             )
 
     def check_misread(self) -> None:
+        """One misread at a time: the slot waits for its correction."""
         if self.awaiting_correction:
             raise RuleViolation(
                 "awaiting_correction",
@@ -439,61 +444,66 @@ class CoupChart(StateChart):
 
     # -- actions -----------------------------------------------------------------------
 
+    # Each action journals its record first and only then changes the coup (base.py,
+    # Durability): a journal failure leaves the coup as it was before the input.
+
     def on_open_bets(self) -> None:
-        self._new_coup_data()
-        self.coup_number += 1
         low, high = self.limits
-        self.emit("coup_start", coup=self.coup_number, decks=self.decks, min_bet=low, max_bet=high)
+        number = self.coup_number + 1
+        self.emit("coup_start", coup=number, decks=self.decks, min_bet=low, max_bet=high)
+        self._new_coup_data()
+        self.coup_number = number
 
     def on_place_bet(self, bet: BetPlaced) -> None:
         key = (bet.box, bet.kind)
-        self.bets[key] = self.bets.get(key, 0) + bet.amount
+        total = self.bets.get(key, 0) + bet.amount
         self.emit(
             "bet_placed",
             coup=self.coup_number,
             box=bet.box,
             kind=bet.kind,
             amount=bet.amount,
-            total=self.bets[key],
+            total=total,
         )
+        self.bets[key] = total
 
     def on_no_more_bets(self, boxes: list[int] | None) -> None:
         named = set(boxes) if boxes is not None else {box for box, _ in self.bets}
-        self.in_play = sorted(named)
-        self.hands.update({b: [] for b in self.in_play})
-        self.emit("bets_closed", coup=self.coup_number, boxes=self.in_play)
+        in_play = sorted(named)
+        self.emit("bets_closed", coup=self.coup_number, boxes=in_play)
+        self.in_play = in_play
+        self.hands.update({b: [] for b in in_play})
 
     def on_five_choice(self, box: int, choice: str) -> None:
-        self.fives[box] = choice
         self.emit("five_choice", coup=self.coup_number, box=box, choice=choice, by="dealer")
+        self.fives[box] = choice
 
     def on_card(self, card: Card, manual: bool) -> None:
         hand = self._slot()
-        self.hands[hand].append(card)
-        self.awaiting_correction = False
-        face_down = hand == BANCA and len(self.hands[BANCA]) == 1
         self.emit(
             "card",
             coup=self.coup_number,
             hand=_label(hand),
             card=str(card),
             manual=manual,
-            face_down=face_down,
+            face_down=hand == BANCA and not self.hands[BANCA],
         )
+        self.hands[hand].append(card)
+        self.awaiting_correction = False
         if hand == BANCA and len(self.hands[BANCA]) == 2 and self.insurance_open:
-            self.insurance_open = False
             self.emit("insurance_closed", coup=self.coup_number)
+            self.insurance_open = False
 
     def on_misread(self) -> None:
-        self.awaiting_correction = True
         self.emit("misread", coup=self.coup_number, hand=_label(self._slot()))
+        self.awaiting_correction = True
 
     def on_enter_five_options(self) -> None:
         """Art. 8 Decision: on a box with no Punto bet the dealer stands on five."""
         for box in self.five_boxes():
             if self.bets.get((box, "punto"), 0) == 0:
-                self.fives[box] = "stand"
                 self.emit("five_choice", coup=self.coup_number, box=box, choice="stand", by="rule")
+                self.fives[box] = "stand"
 
     def on_enter_banca_second(self) -> None:
         """Art. 6, 8, 11: the face-down card is turned; a nine opens insurance."""
@@ -505,8 +515,8 @@ class CoupChart(StateChart):
                 for b in self.in_play
                 if self.bets.get((b, "punto"), 0) >= 2
             ]
-            self.insurance_open = True
             self.emit("insurance_offered", coup=self.coup_number, boxes=offers)
+            self.insurance_open = True
 
     def on_enter_naturals(self) -> None:
         """Insurance (Art. 11), then the coups "de aire", left to right (Art. 9 a-c)."""
@@ -566,7 +576,6 @@ class CoupChart(StateChart):
         """
         hand = self.hands[box]
         result = outcome(hand, banca)
-        self.decided[box] = result
         self.emit(
             "box_result",
             coup=self.coup_number,
@@ -580,6 +589,7 @@ class CoupChart(StateChart):
             outcome=result,
             article=article,
         )
+        self.decided[box] = result
         settled: list[tuple[str, int, str, int | float]] = []
         for kind in ("punto", "banca"):
             amount = self.bets.get((box, kind), 0)

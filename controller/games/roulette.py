@@ -120,7 +120,8 @@ class RouletteGame:
         self.emit("alarm", code=code, message=message, game=self._game_number())
 
     def _journal_transition(self, event: str, source: str, target: str) -> None:
-        self.emit("state", game=self._game_number(), trigger=event, **{"from": source, "to": target})
+        self.emit("state", game=self._game_number(), trigger=event,
+                  **{"from": source, "to": target})
 
     def _game_number(self) -> int:
         return self.spin_number if self.spin_number is not None else self.last_spin + 1

@@ -1,0 +1,165 @@
+"""``tablectl``: the technician's and the pit's maintenance tool (over SSH).
+
+It reads the journal read-only, so it works while the daemon runs:
+``status`` (table state, last game, alarms), ``recall --last N`` (games in full),
+``verify`` (the hash chain; exit 1 naming the first bad record), and
+``analyze mini_baccarat`` (exact probabilities through the table's own rules code).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from controller.config import DEFAULT_CONFIG, load_config
+from controller.errors import InputError, JournalError
+from controller.journal import Journal
+from controller.recall import games_in_full, public_view
+
+EXIT_BAD = 1
+EXIT_USAGE = 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tablectl", description=__doc__)
+    parser.add_argument("--config", default=DEFAULT_CONFIG, help="the daemon's config file")
+    parser.add_argument("--journal", help="journal file (default: the config's journal.path)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    st = sub.add_parser("status", help="table state, last game, recent alarms")
+    st.add_argument("--json", action="store_true")
+    rc = sub.add_parser("recall", help="the last N games in full")
+    rc.add_argument("--last", type=int, default=1)
+    rc.add_argument("--json", action="store_true")
+    sub.add_parser("verify", help="check the journal's hash chain")
+    an = sub.add_parser("analyze", help="exact outcome probabilities of a game's rules")
+    an.add_argument("game", choices=("mini_baccarat",))
+    an.add_argument("--decks", type=int, default=4)
+    an.add_argument("--five", choices=("draw", "stand"), default="draw")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "analyze":
+            return cmd_analyze(args.decks, args.five)
+        path = args.journal or load_config(args.config).journal_path
+        with Journal(path, readonly=True) as journal:
+            if args.command == "verify":
+                return cmd_verify(journal)
+            if args.command == "status":
+                return cmd_status(journal, args.json)
+            if args.last < 1:
+                raise InputError("--last", None, None, f"must be at least 1, got {args.last}")
+            return cmd_recall(journal, args.last, args.json)
+    except InputError as exc:
+        print(f"tablectl: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except JournalError as exc:
+        print(f"tablectl: {exc}", file=sys.stderr)
+        return EXIT_BAD
+
+
+def cmd_verify(journal: Journal) -> int:
+    result = journal.verify()
+    if result.ok:
+        print(f"ok: {result.records} records, hash chain intact ({journal.path})")
+        return 0
+    print(f"BROKEN at record {result.bad_seq}: {result.message} ({journal.path})")
+    return EXIT_BAD
+
+
+def cmd_status(journal: Journal, as_json: bool) -> int:
+    state = journal.last_of("state")
+    startup = journal.last_of("startup")
+    last_game = None
+    for kind in ("spin_result", "spin_invalid", "coup_result"):
+        rec = journal.last_of(kind)
+        if rec is not None and (last_game is None or rec["seq"] > last_game["seq"]):
+            last_game = rec
+    alarms = [r for r in journal.records(after=max(0, journal.last_seq - 5000), types=("alarm",))]
+    shoe = journal.last_of("shoe_procedure")
+    status: dict[str, Any] = {
+        "journal": str(journal.path),
+        "records": journal.last_seq,
+        "game": startup.get("game") if startup else None,
+        "table_state": state["to"] if state else "closed",
+        "last_game": public_view(last_game) if last_game else None,
+        "recent_alarms": [public_view(a) for a in alarms[-5:]],
+        "last_shoe_step": public_view(shoe) if shoe else None,
+    }
+    if as_json:
+        print(json.dumps(status, indent=2, sort_keys=True))
+        return 0
+    print(f"journal      {status['journal']} ({status['records']} records)")
+    print(f"game         {status['game'] or 'unknown'}")
+    print(f"table state  {status['table_state']}")
+    print(f"last game    {_summary(last_game) if last_game else 'none yet'}")
+    if shoe:
+        print(f"shoe         last step {shoe['procedure']}: {shoe['step']}")
+    print(f"alarms       {len(alarms)} in the last 5000 records")
+    for alarm in status["recent_alarms"]:
+        print(f"  seq {alarm['seq']:>7}  {alarm['code']}: {alarm['message']}")
+    return 0
+
+
+def _summary(record: dict[str, Any]) -> str:
+    if record["type"] == "spin_result":
+        return (f"spin {record['spin']}: {record['number']} ({record['ball_revolutions']} ball "
+                f"revolutions, ball {record['ball_direction']}, rotor {record['rotor_direction']} "
+                f"at {record['rotor_rpm']} rpm)")
+    if record["type"] == "spin_invalid":
+        reasons = ", ".join(record["reasons"])
+        return f"spin {record['spin']}: INVALID, {record['reason']} ({reasons})"
+    boxes = ", ".join(f"box {b['box']} {b['outcome']}" for b in record["boxes"])
+    return f"coup {record['coup']}: Banca {record['banca']['total']}; {boxes}"
+
+
+def cmd_recall(journal: Journal, last: int, as_json: bool) -> int:
+    games = games_in_full(journal, last)
+    if as_json:
+        print(json.dumps(games, indent=2, sort_keys=True))
+        return 0
+    if not games:
+        print("no game in the journal yet")
+    for game in games:
+        print(f"== {game['title']}")
+        for rec in game["records"]:
+            print("   " + _line(rec))
+    return 0
+
+
+def _line(rec: dict[str, Any]) -> str:
+    kind = rec["type"]
+    head = f"seq {rec['seq']:>7}  {_time(rec['t'])}  {kind}"
+    if kind in ("spin_result", "spin_invalid", "coup_result"):
+        detail = _summary(rec)
+        if kind != "coup_result":
+            detail += (f"; laps {rec.get('lap_times')}; rotor periods "
+                       f"{rec.get('rotor_periods')}; pocket readings "
+                       f"{[r['number'] for r in rec.get('pocket_readings', [])]}")
+            if rec.get("details"):
+                detail += f"; {rec['details']}"
+        return f"{head}  {detail}"
+    rest = {k: v for k, v in rec.items() if k not in ("type", "seq", "t")}
+    return f"{head}  {json.dumps(rest, sort_keys=True)}"
+
+
+def _time(t: float) -> str:
+    # The daemon stamps wall time (epoch seconds); a replay stamps trace seconds.
+    if t > 1e9:
+        return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3] + "Z"
+    return f"t {t:.3f} s"
+
+
+def cmd_analyze(decks: int, five: str) -> int:
+    if not 1 <= decks <= 8:
+        raise InputError("--decks", None, None, f"must be 1 to 8, got {decks}")
+    from controller.games.mini_baccarat import analyze, format_analysis
+
+    print(format_analysis(analyze(decks, five)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,121 @@
+"""The daemon's hardware: GPIO inputs, serial ports, and the simulators that stand in for
+them on the embedded default config. Built by ``table-controller run``; closed on exit."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+from controller.config import Config
+from controller.events import DealerInput, Event
+from controller.loop import EventLoop, start_thread
+from controller.trace import trace_from_objects
+from drivers.gpio import GpioInputs, make_pin_factory
+from drivers.trace_player import TracePlayer
+
+_SIM_BATCH = 50  # spins generated at a time when the simulator runs until stopped
+
+
+class Hardware:
+    """What ``run`` started: :meth:`close` stops the threads and releases the pins/ports."""
+
+    def __init__(self) -> None:
+        self.gpio: GpioInputs | None = None
+        self.transports: list[Any] = []
+        self.players: list[TracePlayer] = []
+        self.threads: list[threading.Thread] = []
+        self.fds: list[int] = []
+
+    def close(self) -> None:
+        for player in self.players:
+            player.stop()
+        for thread in self.threads:
+            thread.join(timeout=5)
+        for transport in self.transports:
+            transport.stop()
+        if self.gpio is not None:
+            self.gpio.close()
+        for fd in self.fds:
+            os.close(fd)
+
+
+def start_hardware(config: Config, loop: EventLoop, clock: Any, stop: threading.Event) -> Hardware:
+    """Open the configured inputs and ports (and the simulator when enabled)."""
+    hw = Hardware()
+    scale = getattr(clock, "speed", 1.0)
+    if config.inputs:
+        hw.gpio = GpioInputs(config.inputs, loop.post, clock.now,
+                             make_pin_factory(config.pin_factory), scale=scale)
+        hw.gpio.start()
+    sim = config.simulator
+    if config.game == "roulette":
+        if sim.enabled:
+            assert hw.gpio is not None, "the roulette simulator needs the wheel inputs"
+            _start_wheel_simulator(config, hw, loop, clock, stop)
+    else:
+        from drivers.serial_port import SerialTransport
+
+        for port in config.serial.values():
+            url = port.url
+            if sim.enabled:
+                master, slave = os.openpty()
+                hw.fds += [master, slave]
+                url = os.ttyname(slave)
+                _start_shoe_simulator(config, hw, loop, clock, master, port.name)
+            transport = SerialTransport(port.name, url, port.baudrate, loop.post, clock)
+            transport.start()
+            hw.transports.append(transport)
+    return hw
+
+
+def _simulated_spins(config: Config, start: float) -> Iterator[list[Event]]:
+    from drivers.wheel_sim import WheelSimConfig, simulate
+
+    sim = config.simulator
+    sim_config = WheelSimConfig(wheel=config.roulette.wheel)
+    batch_index = 0
+    offset = start
+    remaining = sim.spins
+    while sim.spins == 0 or remaining > 0:
+        count = _SIM_BATCH if sim.spins == 0 else min(remaining, _SIM_BATCH)
+        objects, _ = simulate(count, sim.seed + batch_index, sim_config)
+        trace = trace_from_objects("simulator", enumerate(objects, 1))
+        events = [replace(e, t=e.t + offset) for e in trace.events]
+        if batch_index > 0:
+            # The table is already open from the previous batch.
+            events = [e for e in events
+                      if not (isinstance(e, DealerInput) and e.action == "open_bets")]
+        yield events
+        offset = events[-1].t + 1.0
+        batch_index += 1
+        remaining -= count
+
+
+def _start_wheel_simulator(config: Config, hw: Hardware, loop: EventLoop, clock: Any,
+                           stop: threading.Event) -> None:
+    def play() -> None:
+        for events in _simulated_spins(config, clock.now() + 1.0):
+            player = TracePlayer(events, clock.now, clock.to_wall, hw.gpio, {}, loop.post)
+            hw.players.append(player)
+            player.run()
+            hw.players.remove(player)
+            if stop.is_set():
+                return
+
+    hw.threads.append(start_thread(play, "wheel-simulator"))
+
+
+def _start_shoe_simulator(config: Config, hw: Hardware, loop: EventLoop, clock: Any,
+                          master: int, port: str) -> None:
+    from drivers.shoe_sim import simulated_shoe_events
+
+    def play() -> None:
+        events = simulated_shoe_events(config, clock.now() + 1.0, port)
+        player = TracePlayer(events, clock.now, clock.to_wall, None, {port: master}, loop.post)
+        hw.players.append(player)
+        player.run()
+
+    hw.threads.append(start_thread(play, "shoe-simulator"))
