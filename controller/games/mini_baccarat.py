@@ -275,12 +275,17 @@ class CoupChart(StateChart):
         limits: tuple[int, int],
     ) -> None:
         self.emit = emit
+        self.event_time = 0.0
         self.decks = decks
         self.insurance_pays_on = insurance_pays_on
         self.limits = limits
         self.coup_number = 0
         self._new_coup_data()
         super().__init__()
+
+    def _emit(self, type_: str, **fields: Any) -> None:
+        """Journal a record stamped with the time of the input that caused it (seconds)."""
+        self.emit(type_, t=self.event_time, **fields)
 
     def _new_coup_data(self) -> None:
         self.bets: dict[tuple[int, str], int] = {}
@@ -450,14 +455,14 @@ class CoupChart(StateChart):
     def on_open_bets(self) -> None:
         low, high = self.limits
         number = self.coup_number + 1
-        self.emit("coup_start", coup=number, decks=self.decks, min_bet=low, max_bet=high)
+        self._emit("coup_start", coup=number, decks=self.decks, min_bet=low, max_bet=high)
         self._new_coup_data()
         self.coup_number = number
 
     def on_place_bet(self, bet: BetPlaced) -> None:
         key = (bet.box, bet.kind)
         total = self.bets.get(key, 0) + bet.amount
-        self.emit(
+        self._emit(
             "bet_placed",
             coup=self.coup_number,
             box=bet.box,
@@ -470,17 +475,17 @@ class CoupChart(StateChart):
     def on_no_more_bets(self, boxes: list[int] | None) -> None:
         named = set(boxes) if boxes is not None else {box for box, _ in self.bets}
         in_play = sorted(named)
-        self.emit("bets_closed", coup=self.coup_number, boxes=in_play)
+        self._emit("bets_closed", coup=self.coup_number, boxes=in_play)
         self.in_play = in_play
         self.hands.update({b: [] for b in in_play})
 
     def on_five_choice(self, box: int, choice: str) -> None:
-        self.emit("five_choice", coup=self.coup_number, box=box, choice=choice, by="dealer")
+        self._emit("five_choice", coup=self.coup_number, box=box, choice=choice, by="dealer")
         self.fives[box] = choice
 
     def on_card(self, card: Card, manual: bool) -> None:
         hand = self._slot()
-        self.emit(
+        self._emit(
             "card",
             coup=self.coup_number,
             hand=_label(hand),
@@ -491,31 +496,31 @@ class CoupChart(StateChart):
         self.hands[hand].append(card)
         self.awaiting_correction = False
         if hand == BANCA and len(self.hands[BANCA]) == 2 and self.insurance_open:
-            self.emit("insurance_closed", coup=self.coup_number)
+            self._emit("insurance_closed", coup=self.coup_number)
             self.insurance_open = False
 
     def on_misread(self) -> None:
-        self.emit("misread", coup=self.coup_number, hand=_label(self._slot()))
+        self._emit("misread", coup=self.coup_number, hand=_label(self._slot()))
         self.awaiting_correction = True
 
     def on_enter_five_options(self) -> None:
         """Art. 8 Decision: on a box with no Punto bet the dealer stands on five."""
         for box in self.five_boxes():
             if self.bets.get((box, "punto"), 0) == 0:
-                self.emit("five_choice", coup=self.coup_number, box=box, choice="stand", by="rule")
+                self._emit("five_choice", coup=self.coup_number, box=box, choice="stand", by="rule")
                 self.fives[box] = "stand"
 
     def on_enter_banca_second(self) -> None:
         """Art. 6, 8, 11: the face-down card is turned; a nine opens insurance."""
         first = self.hands[BANCA][0]
-        self.emit("card_turned", coup=self.coup_number, hand="banca", card=str(first))
+        self._emit("card_turned", coup=self.coup_number, hand="banca", card=str(first))
         if first.baccarat_points == 9:
             offers = [
                 {"box": b, "max": self.bets[(b, "punto")] // 2}
                 for b in self.in_play
                 if self.bets.get((b, "punto"), 0) >= 2
             ]
-            self.emit("insurance_offered", coup=self.coup_number, boxes=offers)
+            self._emit("insurance_offered", coup=self.coup_number, boxes=offers)
             self.insurance_open = True
 
     def on_enter_naturals(self) -> None:
@@ -548,7 +553,7 @@ class CoupChart(StateChart):
 
     def on_enter_coup_over(self) -> None:
         banca = self.hands[BANCA]
-        self.emit(
+        self._emit(
             "coup_result",
             coup=self.coup_number,
             banca={
@@ -576,7 +581,7 @@ class CoupChart(StateChart):
         """
         hand = self.hands[box]
         result = outcome(hand, banca)
-        self.emit(
+        self._emit(
             "box_result",
             coup=self.coup_number,
             box=box,
@@ -611,7 +616,7 @@ class CoupChart(StateChart):
         self, box: int, kind: str, amount: int, result: str, win_payout: int | float
     ) -> None:
         payout = win_payout if result == "win" else (-amount if result == "lose" else 0)
-        self.emit(
+        self._emit(
             "settlement",
             game=self.coup_number,
             box=box,
@@ -633,8 +638,8 @@ class MiniBaccarat:
         insurance_pays_on: one of INSURANCE_RULES (Art. 11 Decision).
         limits: (minimum bet, maximum per box and kind) in chips (Art. 5).
 
-    Every method takes ``t``, the event time in seconds on the controller's clock, for a
-    uniform table interface; the journal stamps the records itself. A refused action raises
+    Every input carries ``t``, its time in seconds on the controller's clock (``bet.t`` for
+    a bet); the records it causes are journaled with that ``t``. A refused action raises
     ``RuleViolation`` with a ``code`` and changes nothing; the caller journals the alarm.
 
     Raises:
@@ -671,7 +676,8 @@ class MiniBaccarat:
         hand = self._chart.next_hand()
         return None if hand is None else _label(hand)
 
-    def _send(self, event: str, refusal: RuleViolation, **kwargs: Any) -> None:
+    def _send(self, event: str, t: float, refusal: RuleViolation, **kwargs: Any) -> None:
+        self._chart.event_time = t
         try:
             self._chart.send(event, **kwargs)
         except CoupChart.TransitionNotAllowed:
@@ -679,7 +685,9 @@ class MiniBaccarat:
 
     def open_bets(self, t: float) -> None:
         """Start a coup and accept bets (Art. 4). Refused while a coup is under way."""
-        self._send("open_bets", RuleViolation("coup_in_progress", f"coup {self.coup} is not over"))
+        self._send(
+            "open_bets", t, RuleViolation("coup_in_progress", f"coup {self.coup} is not over")
+        )
 
     def place_bet(self, bet: BetPlaced) -> None:
         """Accept a bet of ``bet.amount`` chips: ``punto`` or ``banca`` on ``bet.box`` while
@@ -699,7 +707,7 @@ class MiniBaccarat:
             )
         else:
             refusal = RuleViolation("bets_closed", "bets are made before the first card (Art. 4)")
-        self._send("place_bet", refusal, bet=bet)
+        self._send("place_bet", bet.t, refusal, bet=bet)
 
     def no_more_bets(self, t: float, boxes: list[int] | None = None) -> None:
         """Close bets; the boxes in play are ``boxes`` if given, else those with bets.
@@ -710,6 +718,7 @@ class MiniBaccarat:
         """
         self._send(
             "no_more_bets",
+            t,
             RuleViolation("bets_not_open", "bets are not open"),
             boxes=None if boxes is None else list(boxes),
         )
@@ -730,7 +739,7 @@ class MiniBaccarat:
             )
         else:
             refusal = RuleViolation("five_choice_not_due", "the boxes' two cards are not out yet")
-        self._send("five_choice", refusal, box=box, choice=choice)
+        self._send("five_choice", t, refusal, box=box, choice=choice)
 
     def card(self, t: float, card: Card, manual: bool = False) -> None:
         """A game card from the shoe (burns already removed), or entered by the dealer
@@ -742,6 +751,7 @@ class MiniBaccarat:
         """
         self._send(
             "card",
+            t,
             RuleViolation("unexpected_card", f"no card is due (state {self.state}): {card}"),
             card=card,
             manual=manual,
@@ -755,7 +765,7 @@ class MiniBaccarat:
                 when the previous misread is not corrected yet.
         """
         self._send(
-            "misread", RuleViolation("unexpected_card", f"no card is due (state {self.state})")
+            "misread", t, RuleViolation("unexpected_card", f"no card is due (state {self.state})")
         )
 
 

@@ -1,0 +1,30 @@
+# Set-up and everyday commands. Each target creates the local environment (.venv) first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test lint bench clean
+
+$(BIN)/table-controller: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $@
+
+## run: the controller on the embedded default (a simulated roulette wheel); Ctrl-C stops it
+run: $(BIN)/table-controller
+	$(BIN)/table-controller run
+
+## test: lint, type-check and the whole test suite
+test: $(BIN)/table-controller lint
+	$(BIN)/python -m pytest -q
+
+lint: $(BIN)/table-controller
+	$(BIN)/ruff check controller drivers tests bench
+	$(BIN)/mypy
+
+## bench: print throughput, latency and memory figures for this machine
+bench: $(BIN)/table-controller
+	$(BIN)/python bench/bench.py
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

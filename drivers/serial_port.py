@@ -1,0 +1,180 @@
+"""The serial transport: owns one port, moves its bytes to the controller, reconnects.
+
+It only moves bytes: decoding is a codec's job (``drivers.shoe_codec``) on the controller
+thread. The reader thread posts ``SerialData`` for every chunk and ``PortStatus`` when the
+port goes away or comes back, and does nothing else (ANCHORS.md, klippy).
+
+Why not ``serial.threaded.ReaderThread``: it is a one-shot ``Thread`` that ends on the first
+read error and calls ``connection_lost`` on its own thread, so reconnecting needs a new
+ReaderThread per connection started from a supervisor thread, and a protocol exception would
+end it too. One small loop here does open, read, backoff and reopen on a single thread, and
+``stop()`` joins exactly that thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import serial
+
+from controller.events import Event, PortStatus, SerialData
+from controller.games.base import Clock
+
+log = logging.getLogger(__name__)
+
+
+class SerialTransport:
+    """One serial port read on its own thread, reopened with exponential backoff.
+
+    Args:
+        port_name: the port's name in the config (``shoe``), put in every event.
+        url: a device path (``/dev/serial/by-id/...``, opened with an exclusive lock so a
+            second process cannot steal bytes) or a pyserial URL (``socket://host:port``,
+            ``loop://``).
+        baudrate: bits per second (the reference shoe reader: 9600, 8N1; CONTRACT §4).
+        post: the controller's thread-safe entry point; called from the reader thread.
+        clock: timestamps each event with ``clock.now()`` (seconds) when its bytes arrive.
+        reconnect_backoff: (first, longest) wait in seconds between reopen attempts; the
+            wait doubles after each failure and resets once a reopened port delivers data.
+        read_timeout: seconds a read waits for a first byte; bounds how long ``stop()``
+            takes, not the data latency (a read returns as soon as a byte is there).
+
+    Events: ``PortStatus(up=True)`` each time the port opens; ``PortStatus(up=False,
+    detail)`` once when it fails to open or is lost (read error, USB unplugged), not again
+    until it was up; ``SerialData`` for every chunk read.
+    """
+
+    def __init__(
+        self,
+        port_name: str,
+        url: str,
+        baudrate: int,
+        post: Callable[[Event], None],
+        clock: Clock,
+        reconnect_backoff: tuple[float, float] = (0.5, 8.0),
+        read_timeout: float = 0.1,
+    ) -> None:
+        first, longest = reconnect_backoff
+        if not 0 < first <= longest:
+            raise ValueError(f"reconnect_backoff must be 0 < first <= longest: {reconnect_backoff}")
+        self.port_name = port_name
+        self.url = url
+        self.baudrate = baudrate
+        self._post_fn = post
+        self._clock = clock
+        self._backoff = (first, longest)
+        self._read_timeout = read_timeout
+        self._stop = threading.Event()
+        self._lock = threading.Lock()  # guards _port between the reader thread and write()
+        self._port: Any = None
+        self._reported_up: bool | None = None  # last PortStatus posted; None before any
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Start the reader thread; it opens the port (retrying until it can).
+
+        Raises:
+            RuntimeError: already started.
+        """
+        if self._thread is not None:
+            raise RuntimeError(f"serial transport {self.port_name!r} already started")
+        self._thread = threading.Thread(
+            target=self._run, name=f"serial-{self.port_name}", daemon=True
+        )
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop the reader thread and close the port; waits up to ``timeout`` seconds.
+
+        Raises:
+            TimeoutError: the thread did not end in time.
+        """
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            if self._thread.is_alive():
+                raise TimeoutError(f"serial reader {self.port_name!r} did not stop")
+        self._close()
+
+    def write(self, data: bytes) -> None:
+        """Send ``data`` on the port (tests, and readers that take commands).
+
+        Raises:
+            ConnectionError: the port is not open now.
+            serial.SerialException: the write failed.
+        """
+        with self._lock:
+            if self._port is None:
+                raise ConnectionError(f"serial port {self.port_name!r} is not open")
+            self._port.write(data)
+
+    def _run(self) -> None:
+        delay = self._backoff[0]
+        while not self._stop.is_set():
+            try:
+                port = self._open()
+            except Exception as exc:  # any open failure is a down port, retried
+                self._report(False, f"open failed: {exc}")
+            else:
+                self._report(True, f"opened {self.url}")
+                error, got_data = self._read_until_error(port)
+                self._close()
+                if error is None:  # stop() was called
+                    return
+                self._report(False, error)
+                if got_data:
+                    delay = self._backoff[0]
+            self._stop.wait(delay)
+            delay = min(delay * 2, self._backoff[1])
+
+    def _open(self) -> Any:
+        # flock the device so a second daemon cannot share it; URL handlers have no lock.
+        extra = {} if "://" in self.url else {"exclusive": True}
+        port = serial.serial_for_url(
+            self.url, baudrate=self.baudrate, timeout=self._read_timeout, **extra
+        )
+        with self._lock:
+            self._port = port
+        return port
+
+    def _read_until_error(self, port: Any) -> tuple[str | None, bool]:
+        """Read and post chunks until stop (error None) or a read error (its text)."""
+        got_data = False
+        while not self._stop.is_set():
+            try:
+                data = port.read(port.in_waiting or 1)
+            # SerialException/OSError on unplug; pyserial may also raise TypeError or
+            # ValueError on a vanished descriptor. Either way the port is gone.
+            except Exception as exc:
+                return f"read failed: {exc}", got_data
+            if data:
+                got_data = True
+                self._post(SerialData(self._clock.now(), self.port_name, bytes(data)))
+        return None, got_data
+
+    def _close(self) -> None:
+        with self._lock:
+            port, self._port = self._port, None
+        if port is not None:
+            try:
+                port.close()
+            except Exception:  # a vanished port may fail to close; it is gone anyway
+                log.debug("closing serial port %s failed", self.port_name, exc_info=True)
+
+    def _report(self, up: bool, detail: str) -> None:
+        if self._reported_up is up:
+            return
+        self._reported_up = up
+        self._post(PortStatus(self._clock.now(), self.port_name, up, detail))
+
+    def _post(self, event: Event) -> None:
+        # A failing consumer must not kill the only thread that reads the port.
+        try:
+            self._post_fn(event)
+        except Exception:
+            log.exception(
+                "posting %s from serial port %s failed", type(event).__name__, self.port_name
+            )

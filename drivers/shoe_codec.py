@@ -1,0 +1,136 @@
+"""Shoe reader codecs: a reader's bytes in, ``controller.shoe_lines`` records out, no I/O.
+
+``ReferenceShoeCodec`` speaks the reference reader's plain text lines (CONTRACT §4). Another
+reader is one more class in ``CODECS``, chosen by name in the config.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from controller.cards import parse_card
+from controller.shoe_lines import (
+    BadCardLine,
+    CardLine,
+    CutCardLine,
+    MisreadLine,
+    OverlongLine,
+    ReaderAlarm,
+    ReaderWarning,
+    ShoeCodec,
+    ShoeLine,
+    UnknownLine,
+)
+
+MAX_LINE_BYTES = 256
+"""Longest line kept, in bytes, line end (CR LF or LF) excluded (CONTRACT §4)."""
+
+_CARD = re.compile(r"\[(Game|Burn|Manual Burn Cards)\]<Card:([^<>]*)>")
+_ALARM = re.compile(r"<Alarm:([^\s<>]+) ?([^<>]*)>")
+_WARNING = re.compile(r"<W0[xX]([0-9A-Fa-f]{1,8})>")
+
+
+class ReferenceShoeCodec:
+    """The reference reader's line protocol (CONTRACT §4), 9600 baud 8N1 on the wire.
+
+    Lines end in CR LF or LF; a line may arrive split across any number of ``feed`` calls and
+    hundreds may arrive in one. The buffer is bounded: a line longer than ``MAX_LINE_BYTES``
+    is dropped and reported as ``OverlongLine`` when its line end arrives, and decoding
+    resumes with the next line. Blank lines are skipped; a line is matched whole, after
+    stripping surrounding whitespace, so garbage before a valid line makes it an
+    ``UnknownLine`` rather than a guessed card.
+    """
+
+    def __init__(self) -> None:
+        self._buf = bytearray()
+        # Bytes of the current line once it passed the limit; -1 while it fits in _buf.
+        self._overlong = -1
+        self._last_byte = 0
+
+    def reset(self) -> None:
+        """Forget any unfinished line (the port was reopened, its tail is lost)."""
+        self._buf.clear()
+        self._overlong = -1
+        self._last_byte = 0
+
+    def feed(self, data: bytes) -> list[ShoeLine]:
+        """Add ``data`` and return every line it completes, in order; never raises."""
+        lines: list[ShoeLine] = []
+        start = 0
+        while start < len(data):
+            end = data.find(b"\n", start)
+            chunk = data[start:] if end < 0 else data[start:end]
+            self._append(chunk)
+            if end < 0:
+                break
+            line = self._take_line()
+            if line is not None:
+                lines.append(line)
+            start = end + 1
+        return lines
+
+    def _append(self, chunk: bytes) -> None:
+        if not chunk:
+            return
+        self._last_byte = chunk[-1]
+        if self._overlong >= 0:
+            self._overlong += len(chunk)
+            return
+        self._buf += chunk
+        # One extra byte so a line of exactly MAX_LINE_BYTES followed by CR still fits.
+        if len(self._buf) > MAX_LINE_BYTES + 1:
+            self._overlong = len(self._buf)
+            self._buf.clear()
+
+    def _take_line(self) -> ShoeLine | None:
+        if self._overlong >= 0:
+            length = self._overlong - (self._last_byte == 0x0D)
+            self.reset()
+            return OverlongLine(length)
+        raw = bytes(self._buf)
+        self.reset()
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        if len(raw) > MAX_LINE_BYTES:
+            return OverlongLine(len(raw))
+        text = raw.decode("latin-1").strip()
+        return _parse_line(text) if text else None
+
+
+def _parse_line(text: str) -> ShoeLine:
+    """One complete line (CONTRACT §4 table) to its record; anything else is UnknownLine."""
+    if text == "[Game]<Game>":
+        return MisreadLine()
+    if text == "[Cut]":
+        return CutCardLine()
+    if m := _CARD.fullmatch(text):
+        try:
+            card = parse_card(m.group(2))
+        except ValueError:
+            return BadCardLine(text)
+        return CardLine(card, burn=m.group(1) != "Game")
+    if m := _ALARM.fullmatch(text):
+        return ReaderAlarm(m.group(1), m.group(2))
+    if m := _WARNING.fullmatch(text):
+        return ReaderWarning(int(m.group(1), 16))
+    return UnknownLine(text)
+
+
+CODECS: dict[str, Callable[[], ShoeCodec]] = {"reference": ReferenceShoeCodec}
+"""Codec factories by the name used in the config (``codec = "reference"``)."""
+
+
+def make_codec(name: str) -> ShoeCodec:
+    """A new codec for the reader protocol ``name`` (a key of ``CODECS``).
+
+    Raises:
+        ValueError: no codec has that name; the message lists the known ones.
+    """
+    try:
+        factory = CODECS[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown shoe codec {name!r}; known: {', '.join(sorted(CODECS))}"
+        ) from None
+    return factory()

@@ -1,0 +1,167 @@
+"""The reference shoe reader codec (CONTRACT §4): bytes in, lines out."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from controller.cards import Card, full_deck
+from controller.shoe_lines import (
+    BadCardLine,
+    CardLine,
+    CutCardLine,
+    MisreadLine,
+    OverlongLine,
+    ReaderAlarm,
+    ReaderWarning,
+    ShoeLine,
+    UnknownLine,
+)
+from drivers.shoe_codec import MAX_LINE_BYTES, ReferenceShoeCodec, make_codec
+
+
+def decode(data: bytes) -> list[ShoeLine]:
+    return ReferenceShoeCodec().feed(data)
+
+
+def test_burst_of_500_lines_in_one_feed() -> None:
+    deck = full_deck()
+    cards = [deck[i % 52] for i in range(500)]
+    data = b"".join(f"[Game]<Card:{c}>\r\n".encode() for c in cards)
+    assert decode(data) == [CardLine(c, burn=False) for c in cards]
+
+
+def test_line_split_in_three_feeds() -> None:
+    codec = ReferenceShoeCodec()
+    assert codec.feed(b"[Ga") == []
+    assert codec.feed(b"me]<Card:1") == []
+    assert codec.feed(b"0h>\r\n") == [CardLine(Card("T", "H"), burn=False)]
+
+
+def test_cr_and_lf_split_across_feeds() -> None:
+    codec = ReferenceShoeCodec()
+    assert codec.feed(b"[Cut]\r") == []
+    assert codec.feed(b"\n[Cut]\n") == [CutCardLine(), CutCardLine()]
+
+
+@pytest.mark.parametrize("end", [b"\r\n", b"\n"])
+def test_line_ends(end: bytes) -> None:
+    assert decode(b"[Game]<Card:4S>" + end + b"[Cut]" + end) == [
+        CardLine(Card("4", "S"), burn=False),
+        CutCardLine(),
+    ]
+
+
+def test_garbage_between_lines_is_unknown_never_an_exception() -> None:
+    data = b"[Game]<Card:4S>\r\n\x00\xff\x13garbage\r\n[Game]<Card:5S>\r\n"
+    assert decode(data) == [
+        CardLine(Card("4", "S"), burn=False),
+        UnknownLine("\x00\xff\x13garbage"),
+        CardLine(Card("5", "S"), burn=False),
+    ]
+
+
+def test_garbage_before_a_card_is_not_guessed_as_the_card() -> None:
+    assert decode(b"\x00[Game]<Card:4S>\r\n") == [UnknownLine("\x00[Game]<Card:4S>")]
+
+
+def test_blank_lines_are_skipped() -> None:
+    assert decode(b"\r\n\n  \r\n[Cut]\r\n") == [CutCardLine()]
+
+
+def test_overlong_line_then_a_good_line() -> None:
+    long = b"x" * 1000
+    codec = ReferenceShoeCodec()
+    # Fed in pieces, so the buffer overflows before the line end arrives.
+    assert codec.feed(long[:300]) == []
+    assert codec.feed(long[300:] + b"\r\n[Game]<Card:AS>\r\n") == [
+        OverlongLine(1000),
+        CardLine(Card("A", "S"), burn=False),
+    ]
+
+
+def test_line_of_exactly_the_limit_is_kept() -> None:
+    text = "<Alarm:E9 " + "y" * (MAX_LINE_BYTES - 11) + ">"
+    assert len(text) == MAX_LINE_BYTES
+    assert decode(text.encode() + b"\r\n") == [ReaderAlarm("E9", "y" * (MAX_LINE_BYTES - 11))]
+    assert decode(b"z" * (MAX_LINE_BYTES + 1) + b"\r\n") == [OverlongLine(MAX_LINE_BYTES + 1)]
+
+
+@pytest.mark.parametrize(
+    ("text", "card"),
+    [
+        ("4S", Card("4", "S")),
+        ("S4", Card("4", "S")),
+        ("10h", Card("T", "H")),
+        ("h10", Card("T", "H")),
+        ("Td", Card("T", "D")),
+        ("dT", Card("T", "D")),
+        ("ac", Card("A", "C")),
+        ("KH", Card("K", "H")),
+        ("sq", Card("Q", "S")),
+        ("Jd", Card("J", "D")),
+        ("9C", Card("9", "C")),
+        ("2s", Card("2", "S")),
+    ],
+)
+def test_every_card_form(text: str, card: Card) -> None:
+    assert decode(f"[Game]<Card:{text}>\r\n".encode()) == [CardLine(card, burn=False)]
+    assert decode(f"[Burn]<Card:{text}>\r\n".encode()) == [CardLine(card, burn=True)]
+    assert decode(f"[Manual Burn Cards]<Card:{text}>\r\n".encode()) == [CardLine(card, burn=True)]
+
+
+def test_misread_and_cut() -> None:
+    assert decode(b"[Game]<Game>\r\n[Cut]\r\n") == [MisreadLine(), CutCardLine()]
+
+
+@pytest.mark.parametrize("text", ["[Game]<Card:JK>", "[Game]<Card:1X>", "[Burn]<Card:Joker>"])
+def test_joker_or_unreadable_rank_is_a_bad_card(text: str) -> None:
+    assert decode(text.encode() + b"\r\n") == [BadCardLine(text)]
+
+
+def test_reader_alarm_and_warning() -> None:
+    assert decode(b"<Alarm:E3 Card Not Read>\r\n<W0x1F>\r\n<Alarm:E7>\r\n") == [
+        ReaderAlarm("E3", "Card Not Read"),
+        ReaderWarning(0x1F),
+        ReaderAlarm("E7", ""),
+    ]
+
+
+def test_reset_drops_an_unfinished_line() -> None:
+    codec = ReferenceShoeCodec()
+    codec.feed(b"[Game]<Ca")
+    codec.reset()
+    assert codec.feed(b"[Cut]\r\n") == [CutCardLine()]
+
+
+def test_make_codec() -> None:
+    assert isinstance(make_codec("reference"), ReferenceShoeCodec)
+    with pytest.raises(ValueError, match="reference"):
+        make_codec("other")
+
+
+_VALID_LINES = st.sampled_from(
+    [
+        b"[Game]<Card:4S>",
+        b"[Burn]<Card:10h>",
+        b"[Manual Burn Cards]<Card:dT>",
+        b"[Game]<Game>",
+        b"[Cut]",
+        b"<Alarm:E3 Card Not Read>",
+        b"<W0x01>",
+        b"[Game]<Card:JK>",
+    ]
+)
+_STREAMS = st.lists(
+    st.tuples(_VALID_LINES | st.binary(max_size=300), st.sampled_from([b"\r\n", b"\n"]))
+).map(lambda pairs: b"".join(line + end for line, end in pairs))
+
+
+@given(data=_STREAMS, cuts=st.lists(st.integers(min_value=0), max_size=20))
+def test_any_split_yields_the_same_lines(data: bytes, cuts: list[int]) -> None:
+    points = sorted({c % (len(data) + 1) for c in cuts})
+    pieces = [data[a:b] for a, b in zip([0, *points], [*points, len(data)], strict=True)]
+    codec = ReferenceShoeCodec()
+    split = [line for piece in pieces for line in codec.feed(piece)]
+    assert split == decode(data)

@@ -1,0 +1,364 @@
+"""The shoe session: seed 002 Art. 5 and 6 procedures, composition and cut-card alarms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from controller.cards import Card, full_deck
+from controller.errors import RuleViolation
+from controller.shoe import CUT_CARD, NEW_DECKS, ShoeSession
+from controller.shoe_lines import (
+    BadCardLine,
+    CardLine,
+    CutCardLine,
+    MisreadLine,
+    OverlongLine,
+    ReaderAlarm,
+    ReaderWarning,
+    UnknownLine,
+)
+
+ART5 = ["show", "turn", "scramble", "shuffle", "cut", "load"]
+ART6 = ["shuffle", "cut", "load"]
+AS, KH = Card("A", "S"), Card("K", "H")
+
+
+class Journal:
+    """An in-memory ``Emit``: records in order with their ``seq``."""
+
+    def __init__(self) -> None:
+        self.records: list[dict[str, Any]] = []
+
+    def __call__(self, type_: str, /, **fields: Any) -> dict[str, Any]:
+        record = {"type": type_, "seq": len(self.records), **fields}
+        self.records.append(record)
+        return record
+
+    def of(self, type_: str) -> list[dict[str, Any]]:
+        return [r for r in self.records if r["type"] == type_]
+
+    def alarm_codes(self) -> list[str]:
+        return [r["code"] for r in self.of("alarm")]
+
+
+def game(card: Card) -> CardLine:
+    return CardLine(card, burn=False)
+
+
+def burn(card: Card) -> CardLine:
+    return CardLine(card, burn=True)
+
+
+def ready_session(decks: int = 1, **kw: Any) -> tuple[ShoeSession, Journal]:
+    journal = Journal()
+    shoe = ShoeSession(journal, decks=decks, **kw)
+    for step in ART5:
+        shoe.procedure_step(0.0, step)
+    shoe.feed(0.1, burn(Card("2", "C")))
+    assert shoe.ready_for_play
+    return shoe, journal
+
+
+# --- procedures (Art. 5 and 6) ------------------------------------------------------------
+
+
+def test_new_decks_procedure_complete_in_order() -> None:
+    journal = Journal()
+    shoe = ShoeSession(journal, decks=4)
+    assert shoe.procedure == NEW_DECKS
+    for i, step in enumerate(ART5):
+        assert not shoe.ready_for_play
+        record = shoe.procedure_step(float(i), step)
+        assert record == {
+            "type": "shoe_procedure",
+            "seq": i,
+            "t": float(i),
+            "procedure": NEW_DECKS,
+            "step": step,
+        }
+    assert shoe.feed(7.0, burn(AS)) is None
+    assert shoe.ready_for_play and shoe.procedure is None
+    assert [r["step"] for r in journal.of("shoe_procedure")] == [*ART5, "burn"]
+    assert journal.of("burn") == [
+        {"type": "burn", "seq": 6, "t": 7.0, "card": "AS", "cards_left": 207}
+    ]
+    shoe.verify_new_coup()
+    assert shoe.feed(8.0, game(KH)) == KH
+    assert shoe.cards_left == 206 and shoe.remaining(KH) == 3
+
+
+@pytest.mark.parametrize("index", range(1, len(ART5)))
+def test_each_new_decks_step_skipped_is_out_of_order(index: int) -> None:
+    shoe = ShoeSession(Journal(), decks=1)
+    for step in ART5[: index - 1]:
+        shoe.procedure_step(0.0, step)
+    with pytest.raises(RuleViolation) as err:
+        shoe.procedure_step(1.0, ART5[index])  # ART5[index - 1] skipped
+    assert err.value.code == "procedure_out_of_order"
+    assert ART5[index - 1] in err.value.message
+
+
+@pytest.mark.parametrize("step", ART5)
+def test_each_step_repeated_is_out_of_order(step: str) -> None:
+    shoe = ShoeSession(Journal(), decks=1)
+    for done in ART5[: ART5.index(step) + 1]:
+        shoe.procedure_step(0.0, done)
+    with pytest.raises(RuleViolation, match="out of order") as err:
+        shoe.procedure_step(1.0, step)
+    assert err.value.code == "procedure_out_of_order"
+
+
+def test_burn_is_read_not_declared_and_unknown_steps_refused() -> None:
+    shoe = ShoeSession(Journal(), decks=1)
+    for step in ("burn", "deal"):
+        with pytest.raises(RuleViolation) as err:
+            shoe.procedure_step(0.0, step)
+        assert err.value.code == "unknown_procedure_step"
+
+
+def test_burn_before_load_does_not_fulfil_the_procedure() -> None:
+    journal = Journal()
+    shoe = ShoeSession(journal, decks=1)
+    for step in ART5[:-1]:
+        shoe.procedure_step(0.0, step)
+    shoe.feed(1.0, burn(AS))
+    assert journal.alarm_codes() == ["card_before_ready"]
+    assert not shoe.ready_for_play and shoe.cards_left == 52  # not in the shoe yet
+
+
+def test_step_when_no_procedure_is_due() -> None:
+    shoe, _ = ready_session()
+    with pytest.raises(RuleViolation) as err:
+        shoe.procedure_step(1.0, "shuffle")
+    assert err.value.code == "procedure_out_of_order"
+
+
+def test_cut_card_ends_the_shoe_after_the_coup_then_art6() -> None:
+    shoe, journal = ready_session(decks=1, cut_card_min_remaining=40)
+    deck = [c for c in full_deck() if c != Card("2", "C")]
+    for card in deck[:5]:
+        assert shoe.feed(1.0, game(card)) == card
+    shoe.feed(2.0, CutCardLine())
+    assert shoe.shoe_ending and journal.of("cut_card")[-1]["cards_left"] == 46
+    # The coup under way finishes (Art. 6: "cuando en una partida aparece el cortador").
+    assert shoe.feed(2.5, game(deck[5])) == deck[5]
+    with pytest.raises(RuleViolation) as err:
+        shoe.verify_new_coup()
+    assert err.value.code == "shoe_ending"
+    assert shoe.coup_finished(3.0)
+    assert journal.of("shoe_closed")[-1]["reason"] == "cut_card"
+    assert shoe.procedure == CUT_CARD and not shoe.ready_for_play
+    with pytest.raises(RuleViolation) as err:
+        shoe.verify_new_coup()
+    assert err.value.code == "shoe_not_ready"
+    # A card drawn before the reshuffle is journaled, not passed.
+    assert shoe.feed(3.5, game(deck[6])) is None
+    assert journal.alarm_codes() == ["card_before_ready"]
+    # Art. 6: shuffle, cut, load, burn; the shuffle gathers every card again.
+    for step in ART6:
+        shoe.procedure_step(4.0, step)
+    assert shoe.cards_left == 52
+    shoe.feed(5.0, burn(deck[0]))
+    assert shoe.ready_for_play and not shoe.shoe_ending
+    assert [r["procedure"] for r in journal.of("shoe_procedure")][-4:] == [CUT_CARD] * 4
+
+
+def test_art6_optional_steps_before_shuffle_only() -> None:
+    shoe, _ = ready_session()
+    shoe.feed(1.0, CutCardLine())
+    shoe.coup_finished(2.0)
+    shoe.procedure_step(3.0, "turn")  # show skipped: optional
+    shoe.procedure_step(3.1, "shuffle")  # scramble skipped: optional
+    with pytest.raises(RuleViolation) as err:
+        shoe.procedure_step(3.2, "scramble")
+    assert err.value.code == "procedure_out_of_order"
+    with pytest.raises(RuleViolation):
+        shoe.procedure_step(3.3, "load")  # cut is mandatory
+    shoe.procedure_step(3.4, "cut")
+    shoe.procedure_step(3.5, "load")
+
+
+def test_coup_finished_without_cut_card_keeps_the_shoe() -> None:
+    shoe, _ = ready_session()
+    assert not shoe.coup_finished(1.0)
+    assert shoe.ready_for_play
+
+
+def test_change_decks_requires_art5() -> None:
+    shoe, journal = ready_session()
+    shoe.change_decks(1.0, "marked card")
+    assert journal.of("shoe_closed")[-1] == {
+        "type": "shoe_closed",
+        "seq": 8,
+        "t": 1.0,
+        "reason": "decks_changed",
+        "cards_left": 51,
+        "note": "marked card",
+    }
+    assert shoe.procedure == NEW_DECKS
+    with pytest.raises(RuleViolation):
+        shoe.procedure_step(2.0, "shuffle")
+
+
+# --- composition and stopping alarms --------------------------------------------------
+
+
+def test_card_over_count_stops_play_until_inspector_clears() -> None:
+    shoe, journal = ready_session(decks=2)
+    assert shoe.feed(1.0, game(AS)) == AS
+    assert shoe.feed(1.1, game(AS)) == AS
+    assert shoe.remaining(AS) == 0
+    assert shoe.feed(1.2, game(AS)) is None
+    alarm = journal.of("alarm")[-1]
+    assert alarm["code"] == "card_over_count" and alarm["stops_play"] and alarm["card"] == "AS"
+    assert shoe.play_stopped and shoe.remaining(AS) == 0
+    # While stopped: every card is journaled as an alarm, none reaches the game.
+    assert shoe.feed(1.3, game(KH)) is None
+    assert journal.alarm_codes()[-1] == "card_while_stopped"
+    with pytest.raises(RuleViolation) as err:
+        shoe.verify_new_coup()
+    assert err.value.code == "play_stopped"
+    record = shoe.inspector_clear(2.0, "extra ace removed")
+    assert record["cleared"] == ["card_over_count"] and record["note"] == "extra ace removed"
+    assert not shoe.play_stopped
+    assert shoe.feed(2.1, game(KH)) == KH
+    with pytest.raises(RuleViolation) as err:
+        shoe.inspector_clear(3.0, "again")
+    assert err.value.code == "play_not_stopped"
+
+
+def test_joker_is_a_bad_card_and_stops_play() -> None:
+    shoe, journal = ready_session()
+    assert shoe.feed(1.0, BadCardLine("[Game]<Card:JK>")) is None
+    alarm = journal.of("alarm")[-1]
+    assert alarm["code"] == "bad_card" and alarm["stops_play"]
+    assert alarm["text"] == "[Game]<Card:JK>"
+    assert shoe.play_stopped and shoe.cards_left == 51
+
+
+def test_cut_card_late() -> None:
+    shoe, journal = ready_session(decks=1, cut_card_min_remaining=10)
+    deck = [c for c in full_deck() if c != Card("2", "C")]
+    for card in deck[:41]:  # 51 - 41 = 10 left: still allowed
+        assert shoe.feed(1.0, game(card)) == card
+    shoe.feed(2.0, CutCardLine())
+    assert not shoe.play_stopped
+    shoe.coup_finished(2.5)
+    for step in ART6:
+        shoe.procedure_step(3.0, step)
+    shoe.feed(3.5, burn(deck[0]))
+    for card in deck[1:43]:  # 51 - 42 = 9 left
+        shoe.feed(4.0, game(card))
+    assert journal.alarm_codes() == ["cut_card_missing"]
+    shoe.inspector_clear(4.5, "reserve reached, finish the coup")
+    shoe.feed(5.0, CutCardLine())
+    assert journal.of("cut_card")[-1]["late"] is True
+    assert journal.alarm_codes() == ["cut_card_missing", "cut_card_late"]
+    assert shoe.play_stopped and shoe.shoe_ending
+
+
+def test_cut_card_missing_stops_play_and_ends_the_shoe() -> None:
+    shoe, journal = ready_session(decks=1, cut_card_min_remaining=40)
+    deck = [c for c in full_deck() if c != Card("2", "C")]
+    passed = [shoe.feed(1.0, game(card)) for card in deck[:12]]
+    assert passed[:11] == deck[:11]  # 51 - 11 = 40 left: the reserve is intact
+    assert passed[11] is None  # this card is the first of the reserve
+    alarm = journal.of("alarm")[-1]
+    assert alarm["code"] == "cut_card_missing" and alarm["stops_play"]
+    assert shoe.play_stopped and shoe.shoe_ending
+    shoe.inspector_clear(2.0, "coup voided")
+    assert shoe.feed(2.1, game(deck[12])) == deck[12]  # one alarm per shoe
+    assert journal.alarm_codes() == ["cut_card_missing"]
+    assert shoe.coup_finished(3.0)
+
+
+def test_cut_card_during_the_burn_closes_the_shoe_at_once() -> None:
+    journal = Journal()
+    shoe = ShoeSession(journal, decks=1)
+    for step in ART5:
+        shoe.procedure_step(0.0, step)
+    shoe.feed(1.0, CutCardLine())
+    assert shoe.procedure == CUT_CARD and journal.of("shoe_closed")[-1]["reason"] == "cut_card"
+
+
+# --- misreads and corrections ---------------------------------------------------------
+
+
+def test_misread_then_correction() -> None:
+    shoe, journal = ready_session()
+    line = MisreadLine()
+    assert shoe.feed(1.0, line) is line
+    assert shoe.misreads_pending == 1
+    assert journal.of("misread")[-1] == {"type": "misread", "seq": 8, "t": 1.0, "pending": 1}
+    assert shoe.manual_card(2.0, KH) == KH
+    assert journal.of("manual_card")[-1]["card"] == "KH"
+    assert shoe.misreads_pending == 0 and shoe.remaining(KH) == 0
+    with pytest.raises(RuleViolation) as err:
+        shoe.manual_card(3.0, AS)
+    assert err.value.code == "no_misread_pending"
+
+
+def test_correction_goes_through_the_composition_check() -> None:
+    shoe, journal = ready_session()
+    shoe.feed(1.0, game(KH))
+    shoe.feed(1.1, MisreadLine())
+    assert shoe.manual_card(2.0, KH) is None
+    assert journal.alarm_codes() == ["card_over_count"] and shoe.play_stopped
+    assert shoe.misreads_pending == 1  # still to be corrected
+
+
+def test_card_read_before_the_correction_stops_play() -> None:
+    shoe, journal = ready_session()
+    shoe.feed(1.0, MisreadLine())
+    assert shoe.feed(1.1, game(KH)) is None
+    assert journal.alarm_codes() == ["card_before_correction"] and shoe.play_stopped
+
+
+def test_misread_outside_play_is_an_alarm() -> None:
+    journal = Journal()
+    shoe = ShoeSession(journal, decks=1)
+    assert shoe.feed(1.0, MisreadLine()) is None
+    assert journal.alarm_codes() == ["card_before_ready"] and shoe.misreads_pending == 0
+
+
+# --- cards outside play and reader reports ---------------------------------------------
+
+
+def test_card_before_the_procedure_is_complete_is_an_alarm() -> None:
+    journal = Journal()
+    shoe = ShoeSession(journal, decks=1)
+    assert shoe.feed(0.5, game(AS)) is None  # nothing loaded: not counted
+    for step in ART5:
+        shoe.procedure_step(1.0, step)
+    assert shoe.feed(2.0, game(KH)) is None  # loaded, burn missing: counted
+    assert journal.alarm_codes() == ["card_before_ready", "card_before_ready"]
+    assert shoe.cards_left == 51 and not shoe.play_stopped
+
+
+@pytest.mark.parametrize(
+    ("line", "code", "extra"),
+    [
+        (ReaderAlarm("E3", "Card Not Read"), "reader_alarm", {"reader_code": "E3"}),
+        (ReaderWarning(0x1F), "reader_warning", {"mask": 31}),
+        (UnknownLine("@@"), "unknown_line", {"text": "@@", "count": 1}),
+        (OverlongLine(999), "line_too_long", {"length": 999}),
+    ],
+)
+def test_reader_reports_are_non_stopping_alarms(
+    line: ReaderAlarm | ReaderWarning | UnknownLine | OverlongLine, code: str, extra: dict[str, Any]
+) -> None:
+    shoe, journal = ready_session()
+    assert shoe.feed(1.0, line) is None
+    alarm = journal.of("alarm")[-1]
+    assert alarm["code"] == code and alarm["stops_play"] is False and alarm["message"]
+    assert extra.items() <= alarm.items()
+    assert not shoe.play_stopped and shoe.feed(1.1, game(AS)) == AS
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(ValueError):
+        ShoeSession(Journal(), decks=0)
+    with pytest.raises(ValueError):
+        ShoeSession(Journal(), decks=1, cut_card_min_remaining=52)
