@@ -24,7 +24,7 @@ from controller.errors import InputError, JournalError, TableControllerError
 from controller.journal import Journal
 from controller.logs import configure, get_logger
 from controller.loop import EventLoop, start_thread
-from controller.table import Table
+from controller.table import CodecFactory, Table
 from controller.trace import Trace, read_trace
 
 EXIT_BAD_INPUT = 2
@@ -114,7 +114,7 @@ def cmd_replay(trace_path: str, config_path: str, realtime: bool, speed: float,
             else:
                 clock = VirtualClock()
                 loop = EventLoop(clock, lambda e: None)
-                table = Table(config, journal, loop.call_at, clock.now, sink)
+                table = Table(config, journal, loop.call_at, clock.now, sink, _codecs())
                 loop.handler = table.handle
                 table.recover()
                 loop.run_events(trace.events)
@@ -131,7 +131,7 @@ def _replay_realtime(config: Config, trace: Trace, journal: Journal, speed: floa
 
     clock = ScaledClock(speed, origin=0.0)
     loop = EventLoop(clock, lambda e: None)
-    table = Table(config, journal, loop.call_at, clock.now, sink)
+    table = Table(config, journal, loop.call_at, clock.now, sink, _codecs())
     loop.handler = table.handle
     table.recover()
     inputs = config.inputs or _default_inputs()
@@ -146,6 +146,12 @@ def _replay_realtime(config: Config, trace: Trace, journal: Journal, speed: floa
             player.stop()
             thread.join()
             gpio.close()
+
+
+def _codecs() -> CodecFactory:
+    from drivers.shoe_codec import make_codec
+
+    return make_codec
 
 
 def _default_inputs() -> dict[str, Any]:
@@ -229,7 +235,7 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     clock: WallClock | ScaledClock = (ScaledClock(sim.speed, origin=WallClock().now())
                                       if sim.enabled and sim.speed != 1.0 else WallClock())
     loop = EventLoop(clock, lambda e: None)
-    table = Table(config, journal, loop.call_at, clock.now)
+    table = Table(config, journal, loop.call_at, clock.now, codec_factory=_codecs())
     loop.handler = table.handle
     table.emit("startup", version=__version__, config=config.source, game=config.game,
                simulated=sim.enabled)

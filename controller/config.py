@@ -368,7 +368,7 @@ def _parse_mini(sec: _Section, base: MiniBaccaratConfig) -> MiniBaccaratConfig:
         decks=sec.number("decks", base.decks, 1, 8, integer=True),
         boxes=sec.number("boxes", base.boxes, 1, 5, integer=True),
         insurance_pays_on=sec.choice("insurance_pays_on", base.insurance_pays_on,
-                                     ("natural_nine", "nine")),
+                                     ("natural_nine", "banca_natural")),
         cut_card_min_remaining=sec.number("cut_card_min_remaining", base.cut_card_min_remaining,
                                           40, 200, integer=True),
     )

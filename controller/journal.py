@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from json.encoder import encode_basestring  # type: ignore[attr-defined]
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 

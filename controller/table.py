@@ -13,14 +13,18 @@ from typing import Any
 
 from controller.config import Config
 from controller.events import BetPlaced, DealerInput, Event, GpioEdge, PortStatus, SerialData
-from controller.journal import Journal
+from controller.journal import Journal, canonical
 from controller.logs import get_logger
+from controller.recall import public_view
+from controller.shoe_lines import ShoeCodec
 from controller.spin import Schedule
+
+CodecFactory = Callable[[str], ShoeCodec]
 
 # Records a person at the table wants in the log at once; the rest go at debug level.
 _INFO_RECORDS = frozenset({
     "spin_result", "spin_invalid", "settlement", "alarm", "state", "config_change",
-    "coup_result", "shoe_procedure", "cut_card", "port", "startup",
+    "coup_result", "shoe_procedure", "cut_card", "port", "startup", "recovery", "coup_start",
 })
 
 
@@ -36,8 +40,10 @@ class Table:
     """
 
     def __init__(self, config: Config, journal: Journal, schedule: Schedule,
-                 now: Callable[[], float], sink: Callable[[str], None] | None = None) -> None:
+                 now: Callable[[], float], sink: Callable[[str], None] | None = None,
+                 codec_factory: CodecFactory | None = None) -> None:
         self.config = config
+        self.codec_factory = codec_factory
         self.journal = journal
         self.now = now
         self.sink = sink
@@ -50,18 +56,27 @@ class Table:
             from controller.games.roulette import RouletteGame
 
             return RouletteGame(self.config, self.emit, schedule, self.now)
-        from controller.games.card_table import CardTable
+        from controller.card_table import CardTable
 
-        return CardTable(self.config, self.emit, self.now)
+        if self.codec_factory is None:
+            raise ValueError("a card table needs the shoe codecs (codec_factory)")
+        return CardTable(self.config, self.emit, self.codec_factory)
 
     def emit(self, type_: str, /, **fields: Any) -> dict[str, Any]:
         """Journal a record (committed before return), then print and log it."""
         record, body = self.journal.append(type_, self.now(), fields)
+        shown = record
+        if type_ == "card" and record.get("face_down"):
+            # The Banca's face-down card stays in the journal only (seed 000 Art. 6).
+            shown = public_view(record)
+            body = canonical(shown)
         if self.sink is not None:
             self.sink(body)
         if type_ in _INFO_RECORDS:
             level = "warning" if type_ == "alarm" else "info"
-            getattr(self.log, level)(type_, **{k: v for k, v in record.items() if k != "type"})
+            getattr(self.log, level)(type_, **{k: v for k, v in shown.items() if k != "type"})
+        else:
+            self.log.debug(type_, **{k: v for k, v in shown.items() if k != "type"})
         return record
 
     def recover(self) -> None:
@@ -73,11 +88,15 @@ class Table:
         if isinstance(event, GpioEdge):
             self._gpio(event)
         elif isinstance(event, BetPlaced):
+            self.emit("bet_request", kind=event.kind, box=event.box, amount=event.amount,
+                      **({"numbers": list(event.numbers)} if event.numbers is not None else {}),
+                      **({"which": event.which} if event.which is not None else {}))
             self.game.place_bet(event)
         elif isinstance(event, DealerInput):
             self.emit("input", action=event.action, **event.args)
             self.game.dealer_input(event)
         elif isinstance(event, SerialData):
+            self.emit("serial", port=event.port, text=event.data.decode("latin-1"))
             self.game.serial(event)
         elif isinstance(event, PortStatus):
             self.emit("port", port=event.port, up=event.up, detail=event.detail)
