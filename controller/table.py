@@ -21,6 +21,8 @@ from controller.spin import Schedule
 
 CodecFactory = Callable[[str], ShoeCodec]
 
+# Inputs are in the journal already; logging each GPIO edge would drown the rest.
+_INPUT_RECORDS = frozenset({"gpio", "serial", "input", "bet_request"})
 # Records a person at the table wants in the log at once; the rest go at debug level.
 _INFO_RECORDS = frozenset({
     "spin_result", "spin_invalid", "settlement", "alarm", "state", "config_change",
@@ -47,7 +49,8 @@ class Table:
         self.journal = journal
         self.now = now
         self.sink = sink
-        self.log = get_logger(table=config.table_name)
+        # Bound once: a lazy proxy would rebuild the logger on every record.
+        self.log = get_logger(table=config.table_name).bind()
         self.levels: dict[str, int] = {}
         self.game: Any = self._make_game(schedule)
 
@@ -75,7 +78,7 @@ class Table:
         if type_ in _INFO_RECORDS:
             level = "warning" if type_ == "alarm" else "info"
             getattr(self.log, level)(type_, **{k: v for k, v in shown.items() if k != "type"})
-        else:
+        elif type_ not in _INPUT_RECORDS:
             self.log.debug(type_, **{k: v for k, v in shown.items() if k != "type"})
         return record
 
@@ -103,7 +106,9 @@ class Table:
             self.game.port_status(event)
 
     def _gpio(self, edge: GpioEdge) -> None:
-        self.emit("gpio", input=edge.input, level=edge.level)
+        _, body = self.journal.append_edge(self.now(), edge.input, edge.level)
+        if self.sink is not None:
+            self.sink(body)
         previous = self.levels.get(edge.input, 0)
         self.levels[edge.input] = edge.level
         orphan = False

@@ -30,6 +30,7 @@ DEALER_INPUTS = frozenset({
     "five_choice", "card", "procedure_step", "inspector_clear", "new_shoe",
 })
 _EVENT_KEYS = ("meta", "gpio", "serial", "input", "bet")
+_GPIO_NAMES = frozenset(WHEEL_INPUTS + BUTTON_INPUTS)
 
 
 @dataclass
@@ -57,14 +58,21 @@ def read_trace(path: str, serial_ports: Iterable[str] = ("shoe",)) -> Trace:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise TraceError(path, None, None, f"cannot read trace: {exc}") from exc
-    objects: list[tuple[int, Any]] = []
-    for number, text in enumerate(lines, 1):
-        if not text.strip():
-            continue
-        try:
-            objects.append((number, json.loads(text)))
-        except ValueError as exc:
-            raise TraceError(path, number, None, f"not JSON: {exc}") from exc
+    numbered = [(number, text) for number, text in enumerate(lines, 1) if text.strip()]
+    try:
+        # One parse of the whole file is several times faster than a parse per line.
+        decoded = json.loads("[" + ",".join(text for _, text in numbered) + "]")
+        objects = [(number, obj) for (number, _), obj in zip(numbered, decoded, strict=True)]
+    except ValueError:
+        objects = []
+        for number, text in numbered:
+            try:
+                objects.append((number, json.loads(text)))
+            except ValueError as exc:
+                raise TraceError(path, number, None, f"not JSON: {exc}") from exc
+            if not isinstance(objects[-1][1], dict):
+                raise TraceError(path, number, None, "not a JSON object") from None
+        raise TraceError(path, None, None, "a line holds more than one JSON value") from None
     return trace_from_objects(path, objects, serial_ports)
 
 
@@ -80,7 +88,16 @@ def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]],
     trace = Trace(path)
     ports = set(serial_ports)
     last_t = 0.0
+    events = trace.events
     for number, obj in objects:
+        # Fast path for the bulk of a trace: a well-formed GPIO change.
+        if type(obj) is dict and len(obj) == 3 and "gpio" in obj:
+            t, name, level = obj.get("t"), obj["gpio"], obj.get("level")
+            if ((type(t) is float or type(t) is int) and last_t <= t < math.inf
+                    and name in _GPIO_NAMES and type(level) is int and 0 <= level <= 1):
+                last_t = t
+                events.append(GpioEdge(float(t), name, level))
+                continue
         if not isinstance(obj, dict):
             raise TraceError(path, number, None, "not a JSON object")
         line = _Line(path, number, obj)

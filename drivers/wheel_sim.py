@@ -222,10 +222,14 @@ class _Motion:
             return None
         return 2.0 * degrees / (w + math.sqrt(disc))
 
-    def active(self, centre: float, half: float) -> list[Interval]:
-        """Time intervals while the angle is within ``half`` of ``centre`` (mod 360°)."""
+    def active(self, centre: float, half: float, t_lo: float = -math.inf,
+               t_hi: float = math.inf) -> list[Interval]:
+        """Time intervals while the angle is within ``half`` of ``centre`` (mod 360°),
+        looking only at the segments that overlap [``t_lo``, ``t_hi``] s."""
         found: list[Interval] = []
         for seg in self.segments:
+            if seg.t1 < t_lo or seg.t0 > t_hi:
+                continue
             a, b = seg.angle(seg.t0), seg.angle(seg.t1)
             lo, hi = min(a, b), max(a, b)
             first = math.ceil((lo - centre - half) / 360.0 - _EPS)
@@ -601,7 +605,7 @@ def simulate(
     events += _edges("rotor_b", _cut(rotor.active(cfg.rotor_b_deg, p), rotor_b_dead), end)
     for i, settle_t, remove_t in pockets:
         # The resting ball is in pocket i, centred at θ + i·pitch, seen at 0°.
-        seen = _clip(rotor.active(-i * pitch, p), settle_t, remove_t)
+        seen = _clip(rotor.active(-i * pitch, p, settle_t, remove_t), settle_t, remove_t)
         events += _edges("ball_pocket", seen, end)
     events.sort(key=lambda e: e["t"])
     return [{"t": 0, "meta": meta}, *events], results
