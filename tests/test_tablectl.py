@@ -1,0 +1,80 @@
+"""tablectl: status, recall and verify on a journal left by a replay (Art. 14: recall)."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main as controller_main
+from controller.tablectl import main as tablectl_main
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "shared" / "traces" / "roulette-two-spins.jsonl"
+
+
+@pytest.fixture
+def journal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    if not EXAMPLE.exists():
+        pytest.skip("../shared/traces is not beside the checkout")
+    path = tmp_path / "journal.sqlite"
+    assert controller_main(["replay", str(EXAMPLE), "--journal", str(path)]) == 0
+    capsys.readouterr()
+    return path
+
+
+def test_verify_passes_on_an_untouched_journal(journal: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    assert tablectl_main(["--journal", str(journal), "verify"]) == 0
+    assert capsys.readouterr().out.startswith("ok: ")
+
+
+def test_verify_names_the_first_edited_record_and_exits_1(
+        journal: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = sqlite3.connect(journal)
+    seq = db.execute("SELECT seq FROM records WHERE type = 'settlement' LIMIT 1").fetchone()[0]
+    db.execute("UPDATE records SET body = replace(body, '\"payout\":350', '\"payout\":3500') "
+               "WHERE seq = ?", (seq,))
+    db.commit()
+    db.close()
+    assert tablectl_main(["--journal", str(journal), "verify"]) == 1
+    assert f"record {seq}" in capsys.readouterr().out
+
+
+def test_status_shows_the_last_spin_and_the_table_state(
+        journal: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert tablectl_main(["--journal", str(journal), "status"]) == 0
+    out = capsys.readouterr().out
+    assert "spin 2: 00 (14 ball revolutions" in out
+    assert "table state  bets_open" in out
+
+
+def test_recall_gives_each_spin_in_full_with_its_bets_and_settlements(
+        journal: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert tablectl_main(["--journal", str(journal), "recall", "--last", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("== spin 2")
+    assert '"numbers": ["00"]' in out  # the straight bet, placed before the launch
+    assert '"payout": 350' in out and '"payout": -20' in out
+    assert "spin 1" not in out
+
+
+def test_tablectl_reads_while_a_writer_holds_the_journal(journal: Path) -> None:
+    writer = sqlite3.connect(journal)
+    writer.execute("BEGIN IMMEDIATE")
+    try:
+        done = subprocess.run([sys.executable, "-m", "controller.tablectl", "--journal",
+                               str(journal), "verify"], capture_output=True, text=True,
+                              timeout=60)
+    finally:
+        writer.rollback()
+        writer.close()
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_missing_journal_is_one_clear_error(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    assert tablectl_main(["--journal", str(tmp_path / "none.sqlite"), "status"]) == 1
+    assert "none.sqlite: no journal there" in capsys.readouterr().err
