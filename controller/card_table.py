@@ -99,10 +99,9 @@ class CardTable:
     def port_status(self, status: PortStatus) -> None:
         """A shoe port went away or came back (the ``port`` record is journaled already)."""
         if status.up:
+            # The codec keeps a line cut by the outage: completed by the bytes after it, or
+            # read as a misread if damaged, but never dropped unseen.
             self.ports_down.discard(status.port)
-            self.codecs[status.port] = self._codec_factory(
-                self.config.serial[status.port].codec if status.port in self.config.serial
-                else "reference")
             return
         if status.port not in self.ports_down:
             self.ports_down.add(status.port)

@@ -232,8 +232,11 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
              journal=str(Path(journal_path).resolve()), simulated=config.simulator.enabled)
     journal = Journal(journal_path, durable=True)
     sim = config.simulator
-    clock: WallClock | ScaledClock = (ScaledClock(sim.speed, origin=WallClock().now())
-                                      if sim.enabled and sim.speed != 1.0 else WallClock())
+    # A simulation faster than life runs ahead of the wall clock: start after the journal's
+    # last record, so that times never go back across a restart.
+    clock: WallClock | ScaledClock = (
+        ScaledClock(sim.speed, origin=max(WallClock().now(), journal.last_t))
+        if sim.enabled and sim.speed != 1.0 else WallClock())
     loop = EventLoop(clock, lambda e: None)
     table = Table(config, journal, loop.call_at, clock.now, codec_factory=_codecs())
     loop.handler = table.handle

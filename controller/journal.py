@@ -112,9 +112,11 @@ class Journal:
             raise JournalError(f"{self.path}: not a usable journal ({exc})") from exc
         if check != "ok":
             raise JournalError(f"{self.path}: integrity_check failed: {check}")
-        row = self._db.execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
+        row = self._db.execute(
+            "SELECT seq, hash, t FROM records ORDER BY seq DESC LIMIT 1").fetchone()
         self.last_seq: int = row[0] if row else 0
         self.last_hash: str = row[1] if row else GENESIS
+        self.last_t: float = row[2] if row else 0.0
         self._rows: list[tuple[int, float, str, str, str]] = []
 
     def append(self, type_: str, t: float, fields: dict[str, Any]) -> tuple[dict[str, Any], str]:
@@ -128,12 +130,14 @@ class Journal:
         if self.readonly:
             raise JournalError(f"{self.path}: opened read-only")
         seq = self.last_seq + 1
-        # An emitter may pass the event's own time (a serial chunk's arrival) as "t".
-        t = fields.pop("t", t)
+        # An emitter may pass the event's own time (a serial chunk's arrival) as "t". Times
+        # never go back in the journal, even when two driver threads' events cross.
+        t = max(fields.pop("t", t), self.last_t)
         record = {"type": type_, "seq": seq, "t": round(t, 6), **fields}
         body = canonical(record)
         digest = chain_hash(self.last_hash, body)
         self._write((seq, record["t"], type_, body, digest))
+        self.last_t = record["t"]
         self.last_seq = seq
         self.last_hash = digest
         return record, body
@@ -147,10 +151,11 @@ class Journal:
         if self.readonly:
             raise JournalError(f"{self.path}: opened read-only")
         seq = self.last_seq + 1
-        t = round(t, 6)
+        t = round(max(t, self.last_t), 6)
         body = f'{{"input":"{name}","level":{level},"seq":{seq},"t":{t!r},"type":"gpio"}}'
         digest = chain_hash(self.last_hash, body)
         self._write((seq, t, "gpio", body, digest))
+        self.last_t = t
         self.last_seq = seq
         self.last_hash = digest
         return {"type": "gpio", "seq": seq, "t": t, "input": name, "level": level}, body

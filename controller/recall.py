@@ -12,12 +12,23 @@ from typing import Any
 from controller.journal import Journal
 
 _GAME_FIELDS = {"spin_start": "spin", "coup_start": "coup"}
+HIDDEN = "??"
+_CARRIERS = ("serial", "manual_card", "input")
 
 
-def public_view(record: dict[str, Any], turned: bool = False) -> dict[str, Any]:
-    """A record as a display may show it: a face-down card not yet turned is masked."""
-    if record.get("type") == "card" and record.get("face_down") and not turned:
-        return {**record, "card": "??"}
+def public_view(record: dict[str, Any], turned: bool = False,
+                hide_raw: bool = False) -> dict[str, Any]:
+    """A record as a display may show it (seed 000 Art. 6: the Banca's first card is dealt
+    face down): a face-down card not yet turned is masked, and with ``hide_raw`` so are the
+    records that carried it in (the shoe's raw bytes, a dealer's correction)."""
+    kind = record.get("type")
+    if kind == "card" and record.get("face_down") and not turned:
+        return {**record, "card": HIDDEN}
+    if hide_raw and not turned:
+        if kind == "serial":
+            return {**record, "text": HIDDEN}
+        if kind == "manual_card" or (kind == "input" and record.get("action") == "card"):
+            return {**record, "card": HIDDEN}
     return record
 
 
@@ -47,6 +58,20 @@ def games_in_full(journal: Journal, last: int) -> list[dict[str, Any]]:
             if rec["type"] == "card_turned":
                 turned = True
             records.append(rec)
-        records = [public_view(r, turned) for r in records]
+        records = _mask_face_down(records, turned)
         games.append({"title": f"{kind} {number}", "records": records})
     return games
+
+
+def _mask_face_down(records: list[dict[str, Any]], turned: bool) -> list[dict[str, Any]]:
+    """Mask the face-down card and the records just before it that carried it in."""
+    shown = [public_view(r, turned) for r in records]
+    if turned:
+        return shown
+    for i, rec in enumerate(records):
+        if rec["type"] == "card" and rec.get("face_down"):
+            j = i - 1
+            while j >= 0 and records[j]["type"] in (*_CARRIERS, "misread", "alarm"):
+                shown[j] = public_view(records[j], turned, hide_raw=True)
+                j -= 1
+    return shown

@@ -52,6 +52,7 @@ class Table:
         # Bound once: a lazy proxy would rebuild the logger on every record.
         self.log = get_logger(table=config.table_name).bind()
         self.levels: dict[str, int] = {}
+        self._held: list[tuple[dict[str, Any], str]] | None = None
         self.game: Any = self._make_game(schedule)
 
     def _make_game(self, schedule: Schedule) -> Any:
@@ -66,12 +67,24 @@ class Table:
         return CardTable(self.config, self.emit, self.codec_factory)
 
     def emit(self, type_: str, /, **fields: Any) -> dict[str, Any]:
-        """Journal a record (committed before return), then print and log it."""
+        """Journal a record (committed before return), then print and log it.
+
+        While a card-table input is handled, printing and logging wait for the end of it:
+        if the input turned out to carry the Banca's face-down card (seed 000 Art. 6), the
+        records that would show it (the raw serial bytes, a dealer's correction) are masked
+        first. The journal always keeps them whole (recovery needs them).
+        """
         record, body = self.journal.append(type_, self.now(), fields)
-        shown = record
-        if type_ == "card" and record.get("face_down"):
-            # The Banca's face-down card stays in the journal only (seed 000 Art. 6).
-            shown = public_view(record)
+        if self._held is not None:
+            self._held.append((record, body))
+        else:
+            self._present(record, body, hide=False)
+        return record
+
+    def _present(self, record: dict[str, Any], body: str, hide: bool) -> None:
+        type_ = record["type"]
+        shown = public_view(record, hide_raw=hide)
+        if shown is not record:
             body = canonical(shown)
         if self.sink is not None:
             self.sink(body)
@@ -80,7 +93,16 @@ class Table:
             getattr(self.log, level)(type_, **{k: v for k, v in shown.items() if k != "type"})
         elif type_ not in _INPUT_RECORDS:
             self.log.debug(type_, **{k: v for k, v in shown.items() if k != "type"})
-        return record
+
+    def _hold(self, act: Callable[[], None]) -> None:
+        self._held = []
+        try:
+            act()
+        finally:
+            held, self._held = self._held, None
+            hide = any(r["type"] == "card" and r.get("face_down") for r, _ in held)
+            for record, body in held:
+                self._present(record, body, hide)
 
     def recover(self) -> None:
         """Resume from the journal after a restart (void or finish what was interrupted)."""
@@ -91,22 +113,30 @@ class Table:
         if isinstance(event, GpioEdge):
             self._gpio(event)
         elif isinstance(event, BetPlaced):
-            self.emit("bet_request", kind=event.kind, box=event.box, amount=event.amount,
+            self.emit("bet_request", t=event.t, kind=event.kind, box=event.box,
+                      amount=event.amount,
                       **({"numbers": list(event.numbers)} if event.numbers is not None else {}),
                       **({"which": event.which} if event.which is not None else {}))
             self.game.place_bet(event)
         elif isinstance(event, DealerInput):
-            self.emit("input", action=event.action, **event.args)
-            self.game.dealer_input(event)
+            def act() -> None:
+                self.emit("input", t=event.t, action=event.action, **event.args)
+                self.game.dealer_input(event)
+
+            self._hold(act) if event.action == "card" else act()
         elif isinstance(event, SerialData):
-            self.emit("serial", port=event.port, text=event.data.decode("latin-1"))
-            self.game.serial(event)
+            def read() -> None:
+                self.emit("serial", t=event.t, port=event.port,
+                          text=event.data.decode("latin-1"))
+                self.game.serial(event)
+
+            self._hold(read)
         elif isinstance(event, PortStatus):
-            self.emit("port", port=event.port, up=event.up, detail=event.detail)
+            self.emit("port", t=event.t, port=event.port, up=event.up, detail=event.detail)
             self.game.port_status(event)
 
     def _gpio(self, edge: GpioEdge) -> None:
-        _, body = self.journal.append_edge(self.now(), edge.input, edge.level)
+        _, body = self.journal.append_edge(edge.t, edge.input, edge.level)
         if self.sink is not None:
             self.sink(body)
         previous = self.levels.get(edge.input, 0)

@@ -114,6 +114,11 @@ def _parse_line(text: str) -> ShoeLine:
         return ReaderAlarm(m.group(1), m.group(2))
     if m := _WARNING.fullmatch(text):
         return ReaderWarning(int(m.group(1), 16))
+    # A damaged line that still says a card passed must not lose that card: a game card
+    # becomes a misread (play waits for the dealer's correction, CONTRACT §4), a burn card
+    # an unreadable card (the shoe's composition is no longer known: play stops).
+    if "<Card:" in text or "[Game]" in text:
+        return BadCardLine(text) if "Burn" in text else MisreadLine()
     return UnknownLine(text)
 
 

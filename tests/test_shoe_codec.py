@@ -63,7 +63,8 @@ def test_garbage_between_lines_is_unknown_never_an_exception() -> None:
 
 
 def test_garbage_before_a_card_is_not_guessed_as_the_card() -> None:
-    assert decode(b"\x00[Game]<Card:4S>\r\n") == [UnknownLine("\x00[Game]<Card:4S>")]
+    # The card passed but its line is damaged: a misread, corrected by the dealer (CONTRACT §4).
+    assert decode(b"\x00[Game]<Card:4S>\r\n") == [MisreadLine()]
 
 
 def test_blank_lines_are_skipped() -> None:
