@@ -139,6 +139,8 @@ def _replay_realtime(config: Config, trace: Trace, journal: Journal, speed: floa
     gpio.start()
     with _serial_ptys(config, trace, loop, clock) as fds:
         player = TracePlayer(trace.events, clock.now, clock.to_wall, gpio, fds, loop.post)
+        # Trace time 0 is now, not when the set-up above began.
+        clock.restart()
         thread = start_thread(player.run, "trace-player")
         try:
             loop.run_forever(stop_at=trace.duration, grace=0.05 * speed)
@@ -253,7 +255,8 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     signal.signal(signal.SIGINT, on_signal)
     from drivers.daemon_io import start_hardware
 
-    hardware = start_hardware(config, loop, clock, stop)
+    hardware = start_hardware(config, loop, clock, stop,
+                              table_open=table.game.state != "closed")
     try:
         loop.run_forever(grace=0.02 * getattr(clock, "speed", 1.0))
     finally:

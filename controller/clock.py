@@ -36,6 +36,10 @@ class ScaledClock:
     def now(self) -> float:
         return self.origin + (time.monotonic() - self._start) * self.speed
 
+    def restart(self) -> None:
+        """Set the clock back to ``origin`` now (once the drivers are ready to play)."""
+        self._start = time.monotonic()
+
     def to_wall(self, seconds: float) -> float:
         """Wall seconds that ``seconds`` of this clock take."""
         return seconds / self.speed

@@ -82,6 +82,7 @@ class Spin:
     readings: list[PocketReading] = field(default_factory=list)
     reasons: dict[str, str] = field(default_factory=dict)
     suspended_deadline: float | None = None
+    launch_rotor_direction: str | None = None
     concluded: bool = False
 
     @property
@@ -171,15 +172,16 @@ class SpinTracker:
         # Ball, during a spin.
         self.spin: Spin | None = None
         self._drop_timer: TimerHandle | None = None
-        self._suspend_timer: TimerHandle | None = None
-        self._rotor_a_since_left = 0
-        self._left_fraction = 0.0
+        self._wait_start: float | None = None
+        self._wait_ends: list[float] = []
+        self._wait_fraction = 0.0
+        self._revs_after_wait = 0
         self._long_lap_called = False
 
     # -- entry points --------------------------------------------------------------
     def launch(self, spin_number: int, t: float) -> Spin:
         """Start tracking a new spin at ``t`` (the first ball activation)."""
-        self.spin = Spin(spin_number, t)
+        self.spin = Spin(spin_number, t, launch_rotor_direction=self.rotor_direction)
         self._long_lap_called = False
         return self.spin
 
@@ -294,10 +296,9 @@ class SpinTracker:
             self._revolution_done(revolution[0], t, revolution[1], revolution[2])
         if spin.concluded:
             return
-        if spin.left_t is not None:
-            self._rotor_a_since_left += 1
-            self._arm_suspended(t)
         self._maybe_conclude_faulty(t)
+        if not spin.concluded and spin.left_t is not None:
+            self._count_wait(t)
 
     def rotor_b(self, t: float) -> None:
         self.rotor_b_since_a.append(t)
@@ -312,6 +313,9 @@ class SpinTracker:
         spin = self.spin
         if spin is None or spin.concluded:
             return False
+        ball_dir = spin.ball_direction
+        if ball_dir is not None and ball_dir == self._spin_rotor_direction():
+            spin.add_reason("same_direction", f"ball and rotor both turn {ball_dir}")
         spin.add_reason(reason, "declared by the dealer")
         self._conclude(t, None)
         return True
@@ -417,50 +421,44 @@ class SpinTracker:
         if spin.reasons:
             self._conclude(t, None)
             return
-        self._rotor_a_since_left = 0
-        last = self.rotor_last_a
-        period = self.rotor_period
-        assert last is not None and period is not None
-        self._left_fraction = min(max((t - last) / period, 0.0), 1.0)
-        self._arm_suspended(t)
+        self._wait_start = self.rotor_last_a
+        self._wait_ends = []
+        self._revs_after_wait = 0
 
-    def _arm_suspended(self, now: float) -> None:
-        spin = self.spin
-        assert spin is not None and self.rotor_period is not None and self.rotor_last_a is not None
-        remaining = (self.cfg.suspended_wait_rotor_revolutions
-                     - (self._rotor_a_since_left - self._left_fraction))
-        deadline = max(now, self.rotor_last_a + remaining * self.rotor_period)
-        if spin.suspended_deadline is not None and spin.suspended_deadline <= now:
-            return  # the wait is over; only a confirmation of an earlier reading can come
-        spin.suspended_deadline = deadline
-        if self._suspend_timer is not None:
-            self._suspend_timer.cancel()
-        self._suspend_timer = self.schedule(deadline, lambda: self._suspended(deadline))
+    def _count_wait(self, t: float) -> None:
+        """Art. 12 (c), at each ``rotor_a`` after the ball left the track.
 
-    def _suspended(self, t: float) -> None:
-        """The Art. 12 (c) wait is over: with no pocket reading, the ball is suspended."""
+        The wait is counted in real rotor revolutions: each revolution's own period places
+        the moment the 6th ends, so a slowing rotor never ends it early. With no pocket
+        reading by then the ball is suspended; with one, its confirming pass may follow
+        (up to two more revolutions).
+        """
         spin = self.spin
-        self._suspend_timer = None
-        if spin is None or spin.concluded:
+        assert spin is not None and spin.left_t is not None and self._wait_start is not None
+        ends = self._wait_ends
+        ends.append(t)
+        if len(ends) == 1:
+            self._wait_fraction = min(max((spin.left_t - self._wait_start)
+                                          / (t - self._wait_start), 0.0), 1.0)
+        wait = self.cfg.suspended_wait_rotor_revolutions
+        if spin.suspended_deadline is None:
+            elapsed = len(ends) - self._wait_fraction
+            if elapsed < wait:
+                return
+            start = ends[-2] if len(ends) > 1 else self._wait_start
+            into = wait - (len(ends) - 1 - self._wait_fraction)
+            deadline = start + into * (t - start)
+            spin.suspended_deadline = deadline
+            if not any(r.t <= deadline for r in spin.readings):
+                spin.add_reason("ball_suspended",
+                                f"no pocket reading within {wait:g} rotor revolutions of the "
+                                f"ball leaving the track (they ended at {deadline:.3f} s)")
+                self._conclude(t, None)
             return
-        if any(r.t <= t for r in spin.readings):
-            # Read in a pocket in time: wait for the confirming pass (one revolution).
-            period = self.rotor_period or 0.0
-            cap = t + 2 * period
-            self._suspend_timer = self.schedule(cap, lambda: self._unconfirmed(cap))
-            return
-        spin.add_reason("ball_suspended",
-                        f"no pocket reading within {self.cfg.suspended_wait_rotor_revolutions:g} "
-                        f"rotor revolutions of the ball leaving the track")
-        self._conclude(t, None)
-
-    def _unconfirmed(self, t: float) -> None:
-        spin = self.spin
-        self._suspend_timer = None
-        if spin is None or spin.concluded:
-            return
-        spin.add_reason("ball_suspended", "pocket readings did not confirm one pocket")
-        self._conclude(t, None)
+        self._revs_after_wait += 1
+        if self._revs_after_wait >= 2:
+            spin.add_reason("ball_suspended", "pocket readings did not confirm one pocket")
+            self._conclude(t, None)
 
     def _maybe_conclude_faulty(self, t: float) -> None:
         spin = self.spin
@@ -468,20 +466,21 @@ class SpinTracker:
             self._conclude(t, None)
 
     def _spin_rotor_direction(self) -> str | None:
+        """The rotor's direction during the spin: most of its revolutions; on a tie (a
+        faulty revolution against a good one) the direction it had at the launch."""
         spin = self.spin
         if spin is not None:
             cw, ccw = spin.rotor_dirs["cw"], spin.rotor_dirs["ccw"]
             if cw != ccw:
                 return "cw" if cw > ccw else "ccw"
+            if spin.launch_rotor_direction is not None:
+                return spin.launch_rotor_direction
         return self.rotor_direction
 
     def _cancel_spin_timers(self, keep_drop: bool = False) -> None:
         if self._drop_timer is not None and not keep_drop:
             self._drop_timer.cancel()
             self._drop_timer = None
-        if self._suspend_timer is not None:
-            self._suspend_timer.cancel()
-            self._suspend_timer = None
 
     def _conclude(self, t: float, index: int | None) -> None:
         spin = self.spin

@@ -42,8 +42,13 @@ class Hardware:
             os.close(fd)
 
 
-def start_hardware(config: Config, loop: EventLoop, clock: Any, stop: threading.Event) -> Hardware:
-    """Open the configured inputs and ports (and the simulator when enabled)."""
+def start_hardware(config: Config, loop: EventLoop, clock: Any, stop: threading.Event,
+                   table_open: bool = False) -> Hardware:
+    """Open the configured inputs and ports (and the simulator when enabled).
+
+    ``table_open``: the table was already open when the daemon (re)started, so the
+    simulated dealer does not open it again.
+    """
     hw = Hardware()
     scale = getattr(clock, "speed", 1.0)
     if config.inputs:
@@ -54,7 +59,7 @@ def start_hardware(config: Config, loop: EventLoop, clock: Any, stop: threading.
     if config.game == "roulette":
         if sim.enabled:
             assert hw.gpio is not None, "the roulette simulator needs the wheel inputs"
-            _start_wheel_simulator(config, hw, loop, clock, stop)
+            _start_wheel_simulator(config, hw, loop, clock, stop, table_open)
     else:
         from drivers.serial_port import SerialTransport
 
@@ -71,7 +76,8 @@ def start_hardware(config: Config, loop: EventLoop, clock: Any, stop: threading.
     return hw
 
 
-def _simulated_spins(config: Config, start: float) -> Iterator[list[Event]]:
+def _simulated_spins(config: Config, start: float, table_open: bool = False
+                     ) -> Iterator[list[Event]]:
     from drivers.wheel_sim import WheelSimConfig, simulate
 
     sim = config.simulator
@@ -84,8 +90,8 @@ def _simulated_spins(config: Config, start: float) -> Iterator[list[Event]]:
         objects, _ = simulate(count, sim.seed + batch_index, sim_config)
         trace = trace_from_objects("simulator", enumerate(objects, 1))
         events = [replace(e, t=e.t + offset) for e in trace.events]
-        if batch_index > 0:
-            # The table is already open from the previous batch.
+        if batch_index > 0 or table_open:
+            # The table is already open (from the previous batch, or before a restart).
             events = [e for e in events
                       if not (isinstance(e, DealerInput) and e.action == "open_bets")]
         yield events
@@ -95,15 +101,17 @@ def _simulated_spins(config: Config, start: float) -> Iterator[list[Event]]:
 
 
 def _start_wheel_simulator(config: Config, hw: Hardware, loop: EventLoop, clock: Any,
-                           stop: threading.Event) -> None:
+                           stop: threading.Event, table_open: bool) -> None:
     def play() -> None:
-        for events in _simulated_spins(config, clock.now() + 1.0):
-            player = TracePlayer(events, clock.now, clock.to_wall, hw.gpio, {}, loop.post)
-            hw.players.append(player)
-            player.run()
-            hw.players.remove(player)
+        for events in _simulated_spins(config, clock.now() + 1.0, table_open):
             if stop.is_set():
                 return
+            player = TracePlayer(events, clock.now, clock.to_wall, hw.gpio, {}, loop.post)
+            hw.players.append(player)
+            if stop.is_set():  # stopped while the player was being registered
+                return
+            player.run()
+            hw.players.remove(player)
 
     hw.threads.append(start_thread(play, "wheel-simulator"))
 

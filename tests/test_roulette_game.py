@@ -1,0 +1,226 @@
+"""The roulette round (seed 001 Art. 12-16) as a dealer sees it, through ``replay``.
+
+Inputs the current state does not allow are refused with an ``alarm`` record that says
+why, and change nothing; bets outside the table limits are refused; a limits change during
+a spin applies only once the spin is settled (Art. 16), at once otherwise; the automatic
+"no va más" (``auto_no_more_bets_lap_s``) closes the bets while the ball slows down.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import REAL_LAPS, REPO, Replay, ReplayFn, TraceBuilder, one_spin
+
+
+def refusal(res: Replay, after_seq: int = 0) -> dict[str, Any]:
+    """The one alarm journaled after ``after_seq``."""
+    found = [a for a in res.alarms() if a["seq"] > after_seq]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def input_seq(res: Replay, action: str) -> int:
+    """seq of the journaled echo of the first dealer input ``action``."""
+    return next(r["seq"] for r in res.of("input") if r["action"] == action)
+
+
+def states(res: Replay) -> list[str]:
+    return [r["to"] for r in res.of("state")]
+
+
+def table(*events: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"t": 0, "meta": {"table": "roulette"}}, *events]
+
+
+# -- inputs the state does not allow --------------------------------------------------
+def test_no_more_bets_while_closed_is_refused(replay: ReplayFn) -> None:
+    res = replay(table({"t": 0.5, "input": "no_more_bets"}))
+    assert res.rc == 0
+    alarm = refusal(res)
+    assert "closed" in alarm["message"]
+    assert res.of("state") == []  # nothing moved
+
+
+def test_void_with_no_spin_is_refused(replay: ReplayFn) -> None:
+    res = replay(table({"t": 0.1, "input": "open_bets"},
+                       {"t": 0.5, "input": "void", "reason": "foreign_object"}))
+    alarm = refusal(res, input_seq(res, "void"))
+    assert "spin" in alarm["message"]
+    assert res.outcomes == []
+
+
+@pytest.mark.parametrize("args", [{"reason": "dealer_sneezed"}, {}, {"reason": "interrupted"}])
+def test_void_with_an_unknown_reason_is_refused(replay: ReplayFn, args: dict[str, Any]) -> None:
+    # Only Art. 12 (d)-(g) may be declared by the dealer; the spin goes on to its result.
+    tb, spin = one_spin(pocket=8)
+    tb.inp(spin.launch + 4.0, "void", **args)
+    res = replay(tb)
+    alarm = refusal(res, input_seq(res, "void"))
+    if "reason" in args:
+        assert args["reason"] in alarm["message"]
+    assert res.outcome()["type"] == "spin_result"
+    assert res.outcome()["number"] == spin.number
+
+
+def test_void_after_the_result_is_refused(replay: ReplayFn) -> None:
+    # A spin settled stays settled: no second settlement, no voided result (Art. 14 goes
+    # through the Inspector, not a late void).
+    bet = {"t": 0.5, "bet": "straight", "box": 1, "amount": 10, "numbers": ["17"]}
+    tb, spin = one_spin(pocket=8, bets=[bet])
+    tb.inp(spin.rotor.a[-1] + 1.0, "void", reason="foreign_object")
+    res = replay(tb)
+    refusal(res, input_seq(res, "void"))
+    assert [(o["type"], o.get("number")) for o in res.outcomes] == [("spin_result", "17")]
+    assert [(s["outcome"], s["payout"]) for s in res.of("settlement")] == [("win", 350)]
+
+
+def test_bet_after_no_more_bets_is_refused(replay: ReplayFn) -> None:
+    tb, spin = one_spin(pocket=8)
+    tb.bet(spin.launch + 3.5, "red", 1, 10)
+    res = replay(tb)
+    alarm = refusal(res)
+    assert alarm["code"] == "bet_refused"
+    assert res.of("bet") == [] and res.of("settlement") == []
+
+
+def test_bet_while_closed_is_refused(replay: ReplayFn) -> None:
+    res = replay(table({"t": 0.5, "bet": "red", "box": 1, "amount": 10}))
+    assert refusal(res)["code"] == "bet_refused"
+    assert res.of("bet") == []
+
+
+@pytest.mark.parametrize("action", ["open_bets", "close_table"])
+def test_table_inputs_during_a_spin_are_refused(replay: ReplayFn, action: str) -> None:
+    bet = {"t": 0.5, "bet": "straight", "box": 1, "amount": 10, "numbers": ["17"]}
+    tb, spin = one_spin(pocket=8, bets=[bet])
+    tb.inp(spin.launch + 4.0, action)
+    res = replay(tb)
+    alarm = refusal(res, input_seq(res, action))
+    assert action in alarm["message"]
+    # The spin is played out (index 8 of the single-zero wheel is 17) and its bet settled
+    # on its result, once.
+    assert res.outcome()["number"] == "17"
+    assert [(s["outcome"], s["payout"]) for s in res.of("settlement")] == [("win", 350)]
+
+
+def test_input_of_another_game_is_refused(replay: ReplayFn) -> None:
+    res = replay(table({"t": 0.1, "input": "open_bets"},
+                       {"t": 0.5, "input": "five_choice", "box": 1, "choice": "draw"}))
+    assert "five_choice" in refusal(res, input_seq(res, "five_choice"))["message"]
+
+
+def test_ball_launched_while_closed_starts_no_spin(replay: ReplayFn) -> None:
+    tb, _ = one_spin(open_at=None, pocket=8, no_more_bets=False)
+    res = replay(tb)
+    assert res.of("spin_start") == [] and res.outcomes == []
+    assert len(res.alarms()) == 1  # said once, not at every ball pass
+
+
+def test_round_goes_round(replay: ReplayFn) -> None:
+    # open → ball in play → no more bets → result → settled → open again.
+    tb, _ = one_spin(pocket=8)
+    assert states(replay(tb)) == ["bets_open", "ball_in_play", "no_more_bets", "result",
+                                  "settled", "bets_open"]
+
+
+# -- table limits (Art. 16) ------------------------------------------------------------
+@pytest.mark.parametrize(("amount", "accepted"), [(1, True), (1000, True), (1001, False)])
+def test_default_limits(replay: ReplayFn, amount: int, accepted: bool) -> None:
+    res = replay(table({"t": 0.1, "input": "open_bets"},
+                       {"t": 0.5, "bet": "black", "box": 1, "amount": amount}))
+    assert bool(res.of("bet")) is accepted
+    assert [a["code"] for a in res.alarms()] == ([] if accepted else ["bet_refused"])
+
+
+def limits_probe(t: float) -> list[dict[str, Any]]:
+    """Bets that tell which limits are in force: 4 and 501 only under 1-1000."""
+    return [{"t": t, "bet": "even", "box": 2, "amount": 4},
+            {"t": t + 0.01, "bet": "odd", "box": 3, "amount": 501},
+            {"t": t + 0.02, "bet": "low", "box": 4, "amount": 5},
+            {"t": t + 0.03, "bet": "high", "box": 5, "amount": 500}]
+
+
+def accepted_amounts(res: Replay, after_seq: int, before_seq: float = float("inf")
+                     ) -> list[int]:
+    return [b["amount"] for b in res.of("bet") if after_seq < b["seq"] < before_seq]
+
+
+def test_limits_change_with_no_spin_applies_at_once(replay: ReplayFn) -> None:
+    res = replay(table({"t": 0.1, "input": "open_bets"},
+                       {"t": 0.5, "input": "set_limits", "min_bet": 5, "max_bet": 500},
+                       *limits_probe(1.0)))
+    assert accepted_amounts(res, 0) == [5, 500]
+    assert [a["code"] for a in res.alarms()] == ["bet_refused", "bet_refused"]
+
+
+def test_limits_change_during_a_spin_waits_for_its_settlement(replay: ReplayFn) -> None:
+    tb, spin = one_spin(pocket=8)  # single zero index 8 is 17
+    tb.inp(spin.launch + 1.0, "set_limits", min_bet=5, max_bet=500)
+    # Still before "no va más": the spin's limits (1-1000) hold.
+    tb.add(*limits_probe(spin.launch + 2.0))
+    end = spin.rotor.a[-1]
+    tb.add(*limits_probe(end + 1.0))  # after the settlement: 5-500
+    res = replay(tb)
+    assert res.outcome()["number"] == "17"
+    settled = res.of("settlement")
+    assert sorted(s["amount"] for s in settled) == [4, 5, 500, 501]
+    last_settlement = max(s["seq"] for s in settled)
+    assert accepted_amounts(res, last_settlement) == [5, 500]
+    # The change is journaled as applied after the game ended (RULES.md §1 Art. 16).
+    applied = [r for r in res.records if r["type"] not in ("input", "bet")
+               and (r.get("min_bet"), r.get("max_bet")) == (5, 500)]
+    assert applied and max(r["seq"] for r in applied) > last_settlement
+
+
+@pytest.mark.parametrize("args", [{"min_bet": 0, "max_bet": 500}, {"min_bet": 600, "max_bet": 500},
+                                  {"min_bet": 5}, {"min_bet": 5.5, "max_bet": 500}])
+def test_bad_limits_change_is_refused(replay: ReplayFn, args: dict[str, Any]) -> None:
+    res = replay(table({"t": 0.1, "input": "open_bets"},
+                       {"t": 0.5, "input": "set_limits", **args},
+                       {"t": 1.0, "bet": "red", "box": 1, "amount": 1000}))
+    refusal(res, input_seq(res, "set_limits"))
+    assert accepted_amounts(res, 0) == [1000]  # the old limits hold
+
+
+# -- automatic no more bets ------------------------------------------------------------
+def config_with(tmp_path: Path, section: str, line: str) -> str:
+    """The embedded default config with ``line`` added to ``[section]``."""
+    text = (REPO / "controller/data/default.toml").read_text()
+    assert f"[{section}]\n" in text
+    path = tmp_path / "table.toml"
+    path.write_text(text.replace(f"[{section}]\n", f"[{section}]\n{line}\n"))
+    return str(path)
+
+
+def auto_nmb_trace() -> tuple[TraceBuilder, float]:
+    """A spin with no dealer call; returns it and the ball_a activation that ends the first
+    timed lap over 0.8 s (REAL_LAPS: 0.784 s then 0.887 s)."""
+    tb, spin = one_spin(pocket=8, no_more_bets=False)
+    laps = list(REAL_LAPS)
+    first_long = next(i for i in range(1, len(laps)) if laps[i] > 0.8)
+    t = spin.ball_a[first_long]
+    tb.bet(t - 0.05, "straight", 1, 10, numbers=["17"])
+    tb.bet(t + 0.05, "straight", 2, 10, numbers=["17"])
+    return tb, t
+
+
+def test_auto_no_more_bets_on_a_slow_lap(replay: ReplayFn, tmp_path: Path) -> None:
+    tb, t = auto_nmb_trace()
+    res = replay(tb, config=config_with(tmp_path, "roulette", "auto_no_more_bets_lap_s = 0.8"))
+    assert res.rc == 0
+    called = [r for r in res.of("state") if r["to"] == "no_more_bets"]
+    assert len(called) == 1 and called[0]["t"] == pytest.approx(t, abs=1e-6)
+    assert [b["box"] for b in res.of("bet")] == [1]
+    assert [a["code"] for a in res.alarms()] == ["bet_refused"]
+    assert [(s["box"], s["outcome"], s["payout"]) for s in res.of("settlement")] == [
+        (1, "win", 350)]
+
+
+def test_no_auto_no_more_bets_by_default(replay: ReplayFn) -> None:
+    tb, _ = auto_nmb_trace()
+    res = replay(tb)
+    assert [b["box"] for b in res.of("bet")] == [1, 2]
+    assert "no_more_bets" not in states(res)
