@@ -20,6 +20,7 @@ from typing import Any
 from controller import __version__
 from controller.clock import ScaledClock, VirtualClock, WallClock
 from controller.config import DEFAULT_CONFIG, Config, apply_overrides, load_config
+from controller.control import ControlServer
 from controller.errors import InputError, JournalError, TableControllerError
 from controller.journal import Journal
 from controller.logs import configure, get_logger
@@ -257,9 +258,17 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
 
     hardware = start_hardware(config, loop, clock, stop,
                               table_open=table.game.state != "closed")
+    gpio = hardware.gpio
+    control = ControlServer(config.control_socket, config.control_group, loop.post, clock.now,
+                            lambda: {n: gpio.level(n) for n in gpio.pins} if gpio else {},
+                            config.game, tuple(config.serial))
     try:
+        control.start()
+        log.info("control socket", path=str(Path(config.control_socket).resolve()),
+                 group=config.control_group)
         loop.run_forever(grace=0.02 * getattr(clock, "speed", 1.0))
     finally:
+        control.stop()
         hardware.close()
         journal.close()
         log.info("stopped")

@@ -107,6 +107,8 @@ class Config:
     serial: dict[str, SerialConfig] = field(default_factory=dict)
     limits: Limits = field(default_factory=Limits)
     simulator: SimulatorConfig = field(default_factory=SimulatorConfig)
+    control_socket: str = "var/control.sock"
+    control_group: str | None = None
 
 
 class _Section:
@@ -314,6 +316,10 @@ def _parse(loader: _Loader, data: dict[str, Any]) -> Config:
             codec=sec.choice("codec", "reference", ("reference",)),
         )
 
+    control = root.section("control")
+    control_socket = control.get("socket", str, "var/control.sock")
+    control_group = control.get("group", str, None)
+
     lim = root.section("limits")
     min_bet = lim.number("min_bet", 1, 1, 10**9, integer=True)
     max_bet = lim.number("max_bet", 1000, 1, 10**9, integer=True)
@@ -334,6 +340,7 @@ def _parse(loader: _Loader, data: dict[str, Any]) -> Config:
         log_level=log_level, log_format=log_format, pin_factory=pin_factory, inputs=inputs,
         roulette=roulette, mini_baccarat=mini, serial=serial,
         limits=Limits(min_bet, max_bet), simulator=simulator,
+        control_socket=control_socket, control_group=control_group,
     )
 
 

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from controller.config import DEFAULT_CONFIG, load_config
+from controller.control import ControlError, request
 from controller.errors import InputError, JournalError
 from controller.journal import Journal
 from controller.recall import games_in_full, public_view
@@ -35,6 +36,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     rc.add_argument("--last", type=int, default=1)
     rc.add_argument("--json", action="store_true")
     sub.add_parser("verify", help="check the journal's hash chain")
+    inp = sub.add_parser("input", help="send a dealer or inspector input to the daemon, "
+                         "e.g. `input void reason=foreign_object`")
+    inp.add_argument("action")
+    inp.add_argument("args", nargs="*", metavar="KEY=VALUE")
+    bet = sub.add_parser("bet", help="place a bet through the daemon")
+    bet.add_argument("kind")
+    bet.add_argument("--box", type=int, required=True)
+    bet.add_argument("--amount", type=int, required=True)
+    bet.add_argument("--numbers", nargs="+")
+    bet.add_argument("--which", type=int)
+    sub.add_parser("sensors", help="the live level of every GPIO input (1 = sees its target)")
     an = sub.add_parser("analyze", help="exact outcome probabilities of a game's rules")
     an.add_argument("game", choices=("mini_baccarat",))
     an.add_argument("--decks", type=int, default=4)
@@ -43,6 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "analyze":
             return cmd_analyze(args.decks, args.five)
+        if args.command in ("input", "bet", "sensors"):
+            return cmd_control(load_config(args.config).control_socket, args)
         path = args.journal or load_config(args.config).journal_path
         with Journal(path, readonly=True) as journal:
             if args.command == "verify":
@@ -55,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except JournalError as exc:
+    except (JournalError, ControlError) as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return EXIT_BAD
 
@@ -150,6 +164,39 @@ def _time(t: float) -> str:
     if t > 1e9:
         return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3] + "Z"
     return f"t {t:.3f} s"
+
+
+def cmd_control(socket_path: str, args: argparse.Namespace) -> int:
+    """Send an input, a bet or a sensors query to the running daemon."""
+    message: dict[str, Any]
+    if args.command == "sensors":
+        message = {"query": "sensors"}
+    elif args.command == "bet":
+        message = {"bet": args.kind, "box": args.box, "amount": args.amount}
+        if args.numbers:
+            message["numbers"] = args.numbers
+        if args.which is not None:
+            message["which"] = args.which
+    else:
+        message = {"input": args.action}
+        for item in args.args:
+            key, sep, value = item.partition("=")
+            if not sep or not key:
+                raise InputError("input", None, item, "arguments are KEY=VALUE")
+            try:
+                message[key] = json.loads(value)  # numbers, lists: boxes=[1,2]
+            except ValueError:
+                message[key] = value
+    reply = request(socket_path, message)
+    if not reply.get("ok"):
+        print(f"tablectl: refused: {reply.get('error')}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.command == "sensors":
+        for name, level in sorted(reply["sensors"].items()):
+            print(f"{name:<14} {'ACTIVE' if level else 'idle'}")
+        return 0
+    print(f"posted {reply.get('posted')}: watch `tablectl recall` for what the table did")
+    return 0
 
 
 def cmd_analyze(decks: int, five: str) -> int:

@@ -1,0 +1,171 @@
+"""Local control of the daemon through a Unix socket (no network listener).
+
+Every dealer input is also available here (CONTRACT §1), as are bets and a live view of
+the sensors. A request is one JSON line in CONTRACT §2 form without ``t`` (the daemon
+stamps it on arrival): ``{"input": "void", "reason": "foreign_object"}``,
+``{"bet": "red", "box": 2, "amount": 20}``, or ``{"query": "sensors"}``. The reply is one
+JSON line: ``{"ok": true, ...}`` or ``{"ok": false, "error": "..."}``.
+
+The socket's mode is 0660 and its group the table's admin group (config ``control.group``),
+so only that group can drive the table (DEVELOPERS.md, Security). The server thread only
+checks a request and posts the event to the controller thread, like a driver.
+"""
+
+from __future__ import annotations
+
+import grp
+import json
+import os
+import socketserver
+import threading
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from controller.errors import TableControllerError, TraceError
+from controller.events import Event
+from controller.trace import trace_from_objects
+
+MAX_REQUEST = 4096  # bytes: a request is one short JSON line
+
+
+class ControlError(TableControllerError):
+    """The control socket cannot be set up (path in use, unknown group)."""
+
+
+class ControlServer:
+    """Serves the control socket at ``path`` on its own thread.
+
+    Args:
+        path: the socket file; its folder is created if missing.
+        group: the admin group that may use it (None: the daemon's own group).
+        post: the controller loop's thread-safe entry point.
+        now: the controller clock (seconds).
+        sensors: returns the live logical level of each GPIO input.
+        table: the table's game, for checking bet kinds (``roulette``/``mini_baccarat``).
+
+    Raises:
+        ControlError: the group does not exist, or another daemon holds the socket.
+    """
+
+    def __init__(self, path: str, group: str | None, post: Callable[[Event], None],
+                 now: Callable[[], float], sensors: Callable[[], dict[str, int]],
+                 table: str, serial_ports: tuple[str, ...] = ()) -> None:
+        self.path = Path(path)
+        self.group = group
+        self.post = post
+        self.now = now
+        self.sensors = sensors
+        self.table = table
+        self.serial_ports = serial_ports
+        self._server: socketserver.ThreadingUnixStreamServer | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        gid = -1
+        if self.group:
+            try:
+                gid = grp.getgrnam(self.group).gr_gid
+            except KeyError:
+                raise ControlError(f"control.group: no group {self.group!r}") from None
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.path.exists():
+            if _in_use(self.path):
+                raise ControlError(f"{self.path}: another controller is listening there")
+            self.path.unlink()
+        owner = self
+
+        class Handler(socketserver.StreamRequestHandler):
+            def handle(self) -> None:
+                line = self.rfile.readline(MAX_REQUEST)
+                reply = owner.answer(line)
+                self.wfile.write(json.dumps(reply).encode() + b"\n")
+
+        old_umask = os.umask(0o117)  # created 0660: owner and group only
+        try:
+            self._server = socketserver.ThreadingUnixStreamServer(str(self.path), Handler)
+        finally:
+            os.umask(old_umask)
+        if gid != -1:
+            os.chown(self.path, -1, gid)
+        os.chmod(self.path, 0o660)
+        self._thread = threading.Thread(target=self._server.serve_forever,
+                                        name="control-socket", daemon=True)
+        self._thread.start()
+
+    def answer(self, line: bytes) -> dict[str, Any]:
+        """Check one request and post it; the reply says what was done or what is wrong."""
+        try:
+            request = json.loads(line.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            return {"ok": False, "error": f"request is not one JSON line: {exc}"}
+        if not isinstance(request, dict):
+            return {"ok": False, "error": "request must be a JSON object"}
+        if request.get("query") == "sensors":
+            return {"ok": True, "sensors": self.sensors()}
+        if "t" in request:
+            return {"ok": False, "error": "field 't': the daemon stamps requests itself"}
+        try:
+            trace = trace_from_objects(
+                "control", [(1, {"t": 0, "meta": {"table": self.table}}),
+                            (2, {"t": 0, **request})], self.serial_ports)
+        except TraceError as exc:
+            return {"ok": False, "error": str(exc)}
+        event = replace(trace.events[0], t=self.now())
+        self.post(event)
+        return {"ok": True, "posted": type(event).__name__}
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        if self.path.exists():
+            self.path.unlink()
+
+
+def _in_use(path: Path) -> bool:
+    import socket
+
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.connect(str(path))
+    except OSError:
+        return False
+    finally:
+        probe.close()
+    return True
+
+
+def request(path: str, message: dict[str, Any], timeout: float = 5.0) -> dict[str, Any]:
+    """Send one request to the daemon's control socket and return its reply.
+
+    Raises:
+        ControlError: no daemon listens there, or permission is denied (not in the
+            admin group).
+    """
+    import socket
+
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(timeout)
+    try:
+        sock.connect(path)
+        sock.sendall(json.dumps(message).encode() + b"\n")
+        data = b""
+        while not data.endswith(b"\n"):
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    except PermissionError as exc:
+        raise ControlError(f"{path}: permission denied (are you in the table's admin "
+                           f"group?): {exc}") from exc
+    except OSError as exc:
+        raise ControlError(f"{path}: no controller answers there ({exc})") from exc
+    finally:
+        sock.close()
+    reply: dict[str, Any] = json.loads(data.decode() or "{}")
+    return reply

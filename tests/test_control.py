@@ -1,0 +1,106 @@
+"""The control socket: dealer inputs and bets reach the controller thread as events;
+the socket is 0660 (owner and admin group only); bad requests are refused, not posted."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from controller.control import ControlError, ControlServer, request
+from controller.events import BetPlaced, DealerInput, Event
+from controller.tablectl import main as tablectl_main
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[ControlServer, list[Event]]]:
+    posted: list[Event] = []
+    srv = ControlServer(str(tmp_path / "control.sock"), None, posted.append, lambda: 12.5,
+                        lambda: {"ball_a": 1, "rotor_a": 0}, "roulette")
+    srv.start()
+    yield srv, posted
+    srv.stop()
+
+
+def test_socket_is_readable_and_writable_by_owner_and_group_only(
+        server: tuple[ControlServer, list[Event]]) -> None:
+    mode = stat.S_IMODE(os.stat(server[0].path).st_mode)
+    assert mode == 0o660
+
+
+def test_a_dealer_void_is_posted_stamped_by_the_daemon(
+        server: tuple[ControlServer, list[Event]]) -> None:
+    srv, posted = server
+    reply = request(str(srv.path), {"input": "void", "reason": "foreign_object"})
+    assert reply == {"ok": True, "posted": "DealerInput"}
+    assert posted == [DealerInput(12.5, "void", {"reason": "foreign_object"})]
+
+
+def test_a_bet_is_posted(server: tuple[ControlServer, list[Event]]) -> None:
+    srv, posted = server
+    assert request(str(srv.path), {"bet": "split", "box": 1, "amount": 5,
+                                   "numbers": ["1", "2"]})["ok"]
+    assert posted == [BetPlaced(12.5, "split", 1, 5, ("1", "2"), None)]
+
+
+@pytest.mark.parametrize("message, field", [
+    ({"input": "nonsense"}, "input"),
+    ({"bet": "roulette_royale", "box": 1, "amount": 5}, "bet"),
+    ({"bet": "red", "box": 0, "amount": 5}, "box"),
+    ({"gpio": "ball_c", "level": 1}, "gpio"),
+    ({"input": "void", "t": 3}, "t"),
+])
+def test_bad_requests_are_refused_and_nothing_is_posted(
+        server: tuple[ControlServer, list[Event]], message: dict[str, object],
+        field: str) -> None:
+    srv, posted = server
+    reply = request(str(srv.path), message)
+    assert reply["ok"] is False
+    assert f"'{field}'" in reply["error"]
+    assert posted == []
+
+
+def test_live_sensor_view(server: tuple[ControlServer, list[Event]]) -> None:
+    assert request(str(server[0].path), {"query": "sensors"}) == {
+        "ok": True, "sensors": {"ball_a": 1, "rotor_a": 0}}
+
+
+def test_a_second_daemon_cannot_take_the_socket(
+        server: tuple[ControlServer, list[Event]]) -> None:
+    other = ControlServer(str(server[0].path), None, lambda e: None, lambda: 0.0, dict,
+                          "roulette")
+    with pytest.raises(ControlError, match="another controller"):
+        other.start()
+
+
+def test_an_unknown_admin_group_is_an_error(tmp_path: Path) -> None:
+    srv = ControlServer(str(tmp_path / "c.sock"), "no-such-group-here", lambda e: None,
+                        lambda: 0.0, dict, "roulette")
+    with pytest.raises(ControlError, match="no-such-group-here"):
+        srv.start()
+
+
+def test_tablectl_input_through_the_socket(server: tuple[ControlServer, list[Event]],
+                                          tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    srv, posted = server
+    config = tmp_path / "table.toml"
+    config.write_text(f'[control]\nsocket = "{srv.path}"\n')
+    assert tablectl_main(["--config", str(config), "input", "no_more_bets"]) == 0
+    assert tablectl_main(["--config", str(config), "input", "five_choice", "box=2",
+                          "choice=draw"]) == 0
+    assert posted == [DealerInput(12.5, "no_more_bets", {}),
+                      DealerInput(12.5, "five_choice", {"box": 2, "choice": "draw"})]
+    assert tablectl_main(["--config", str(config), "input", "bogus"]) == 2
+    assert "unknown dealer input 'bogus'" in capsys.readouterr().err
+
+
+def test_tablectl_without_a_daemon_says_so(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text(f'[control]\nsocket = "{tmp_path / "none.sock"}"\n')
+    assert tablectl_main(["--config", str(config), "sensors"]) == 1
+    assert "no controller answers there" in capsys.readouterr().err
