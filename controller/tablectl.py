@@ -11,9 +11,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TextIO
 
 from controller.config import DEFAULT_CONFIG, load_config
 from controller.control import ControlError, request
@@ -204,8 +205,37 @@ def cmd_analyze(decks: int, five: str) -> int:
         raise InputError("--decks", None, None, f"must be 1 to 8, got {decks}")
     from controller.games.mini_baccarat import analyze, format_analysis
 
-    print(format_analysis(analyze(decks, five)))
+    bar = ProgressBar(sys.stderr)
+    result = analyze(decks, five, progress=bar.update)
+    bar.close()
+    print(format_analysis(result))
     return 0
+
+
+class ProgressBar:
+    """A one-line progress bar on ``stream``, shown only once the work has taken more than
+    a second (a quick answer prints nothing but the answer)."""
+
+    def __init__(self, stream: TextIO, after_s: float = 1.0, width: int = 40) -> None:
+        self.stream = stream
+        self.start = time.monotonic()
+        self.after_s = after_s
+        self.width = width
+        self.shown = False
+
+    def update(self, fraction: float) -> None:
+        if time.monotonic() - self.start < self.after_s:
+            return
+        self.shown = True
+        filled = int(fraction * self.width)
+        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] "
+                          f"{fraction:6.1%}")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\n")
+            self.stream.flush()
 
 
 if __name__ == "__main__":

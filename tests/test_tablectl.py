@@ -78,3 +78,27 @@ def test_a_missing_journal_is_one_clear_error(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     assert tablectl_main(["--journal", str(tmp_path / "none.sqlite"), "status"]) == 1
     assert "none.sqlite: no journal there" in capsys.readouterr().err
+
+
+def test_analyze_prints_the_published_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    # ../shared/data/baccarat-exact.md, 4 decks, box draws on five.
+    assert tablectl_main(["analyze", "mini_baccarat", "--decks", "4"]) == 0
+    out = capsys.readouterr().out
+    for figure in ("0.458761", "0.446340", "0.094898", "-1.2421%", "-3.3455%", "-1.0517%"):
+        assert figure in out
+
+
+def test_progress_bar_appears_only_after_a_second() -> None:
+    import io
+
+    from controller.tablectl import ProgressBar
+
+    quick, slow = io.StringIO(), io.StringIO()
+    bar = ProgressBar(quick)
+    bar.update(0.5)
+    bar.close()
+    late = ProgressBar(slow, after_s=0.0)
+    late.update(0.5)
+    late.close()
+    assert quick.getvalue() == ""
+    assert "50.0%" in slow.getvalue() and slow.getvalue().endswith("\n")

@@ -30,7 +30,7 @@ Three layers, each usable alone:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -783,13 +783,15 @@ def _without(counts: tuple[int, ...], point: int) -> tuple[int, ...]:
     return (*counts[:point], counts[point] - 1, *counts[point + 1 :])
 
 
-def analyze(decks: int, five: str = "draw") -> dict[str, Any]:
+def analyze(decks: int, five: str = "draw",
+            progress: Callable[[float], None] | None = None) -> dict[str, Any]:
     """Exact outcome of one box against the Banca from a full shoe of ``decks`` decks.
 
     Enumerates every deal in the Art. 6 order (box, Banca, box, Banca, then the third
     cards) by point value, weighted by the cards left of each value, through the rules
     functions of this module. ``five`` is the box's play on five, "draw" or "stand"; the
     Banca follows the tableau for the box's third card, or the box-stood rule.
+    ``progress``, if given, is called with the fraction done (0 to 1) as the work goes.
 
     Returns:
         ``decks``, ``five``; ``deals`` (ordered six-card deals from the full shoe) and
@@ -840,6 +842,8 @@ def analyze(decks: int, five: str = "draw") -> dict[str, Any]:
     totals = [0, 0, 0]
     full = _shoe_counts(decks)
     for p1, c1 in enumerate(full):
+        if progress is not None:
+            progress(p1 / len(full))
         after_p1 = _without(full, p1)
         for b1, c2 in enumerate(after_p1):
             if not c2:
@@ -858,6 +862,8 @@ def analyze(decks: int, five: str = "draw") -> dict[str, Any]:
                     )
                     for i in range(3):
                         totals[i] += weight * sub[i]
+    if progress is not None:
+        progress(1.0)
     n = sum(full)
     deals = n * (n - 1) * (n - 2) * (n - 3) * (n - 4) * (n - 5)
     p_banca, p_box, p_standoff = (Fraction(x, deals) for x in totals)
