@@ -190,15 +190,23 @@ class SpinTracker:
         """A ball is on the track (a spin's ball, even when the spin was already voided)."""
         return self.spin is not None and self.spin.left_t is None
 
-    def ball_a(self, t: float) -> None:
+    def _spin_on_track(self, name: str, t: float) -> Spin | None:
+        """The spin a ball-sensor activation belongs to, or None when it is not a lap of a
+        spin in play (a voided spin's ball is followed; a ball past its drop is an alarm)."""
         spin = self.spin
         if spin is None:
-            return
+            return None
         if spin.concluded:
             self._follow_voided_ball(spin, t)
-            return
+            return None
         if spin.left_t is not None:
-            self.on_alarm("unexpected_edge", f"ball_a at {t:.3f} s after the ball left the track")
+            self.on_alarm("unexpected_edge", f"{name} at {t:.3f} s after the ball left the track")
+            return None
+        return spin
+
+    def ball_a(self, t: float) -> None:
+        spin = self._spin_on_track("ball_a", t)
+        if spin is None:
             return
         a = spin.ball_a
         if a:
@@ -218,14 +226,8 @@ class SpinTracker:
         self._arm_drop(t + timeout)
 
     def ball_b(self, t: float) -> None:
-        spin = self.spin
+        spin = self._spin_on_track("ball_b", t)
         if spin is None:
-            return
-        if spin.concluded:
-            self._follow_voided_ball(spin, t)
-            return
-        if spin.left_t is not None:
-            self.on_alarm("unexpected_edge", f"ball_b at {t:.3f} s after the ball left the track")
             return
         spin.ball_b.append(t)
         if not spin.ball_a:
