@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeGuard
 
 from controller.cards import parse_card
 from controller.config import Config
@@ -33,6 +33,8 @@ CodecFactory = Callable[[str], ShoeCodec]
 # Records that are the table's inputs (replayed on restart) or the Table's own markers.
 _INPUT_TYPES = ("serial", "input", "bet_request", "port")
 _NOT_DERIVED = frozenset({*_INPUT_TYPES, "gpio", "startup", "recovery"})
+# Game states in which no coup is under way (before the first, after the last one's result).
+_BETWEEN_COUPS = ("idle", "coup_over")
 CARD_TABLE_INPUTS = ("open_bets", "no_more_bets", "five_choice", "card", "procedure_step",
                      "inspector_clear", "new_shoe")
 
@@ -74,12 +76,20 @@ class CardTable:
 
     # -- events ----------------------------------------------------------------------
     def serial(self, data: SerialData) -> None:
-        """Bytes from a shoe port (already journaled): decode and act on every line."""
+        """Bytes from a shoe port (already journaled): decode and act on every line.
+
+        The cut card ends the shoe after the current game (RULES.md §3). The current game is
+        the coup from its ``open_bets`` to its ``coup_result``: a cut card read while bets
+        are open, before any card, ends the shoe when that coup ends (its bets stand, and
+        the coup is dealt from this shoe). A cut card read between coups (no coup yet, or
+        the last one over) closes the shoe at once, so the Art. 6 procedure is due.
+        """
         codec = self.codecs.get(data.port)
         if codec is None:
             codec = self.codecs[data.port] = self._codec_factory("reference")
         for line in codec.feed(data.data):
             result = self.shoe.feed(data.t, line)
+            self._close_shoe_between_games(data.t)
             if result is None:
                 continue
             try:
@@ -94,6 +104,13 @@ class CardTable:
 
     def _after_card(self, t: float) -> None:
         if self.game.state == "coup_over":
+            self.shoe.coup_finished(t)
+
+    def _close_shoe_between_games(self, t: float) -> None:
+        """Close an ending shoe (cut card, or the 40-card reserve reached) when no coup is
+        under way: waiting for the end of a game that is not being played would refuse
+        both the next coup and the procedure that must come before it."""
+        if self.shoe.shoe_ending and self.game.state in _BETWEEN_COUPS:
             self.shoe.coup_finished(t)
 
     def port_status(self, status: PortStatus) -> None:
@@ -148,13 +165,13 @@ class CardTable:
             case "no_more_bets":
                 boxes = args.get("boxes")
                 if boxes is not None and (not isinstance(boxes, list)
-                                          or not all(isinstance(b, int) for b in boxes)):
+                                          or not all(_is_box_number(b) for b in boxes)):
                     raise RuleViolation("bad_input", f"boxes must be a list of box numbers: "
                                         f"{boxes!r}")
                 self.game.no_more_bets(t, boxes)
             case "five_choice":
                 box, choice = args.get("box"), args.get("choice")
-                if not isinstance(box, int) or not isinstance(choice, str):
+                if not _is_box_number(box) or not isinstance(choice, str):
                     raise RuleViolation("bad_input", f"five_choice needs box and choice: {args}")
                 self.game.five_choice(t, box, choice)
             case "card":
@@ -236,6 +253,12 @@ class _Replayed:
             return {"type": type_, **fields}
         self.completed += 1
         return self.emit(type_, **fields)
+
+
+def _is_box_number(value: Any) -> TypeGuard[int]:
+    """An int from the input's JSON, not ``true``/``false`` (a bool is an int in Python,
+    and ``true`` would otherwise mean box 1)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _as_json(value: Any) -> Any:

@@ -19,9 +19,15 @@ from typing import Any
 
 from controller import __version__
 from controller.clock import ScaledClock, VirtualClock, WallClock
-from controller.config import DEFAULT_CONFIG, Config, apply_overrides, load_config
+from controller.config import (
+    DEFAULT_CONFIG,
+    WHEEL_INPUTS,
+    Config,
+    apply_overrides,
+    load_config,
+)
 from controller.control import ControlServer
-from controller.errors import InputError, JournalError, TableControllerError
+from controller.errors import ConfigError, InputError, JournalError, TableControllerError
 from controller.journal import Journal
 from controller.logs import configure, get_logger
 from controller.loop import EventLoop, start_thread
@@ -67,8 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command == "run":
             return cmd_run(args.config, args.journal)
         if command == "replay":
-            if args.speed <= 0:
-                raise InputError("--speed", None, None, f"must be positive, got {args.speed}")
+            if not 0.01 <= args.speed <= 1000:
+                raise InputError("--speed", None, None,
+                                 f"must be from 0.01 to 1000, got {args.speed}")
             return cmd_replay(args.trace, args.config, args.realtime, args.speed, args.journal)
         return cmd_simulate(args)
     except InputError as exc:
@@ -77,6 +84,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (JournalError, TableControllerError) as exc:
         print(f"table-controller: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        # `replay ... | head` closed stdout early: end quietly, as other Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 # -- replay ---------------------------------------------------------------------------
@@ -201,6 +212,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     """Write the trace of simulated spins (roulette) or coups (card tables)."""
     config = load_config(args.config)
     table = args.table or config.game
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     if table == "roulette":
         from drivers.wheel_sim import WheelSimConfig, simulate, write_trace
 
@@ -214,12 +226,16 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             events, _ = simulate(args.spins, args.seed, sim_config, scenarios)
         except ValueError as exc:
             raise InputError("--scenario", None, None, str(exc)) from exc
-        write_trace(args.out, events)
+        # The dealer closes the table at the end of the session: time runs on past the
+        # last spin, so a verdict that waits for a timeout (a stopped rotor) is reached.
+        end = {"t": round(max(e["t"] for e in events) + 30.0, 6), "input": "close_table"}
+        write_trace(args.out, [*events, end])
         return 0
     from drivers.shoe_sim import simulate_shoe_trace
 
     coups = args.coups or args.spins
-    simulate_shoe_trace(args.out, coups, args.seed, config.mini_baccarat.decks)
+    simulate_shoe_trace(args.out, coups, args.seed, config.mini_baccarat.decks,
+                        config=config)
     return 0
 
 
@@ -233,7 +249,16 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     log.info("startup", version=__version__, python=platform.python_version(),
              platform=platform.platform(), config=config.source, game=config.game,
              journal=str(Path(journal_path).resolve()), simulated=config.simulator.enabled)
+    if config.game == "roulette":
+        missing = [name for name in WHEEL_INPUTS if name not in config.inputs]
+        if missing:
+            raise ConfigError(config.source, None, "gpio.inputs",
+                              f"a roulette table needs the wheel inputs: {', '.join(missing)} "
+                              "missing (hardware.md §1)")
     journal = Journal(journal_path, durable=True)
+    chain = journal.verify()
+    log.info("journal", records=chain.records, head_seq=journal.last_seq,
+             head_hash=journal.last_hash, chain_ok=chain.ok)
     sim = config.simulator
     # A simulation faster than life runs ahead of the wall clock: start after the journal's
     # last record, so that times never go back across a restart.
@@ -245,6 +270,11 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     loop.handler = table.handle
     table.emit("startup", version=__version__, config=config.source, game=config.game,
                simulated=sim.enabled)
+    if not chain.ok:
+        # Edited records stay in the journal as evidence; play goes on, the alarm is loud.
+        table.emit("alarm", code="journal_chain_broken",
+                   message=f"the journal's hash chain breaks at record {chain.bad_seq}: "
+                           f"{chain.message}; it was altered outside the controller")
     table.recover()
     stop = threading.Event()
 
@@ -271,7 +301,8 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
         control.stop()
         hardware.close()
         journal.close()
-        log.info("stopped")
+        # The head of the chain, in journald: a cut at the end of the journal shows there.
+        log.info("stopped", head_seq=journal.last_seq, head_hash=journal.last_hash)
     return 0
 
 

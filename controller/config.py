@@ -7,6 +7,7 @@ a surprise at 3 a.m. Defaults are the seed's where a seed gives one (seed 001 Ar
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -80,6 +81,7 @@ class SimulatorConfig:
     seed: int = 1
     spins: int = 0  # 0: run until stopped
     speed: float = 1.0
+    invalid_rate: float = 0.0  # share of simulated spins thrown invalid (Art. 12 cases)
 
 
 @dataclass(frozen=True)
@@ -146,7 +148,7 @@ class _Section:
         value = self.get(key, int if integer else float, default)
         if value is None:
             return None
-        if value < lo or value > hi or (open_low and value == lo):
+        if not math.isfinite(value) or value < lo or value > hi or (open_low and value == lo):
             low = f"({lo}" if open_low else f"[{lo}"
             raise self.error(key, f"{value!r} is out of range {low}, {hi}]")
         return value
@@ -331,7 +333,8 @@ def _parse(loader: _Loader, data: dict[str, Any]) -> Config:
         enabled=sim.get("enabled", bool, False),
         seed=sim.number("seed", 1, 0, 2**63 - 1, integer=True),
         spins=sim.number("spins", 0, 0, 10**9, integer=True),
-        speed=sim.number("speed", 1.0, 0.0, 1000.0, open_low=True),
+        speed=sim.number("speed", 1.0, 0.01, 1000.0),
+        invalid_rate=sim.number("invalid_rate", 0.0, 0.0, 1.0),
     )
     for sec in loader.sections:
         sec.finish()
@@ -352,7 +355,8 @@ def _parse_roulette(sec: _Section, base: RouletteConfig) -> RouletteConfig:
     order: tuple[str, ...] | None = None
     if order_list is not None:
         expected = sorted(WHEEL_ORDERS[wheel])
-        if sorted(str(x) for x in order_list) != expected or order_list[0] != "0":
+        if (not all(isinstance(x, str) for x in order_list)
+                or sorted(order_list) != expected or order_list[0] != "0"):
             raise sec.error("order", f"must list each pocket of a {wheel} wheel once, "
                             "starting at \"0\", as strings")
         order = tuple(order_list)

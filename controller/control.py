@@ -7,7 +7,7 @@ stamps it on arrival): ``{"input": "void", "reason": "foreign_object"}``,
 JSON line: ``{"ok": true, ...}`` or ``{"ok": false, "error": "..."}``.
 
 The socket's mode is 0660 and its group the table's admin group (config ``control.group``),
-so only that group can drive the table (DEVELOPERS.md, Security). The server thread only
+so only that group can drive the table (project standards: Security). The server thread only
 checks a request and posts the event to the controller thread, like a driver.
 """
 
@@ -87,9 +87,16 @@ class ControlServer:
             self._server = socketserver.ThreadingUnixStreamServer(str(self.path), Handler)
         finally:
             os.umask(old_umask)
-        if gid != -1:
-            os.chown(self.path, -1, gid)
-        os.chmod(self.path, 0o660)
+        try:
+            if gid != -1:
+                os.chown(self.path, -1, gid)
+            os.chmod(self.path, 0o660)
+        except OSError as exc:
+            self._server.server_close()
+            self._server = None
+            self.path.unlink()
+            raise ControlError(f"{self.path}: cannot give the socket to group {self.group!r} "
+                               f"({exc}); the daemon's user must be a member of it") from exc
         self._thread = threading.Thread(target=self._server.serve_forever,
                                         name="control-socket", daemon=True)
         self._thread.start()
@@ -118,7 +125,8 @@ class ControlServer:
 
     def stop(self) -> None:
         if self._server is not None:
-            self._server.shutdown()
+            if self._thread is not None:  # shutdown() waits for serve_forever: only if it runs
+                self._server.shutdown()
             self._server.server_close()
             self._server = None
         if self._thread is not None:

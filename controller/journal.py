@@ -3,9 +3,9 @@
 Each record is one row: its ``seq`` (1, 2, ...), its body (canonical JSON of the whole
 record: ``type``, ``seq``, ``t`` and its fields) and ``hash`` = SHA-256 of the previous
 record's hash and this body, so an edit, an insertion or a deletion anywhere breaks the
-chain from that record on (DEVELOPERS.md, Security).
+chain from that record on (project standards, Security).
 
-Durability (DEVELOPERS.md, Durability): WAL mode with ``synchronous=FULL``, and each record
+Durability (project standards, Durability): WAL mode with ``synchronous=FULL``, and each record
 is committed before :meth:`Journal.append` returns, so a record is on disk before anything
 acts on it. A replay may use ``durable=False`` (a scratch database; commits are batched and
 not synced), never the daemon.
@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
-from json.encoder import encode_basestring
+from json.encoder import encode_basestring_ascii as encode_basestring
 from pathlib import Path
 from typing import Any
 
@@ -39,11 +40,13 @@ _BATCH = 2000  # records per transaction when durable=False
 _INSERT = "INSERT INTO records(seq, t, type, body, hash) VALUES (?, ?, ?, ?, ?)"
 
 
-_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+# ASCII only: a body is one line for any reader, whatever characters a record holds
+# (U+0085 and U+2028 end a line for some).
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
 def canonical(record: dict[str, Any]) -> str:
-    """The one JSON text of a record that its hash covers (sorted keys, no spaces).
+    """The one JSON text of a record that its hash covers (sorted keys, no spaces, ASCII).
 
     Flat records of strings and numbers (GPIO edges: most of a journal) are written
     directly; the text is the same as the JSON encoder's, only faster.
@@ -54,7 +57,7 @@ def canonical(record: dict[str, Any]) -> str:
         kind = type(value)
         if kind is str:
             parts.append(f"{encode_basestring(key)}:{encode_basestring(value)}")
-        elif kind is int or kind is float:
+        elif kind is int or (kind is float and math.isfinite(value)):
             parts.append(f"{encode_basestring(key)}:{value!r}")
         else:
             return _ENCODER.encode(record)

@@ -1,8 +1,15 @@
 """Game recall from the journal (seed 001 Art. 14: a disputed game recalled in full).
 
-Groups records into games (a spin from its ``spin_start``, a coup from its ``coup_start``,
-to its last settlement), and hides what the public may not see yet: the Banca's face-down
-card until the dealer turns it (seed 000 Art. 6).
+Groups records into games, and hides what the public may not see yet: the Banca's
+face-down card until the dealer turns it (seed 000 Art. 6).
+
+A game's block runs from its start (``spin_start``, ``coup_start``) to its end: for a spin,
+the ``state`` record that reopens bets, or else (no reopen follows, e.g. a spin voided on
+restart) its ``spin_result``/``spin_invalid`` and that spin's last ``settlement``; for a
+coup, its ``coup_result``. Before the block comes its prelude: the records between the
+previous game's end and this start (bets, bet requests, dealer inputs, shoe procedure,
+alarms), raw ``gpio`` and ``serial`` records left out. So each record is in one game only:
+the bets on a spin are in that spin's prelude, not at the end of the spin before.
 """
 
 from __future__ import annotations
@@ -12,6 +19,9 @@ from typing import Any
 from controller.journal import Journal
 
 _GAME_FIELDS = {"spin_start": "spin", "coup_start": "coup"}
+_RESULTS = ("spin_result", "spin_invalid", "coup_result")
+# Raw hardware records: in a game's block they are its evidence; between games, noise.
+_NOT_IN_PRELUDE = ("gpio", "serial")
 HIDDEN = "??"
 _CARRIERS = ("serial", "manual_card", "input")
 
@@ -34,33 +44,57 @@ def public_view(record: dict[str, Any], turned: bool = False,
 
 def games_in_full(journal: Journal, last: int) -> list[dict[str, Any]]:
     """The last ``last`` games, each ``{"title", "records"}`` with every record of the game
-    (inputs, bets, cards, results, settlements, alarms), in journal order."""
+    (its prelude: bets, inputs, alarms since the previous game ended; then the game itself:
+    cards, results, settlements...), in journal order (see the module doc)."""
     all_starts = list(journal.records(types=tuple(_GAME_FIELDS)))
     first = max(0, len(all_starts) - last)
-    starts = all_starts[first:]
+    # The game before the first one shown is read too: its end is where the prelude of
+    # the first one shown begins.
+    starts = all_starts[max(0, first - 1):]
+    if not starts:
+        return []
+    after = starts[0]["seq"] - 1 if first > 0 else 0
+    before_first: list[dict[str, Any]] = []  # records before the journal's first game
+    windows: list[list[dict[str, Any]]] = [[] for _ in starts]
+    i = -1
+    for rec in journal.records(after=after):
+        while i + 1 < len(starts) and rec["seq"] >= starts[i + 1]["seq"]:
+            i += 1
+        (windows[i] if i >= 0 else before_first).append(rec)
     games: list[dict[str, Any]] = []
-    for i, start in enumerate(starts):
+    leftover = before_first
+    for start, window in zip(starts, windows, strict=True):
         kind = _GAME_FIELDS[start["type"]]
         number = start[kind]
-        end = starts[i + 1]["seq"] if i + 1 < len(starts) else None
-        previous = all_starts[first + i - 1]["seq"] if first + i > 0 else 0
-        # The bets on a game are placed before it starts.
-        records: list[dict[str, Any]] = [
-            r for r in journal.records(after=previous, types=("bet",))
-            if r["seq"] < start["seq"] and r.get("game") == number
-        ]
-        turned = False
-        for rec in journal.records(after=start["seq"] - 1):
-            if end is not None and rec["seq"] >= end:
-                break
-            if rec["type"] == "gpio":
-                continue
-            if rec["type"] == "card_turned":
-                turned = True
-            records.append(rec)
-        records = _mask_face_down(records, turned)
+        end = _end_of_game(window, kind, number)
+        prelude = [r for r in leftover if r["type"] not in _NOT_IN_PRELUDE]
+        body = [r for r in window[:end + 1] if r["type"] != "gpio"]
+        leftover = window[end + 1:]
+        if start["seq"] < all_starts[first]["seq"]:
+            continue  # the game before those shown: read for its end only
+        turned = any(r["type"] == "card_turned" for r in body)
+        records = _mask_face_down(prelude + body, turned)
         games.append({"title": f"{kind} {number}", "records": records})
     return games
+
+
+def _end_of_game(window: list[dict[str, Any]], kind: str, number: int) -> int:
+    """Index in ``window`` (the records from the game's start up to the next start) of
+    the game's last record; the whole window while the game is under way."""
+    result = next((i for i, r in enumerate(window)
+                   if r["type"] in _RESULTS and r.get(kind) == number), None)
+    if result is None:
+        return len(window) - 1
+    if kind == "coup":
+        return result
+    end = result
+    for i in range(result + 1, len(window)):
+        rec = window[i]
+        if rec["type"] == "state" and rec.get("trigger") == "reopen":
+            return i
+        if rec["type"] == "settlement" and rec.get("game") == number:
+            end = i
+    return end
 
 
 def _mask_face_down(records: list[dict[str, Any]], turned: bool) -> list[dict[str, Any]]:

@@ -19,6 +19,10 @@ Decisions (RULES.md §3, "Decisions for the controller"; seed 002 Art. 4-6):
   Cards read before ``load`` are not counted: the shoe holds no cards then.
 - ``cut_card_missing`` also ends the shoe after the current coup, as the cut card would
   have: dealing on into the 40-card reserve is what the cut card prevents.
+- "After the current game": the session does not know the coups, so its owner calls
+  ``coup_finished`` when a coup ends, and also as soon as ``shoe_ending`` is set while no
+  coup is under way (``controller.card_table``): the shoe then closes at once, and the
+  Art. 6 procedure is due before the next coup.
 - A misread is not an alarm: ``feed`` returns the ``MisreadLine`` and the game waits for
   ``manual_card``.
 """
@@ -114,7 +118,8 @@ class ShoeSession:
         self._misreads_pending = 0
         self._unknown_lines = 0
         self.shoe_ending = False
-        """The cut card appeared (or the reserve was reached): the shoe ends with this coup."""
+        """The cut card appeared (or the reserve was reached): the shoe ends with this coup,
+        or at once when no coup is under way (see the module doc)."""
 
     # --- state -------------------------------------------------------------------------
 
@@ -236,7 +241,8 @@ class ShoeSession:
         return self._emit("inspector_clear", t=t, note=note, cleared=cleared)
 
     def coup_finished(self, t: float) -> bool:
-        """The game in progress ended; close the shoe if the cut card appeared in it.
+        """The game in progress ended, or none is under way; close the shoe if the cut
+        card appeared (or the reserve was reached) in it or since the last one.
 
         Returns True when the shoe closed (the Art. 6 procedure is then due).
         """
@@ -404,8 +410,9 @@ class ShoeSession:
             )
         self._cut_seen = True
         if self._procedure is None:
+            # In play: whether a coup is under way is the owner's to say (coup_finished).
             self.shoe_ending = True
-        else:  # no game under way: the shoe ends now
+        else:  # the procedure is not complete, so no game is under way: the shoe ends now
             self._close(t, "cut_card", CUT_CARD)
 
     def _close(self, t: float, reason: str, next_procedure: str, **extra: Any) -> None:

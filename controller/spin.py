@@ -197,7 +197,16 @@ class SpinTracker:
         if spin is None:
             return None
         if spin.concluded:
+            last_edge = max(spin.ball_a[-1:] + spin.ball_b[-1:], default=spin.launch_t)
+            if spin.left_t is not None and t - last_edge < self.cfg.launch_timeout_s:
+                # A pass missed by the sensor made the ball look gone: it is the same throw,
+                # still running, never the launch of a new spin.
+                self.on_alarm("unexpected_edge", f"{name} at {t:.3f} s: the ball of spin "
+                              f"{spin.spin} is still on the track after its spin was decided")
+                spin.left_t = None
             self._follow_voided_ball(spin, t)
+            if spin.left_t is None:
+                (spin.ball_a if name == "ball_a" else spin.ball_b).append(t)
             return None
         if spin.left_t is not None:
             self.on_alarm("unexpected_edge", f"{name} at {t:.3f} s after the ball left the track")
@@ -252,6 +261,16 @@ class SpinTracker:
         last = self.rotor_last_a
         spin = self.spin
         active = spin is not None and not spin.concluded
+        if last is not None and t <= last:
+            # Two activations at one instant: a glitch, not a revolution of zero seconds.
+            self.on_alarm("unexpected_edge", f"rotor_a at {t:.6f} s again, no time after the "
+                          "last one: ignored")
+            return
+        bs = self.rotor_b_since_a
+        if not active and bs and self.rotor_period and t - bs[-1] < self.rotor_period / 2:
+            # Between spins the dealer may reverse the rotor: rotor_b then rotor_a within
+            # half a revolution is counterclockwise now (CONTRACT §1), whatever it was.
+            self.rotor_direction = "ccw"
         revolution: tuple[float, float, str | None] | None = None
         if last is not None:
             period = t - last
@@ -305,6 +324,10 @@ class SpinTracker:
     def rotor_b(self, t: float) -> None:
         self.rotor_b_since_a.append(t)
         spin = self.spin
+        last_a, period = self.rotor_last_a, self.rotor_period
+        if ((spin is None or spin.concluded) and last_a is not None and period
+                and t - last_a < period / 2):
+            self.rotor_direction = "cw"  # rotor_a then rotor_b: clockwise now (see rotor_a)
         if len(self.rotor_b_since_a) == 2 and spin is not None and not spin.concluded:
             spin.add_reason("wheel_malfunction",
                             f"rotor_b fired twice without rotor_a (at {t:.3f} s)")

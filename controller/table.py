@@ -23,9 +23,15 @@ CodecFactory = Callable[[str], ShoeCodec]
 
 # Inputs are in the journal already; logging each GPIO edge would drown the rest.
 _INPUT_RECORDS = frozenset({"gpio", "serial", "input", "bet_request"})
+# A spin's evidence is long: the log line keeps what the pit reads; the journal keeps all.
+_LOG_KEYS = {
+    "spin_result": ("seq", "spin", "number", "ball_revolutions", "ball_direction",
+                    "rotor_direction", "rotor_rpm"),
+    "spin_invalid": ("seq", "spin", "reason", "reasons", "ball_revolutions", "details"),
+}
 # Records a person at the table wants in the log at once; the rest go at debug level.
 _INFO_RECORDS = frozenset({
-    "spin_result", "spin_invalid", "settlement", "alarm", "state", "config_change",
+    "spin_start", "spin_result", "spin_invalid", "settlement", "alarm", "state", "config_change",
     "coup_result", "shoe_procedure", "cut_card", "port", "startup", "recovery", "coup_start",
 })
 
@@ -90,7 +96,10 @@ class Table:
             self.sink(body)
         if type_ in _INFO_RECORDS:
             level = "warning" if type_ == "alarm" else "info"
-            getattr(self.log, level)(type_, **{k: v for k, v in shown.items() if k != "type"})
+            keys = _LOG_KEYS.get(type_)
+            fields = {k: v for k, v in shown.items()
+                      if k != "type" and (keys is None or k in keys)}
+            getattr(self.log, level)(type_, **fields)
         elif type_ not in _INPUT_RECORDS:
             self.log.debug(type_, **{k: v for k, v in shown.items() if k != "type"})
 

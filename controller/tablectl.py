@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -73,6 +74,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (JournalError, ControlError) as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return EXIT_BAD
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def cmd_verify(journal: Journal) -> int:
@@ -85,23 +89,27 @@ def cmd_verify(journal: Journal) -> int:
 
 
 def cmd_status(journal: Journal, as_json: bool) -> int:
-    state = journal.last_of("state")
+    """Print the table's state, its last game, the shoe (card tables) and recent alarms."""
     startup = journal.last_of("startup")
-    last_game = None
-    for kind in ("spin_result", "spin_invalid", "coup_result"):
-        rec = journal.last_of(kind)
-        if rec is not None and (last_game is None or rec["seq"] > last_game["seq"]):
-            last_game = rec
+    game = startup.get("game") if startup else _game_from_records(journal)
+    last_game = _newest(journal, ("spin_result", "spin_invalid", "coup_result"))
     alarms = [r for r in journal.records(after=max(0, journal.last_seq - 5000), types=("alarm",))]
     shoe = journal.last_of("shoe_procedure")
+    card_table = game == "mini_baccarat"
+    if card_table:
+        table_state = _card_table_state(journal)
+    else:
+        state = journal.last_of("state")  # roulette journals its state machine's moves
+        table_state = state["to"] if state else "closed"
     status: dict[str, Any] = {
         "journal": str(journal.path),
         "records": journal.last_seq,
-        "game": startup.get("game") if startup else None,
-        "table_state": state["to"] if state else "closed",
+        "game": game,
+        "table_state": table_state,
         "last_game": public_view(last_game) if last_game else None,
         "recent_alarms": [public_view(a) for a in alarms[-5:]],
         "last_shoe_step": public_view(shoe) if shoe else None,
+        "shoe": _shoe_status(journal) if card_table else None,
     }
     if as_json:
         print(json.dumps(status, indent=2, sort_keys=True))
@@ -110,12 +118,120 @@ def cmd_status(journal: Journal, as_json: bool) -> int:
     print(f"game         {status['game'] or 'unknown'}")
     print(f"table state  {status['table_state']}")
     print(f"last game    {_summary(last_game) if last_game else 'none yet'}")
-    if shoe:
-        print(f"shoe         last step {shoe['procedure']}: {shoe['step']}")
+    if status["shoe"] is not None:
+        print(f"shoe         {_shoe_line(status['shoe'])}")
     print(f"alarms       {len(alarms)} in the last 5000 records")
     for alarm in status["recent_alarms"]:
         print(f"  seq {alarm['seq']:>7}  {alarm['code']}: {alarm['message']}")
     return 0
+
+
+def _newest(journal: Journal, types: Sequence[str]) -> dict[str, Any] | None:
+    """The newest record of any of ``types``, or None."""
+    found = [rec for kind in types if (rec := journal.last_of(kind)) is not None]
+    return max(found, key=lambda rec: rec["seq"], default=None)
+
+
+def _game_from_records(journal: Journal) -> str | None:
+    """The game, when no ``startup`` record names it (a replay journals none): the game
+    whose records the journal holds (spins: roulette; coups or the shoe's procedure:
+    Mini-Bacará), the newest if both."""
+    spin = _newest(journal, ("spin_start", "spin_result", "spin_invalid"))
+    coup = _newest(journal, ("coup_start", "coup_result", "shoe_procedure"))
+    if spin is None and coup is None:
+        return None
+    if coup is None or (spin is not None and spin["seq"] > coup["seq"]):
+        return "roulette"
+    return "mini_baccarat"
+
+
+# A shoe closed for this reason needs this procedure next (controller.shoe).
+_PROCEDURE_AFTER = {"cut_card": "cut_card", "decks_changed": "new_decks"}
+_COUP_STATES = ("coup_start", "bets_closed", "coup_result", "shoe_procedure", "shoe_closed")
+
+
+def _card_table_state(journal: Journal) -> str:
+    """A card table's state in words, from its newest coup or shoe record.
+
+    Only roulette journals ``state`` records; a card table's state is where its newest
+    ``coup_start``, ``bets_closed``, ``coup_result``, ``shoe_procedure`` or ``shoe_closed``
+    left it. A newer ``recovery`` record (a restart) resumed that same state.
+    """
+    rec = _newest(journal, _COUP_STATES)
+    recovery = journal.last_of("recovery")
+    if rec is None:
+        text = ("shoe procedure new_decks due (seed 002 Art. 5)" if recovery is None
+                else _recovered_state(recovery))
+    else:
+        text = _coup_state(rec)
+    if recovery is not None and (rec is None or recovery["seq"] > rec["seq"]):
+        text += f"; resumed after a restart (seq {recovery['seq']})"
+        if recovery.get("waiting_for"):
+            text += f", waiting for the card of {recovery['waiting_for']}"
+    return text
+
+
+def _coup_state(rec: dict[str, Any]) -> str:
+    kind = rec["type"]
+    if kind == "coup_start":
+        return f"bets open, coup {rec['coup']}"
+    if kind == "bets_closed":
+        return f"dealing coup {rec['coup']}"
+    if kind == "coup_result":
+        return f"coup {rec['coup']} over"
+    if kind == "shoe_procedure":
+        if rec["step"] == "burn":  # the burn completes a procedure (seed 002 Art. 5 g, 6)
+            return f"shoe procedure {rec['procedure']} complete: the next coup may open"
+        return f"shoe procedure {rec['procedure']} under way, last step {rec['step']}"
+    procedure = _PROCEDURE_AFTER.get(rec.get("reason", ""), "cut_card")
+    return f"shoe procedure {procedure} due (shoe closed: {rec.get('reason')})"
+
+
+def _recovered_state(rec: dict[str, Any]) -> str:
+    """The state a ``recovery`` record names (a game state id) in words."""
+    state, coup = rec.get("state"), rec.get("coup")
+    if state == "idle":
+        return "no coup yet"
+    if state == "bets_open":
+        return f"bets open, coup {coup}"
+    if state == "coup_over":
+        return f"coup {coup} over"
+    return f"dealing coup {coup}"
+
+
+def _shoe_status(journal: Journal) -> dict[str, Any]:
+    """The shoe: its last procedure step, and its cards left where a record says.
+
+    ``cards_left`` is exact at record ``cards_left_seq`` (a burn, the cut card, the shoe's
+    closing, a restart); ``cards_dealt_since`` counts the card records after it. None while
+    a procedure is under way (the cards are out of the shoe).
+    """
+    step = journal.last_of("shoe_procedure")
+    status: dict[str, Any] = {
+        "last_step": {k: step[k] for k in ("seq", "procedure", "step")} if step else None,
+        "cards_left": None, "cards_left_seq": None, "cards_dealt_since": None,
+    }
+    counted = _newest(journal, ("burn", "cut_card", "shoe_closed", "recovery"))
+    # A procedure step after it (the burn's own step aside) gathered the cards: the
+    # count is known again at the procedure's burn.
+    reshuffling = step is not None and counted is not None and (
+        step["seq"] > counted["seq"] and step["step"] != "burn")
+    if counted is not None and not reshuffling:
+        left = counted.get("cards_left", counted.get("shoe_cards_left"))
+        if isinstance(left, int):
+            dealt = sum(1 for _ in journal.records(after=counted["seq"], types=("card",)))
+            status.update(cards_left=left, cards_left_seq=counted["seq"],
+                          cards_dealt_since=dealt)
+    return status
+
+
+def _shoe_line(shoe: dict[str, Any]) -> str:
+    step = shoe["last_step"]
+    parts = [f"last step {step['procedure']}: {step['step']}" if step else "no procedure step"]
+    if shoe["cards_left"] is not None:
+        parts.append(f"{shoe['cards_left']} cards left at seq {shoe['cards_left_seq']}, "
+                     f"{shoe['cards_dealt_since']} dealt since")
+    return "; ".join(parts)
 
 
 def _summary(record: dict[str, Any]) -> str:

@@ -31,6 +31,7 @@ DEALER_INPUTS = frozenset({
 })
 _EVENT_KEYS = ("meta", "gpio", "serial", "input", "bet")
 _GPIO_NAMES = frozenset(WHEEL_INPUTS + BUTTON_INPUTS)
+_RESERVED = frozenset({"type", "seq", "action"})
 
 
 @dataclass
@@ -55,21 +56,30 @@ def read_trace(path: str, serial_ports: Iterable[str] = ("shoe",)) -> Trace:
             kind or dealer action, or has a field of the wrong type; names file, line, field.
     """
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
         raise TraceError(path, None, None, f"cannot read trace: {exc}") from exc
-    numbered = [(number, text) for number, text in enumerate(lines, 1) if text.strip()]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad_line = raw.count(b"\n", 0, exc.start) + 1
+        raise TraceError(path, bad_line, None, f"not UTF-8: {exc.reason} at byte "
+                         f"{exc.start}") from exc
+    # Lines end at "\n" only: U+0085 and U+2028 are characters inside JSON strings.
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    numbered = [(number, line) for number, line in enumerate(lines, 1) if line.strip()]
     try:
         # One parse of the whole file is several times faster than a parse per line.
-        decoded = json.loads("[" + ",".join(text for _, text in numbered) + "]")
+        decoded = _loads("[" + ",".join(line for _, line in numbered) + "]")
         objects = [(number, obj) for (number, _), obj in zip(numbered, decoded, strict=True)]
-    except ValueError:
+    except (ValueError, RecursionError):
         objects = []
-        for number, text in numbered:
+        for number, line in numbered:
             try:
-                objects.append((number, json.loads(text)))
-            except ValueError as exc:
-                raise TraceError(path, number, None, f"not JSON: {exc}") from exc
+                objects.append((number, _loads(line)))
+            except (ValueError, RecursionError) as exc:
+                why = "nested too deep" if isinstance(exc, RecursionError) else str(exc)
+                raise TraceError(path, number, None, f"not JSON: {why}") from exc
             if not isinstance(objects[-1][1], dict):
                 raise TraceError(path, number, None, "not a JSON object") from None
         raise TraceError(path, None, None, "a line holds more than one JSON value") from None
@@ -123,6 +133,15 @@ def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]],
         table = str(trace.meta.get("table", "roulette"))
         trace.events.append(_event(line, kind, t, table, ports))
     return trace
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a trace may hold")
+
+
+def _loads(text: str) -> Any:
+    """JSON without NaN or Infinity (the journal could not hold them)."""
+    return json.loads(text, parse_constant=_reject_constant)
 
 
 class _Line:
@@ -191,6 +210,10 @@ def _event(line: _Line, kind: str, t: float, table: str, ports: set[str]) -> Eve
         action = obj["input"]
         if action not in DEALER_INPUTS:
             raise line.error("input", f"unknown dealer input {action!r}")
+        for key in obj:
+            if key in _RESERVED:
+                raise line.error(key, "a dealer input's argument may not be named "
+                                 f"{key!r} (a field of every record)")
         return DealerInput(t, action, {k: v for k, v in obj.items() if k not in ("t", "input")})
     # a bet
     kinds = CARD_BETS.get(table, ROULETTE_BETS)

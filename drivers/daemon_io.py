@@ -4,6 +4,7 @@ them on the embedded default config. Built by ``table-controller run``; closed o
 from __future__ import annotations
 
 import os
+import random
 import threading
 from collections.abc import Iterator
 from dataclasses import replace
@@ -78,16 +79,21 @@ def start_hardware(config: Config, loop: EventLoop, clock: Any, stop: threading.
 
 def _simulated_spins(config: Config, start: float, table_open: bool = False
                      ) -> Iterator[list[Event]]:
-    from drivers.wheel_sim import WheelSimConfig, simulate
+    from drivers.wheel_sim import SCENARIOS, WheelSimConfig, simulate
 
     sim = config.simulator
     sim_config = WheelSimConfig(wheel=config.roulette.wheel)
+    # Now and then a sensor-detectable invalid spin, so the table shows its rejections.
+    rng = random.Random(sim.seed)
+    invalid = [s for s in SCENARIOS if s != "valid"]
     batch_index = 0
     offset = start
     remaining = sim.spins
     while sim.spins == 0 or remaining > 0:
         count = _SIM_BATCH if sim.spins == 0 else min(remaining, _SIM_BATCH)
-        objects, _ = simulate(count, sim.seed + batch_index, sim_config)
+        scenarios = [rng.choice(invalid) if rng.random() < sim.invalid_rate else "valid"
+                     for _ in range(count)]
+        objects, _ = simulate(count, sim.seed + batch_index, sim_config, scenarios)
         trace = trace_from_objects("simulator", enumerate(objects, 1))
         events = [replace(e, t=e.t + offset) for e in trace.events]
         if batch_index > 0 or table_open:

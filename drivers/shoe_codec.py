@@ -29,6 +29,12 @@ MAX_LINE_BYTES = 256
 _CARD = re.compile(r"\[(Game|Burn|Manual Burn Cards)\]<Card:([^<>]*)>")
 _ALARM = re.compile(r"<Alarm:([^\s<>]+) ?([^<>]*)>")
 _WARNING = re.compile(r"<W0[xX]([0-9A-Fa-f]{1,8})>")
+# What shows that a damaged line was a card passing the reader (see ``_parse_line``).
+_CARD_MARKS = (b"[Game]", b"<Card:")
+_BURN_MARK = b"Burn"
+# Bytes of an over-long line kept from one read to the next so that a mark split
+# between two reads is still seen: the longest mark less one byte.
+_MARK_OVERLAP = max(len(m) for m in (*_CARD_MARKS, _BURN_MARK)) - 1
 
 
 class ReferenceShoeCodec:
@@ -40,6 +46,12 @@ class ReferenceShoeCodec:
     resumes with the next line. Blank lines are skipped; a line is matched whole, after
     stripping surrounding whitespace, so garbage before a valid line makes it an
     ``UnknownLine`` rather than a guessed card.
+
+    A damaged line that still shows a card passed (``[Game]`` or ``<Card:``) never loses
+    that card: it becomes a ``MisreadLine`` (play waits for the dealer's correction,
+    CONTRACT §4), or a ``BadCardLine`` when it also says ``Burn`` (the shoe's composition
+    is no longer known). That holds for an over-long line too, wherever in it the mark is:
+    its ``OverlongLine`` comes first (the alarm), then the misread or bad card.
     """
 
     def __init__(self) -> None:
@@ -47,12 +59,22 @@ class ReferenceShoeCodec:
         # Bytes of the current line once it passed the limit; -1 while it fits in _buf.
         self._overlong = -1
         self._last_byte = 0
+        # Of the over-long line under way: its first bytes (for BadCardLine's text), its
+        # last _MARK_OVERLAP bytes, and whether it showed a card mark or a burn mark.
+        self._head = b""
+        self._tail = b""
+        self._card_seen = False
+        self._burn_seen = False
 
     def reset(self) -> None:
         """Forget any unfinished line (the port was reopened, its tail is lost)."""
         self._buf.clear()
         self._overlong = -1
         self._last_byte = 0
+        self._head = b""
+        self._tail = b""
+        self._card_seen = False
+        self._burn_seen = False
 
     def feed(self, data: bytes) -> list[ShoeLine]:
         """Add ``data`` and return every line it completes, in order; never raises."""
@@ -64,9 +86,7 @@ class ReferenceShoeCodec:
             self._append(chunk)
             if end < 0:
                 break
-            line = self._take_line()
-            if line is not None:
-                lines.append(line)
+            lines += self._take_line()
             start = end + 1
         return lines
 
@@ -76,26 +96,57 @@ class ReferenceShoeCodec:
         self._last_byte = chunk[-1]
         if self._overlong >= 0:
             self._overlong += len(chunk)
+            self._scan(chunk)
             return
         self._buf += chunk
         # One extra byte so a line of exactly MAX_LINE_BYTES followed by CR still fits.
         if len(self._buf) > MAX_LINE_BYTES + 1:
             self._overlong = len(self._buf)
+            self._head = bytes(self._buf[:MAX_LINE_BYTES])
+            self._scan(bytes(self._buf))
             self._buf.clear()
 
-    def _take_line(self) -> ShoeLine | None:
+    def _scan(self, chunk: bytes) -> None:
+        """Note the card and burn marks in ``chunk``, the next bytes of an over-long line.
+
+        Only the marks and the last few bytes are kept, so memory stays bounded however
+        long the line (megabytes of noise without a line end).
+        """
+        joint = self._tail + chunk[:_MARK_OVERLAP]  # a mark split between two reads
+        for part in (joint, chunk):
+            self._card_seen = self._card_seen or any(m in part for m in _CARD_MARKS)
+            self._burn_seen = self._burn_seen or _BURN_MARK in part
+        if len(chunk) >= _MARK_OVERLAP:
+            self._tail = chunk[-_MARK_OVERLAP:]
+        else:
+            self._tail = (self._tail + chunk)[-_MARK_OVERLAP:]
+
+    def _take_line(self) -> list[ShoeLine]:
         if self._overlong >= 0:
             length = self._overlong - (self._last_byte == 0x0D)
+            lines = self._overlong_lines(length)
             self.reset()
-            return OverlongLine(length)
+            return lines
         raw = bytes(self._buf)
         self.reset()
         if raw.endswith(b"\r"):
             raw = raw[:-1]
         if len(raw) > MAX_LINE_BYTES:
-            return OverlongLine(len(raw))
+            self._head = raw[:MAX_LINE_BYTES]
+            self._scan(raw)
+            lines = self._overlong_lines(len(raw))
+            self.reset()
+            return lines
         text = raw.decode("latin-1").strip()
-        return _parse_line(text) if text else None
+        return [_parse_line(text)] if text else []
+
+    def _overlong_lines(self, length: int) -> list[ShoeLine]:
+        """The alarm for the over-long line, then the card it lost, if it showed one."""
+        lines: list[ShoeLine] = [OverlongLine(length)]
+        if self._card_seen:
+            text = self._head.decode("latin-1").strip()
+            lines.append(BadCardLine(text) if self._burn_seen else MisreadLine())
+        return lines
 
 
 def _parse_line(text: str) -> ShoeLine:

@@ -350,9 +350,19 @@ def write_objects(path: str | os.PathLike[str], objects: list[TraceObject]) -> N
 
 
 def simulate_shoe_trace(path: str | os.PathLike[str], coups: int, seed: int,
-                        decks: int = 4) -> None:
-    """``table-controller simulate --table mini_baccarat``: write a clean trace to ``path``."""
-    write_objects(path, shoe_events(coups, seed, decks))
+                        decks: int = 4, config: Config | None = None) -> None:
+    """``table-controller simulate --table mini_baccarat``: write a clean trace to ``path``.
+
+    With ``config`` (the table's loaded config) the trace follows its decks, limits, cut
+    card and insurance rule, so that replaying it under that config refuses no bet (a bet
+    under the table minimum would leave its box out of the coup while the simulated dealer
+    deals it); ``decks`` is then ignored. Without it: ``ShoeSimConfig`` defaults.
+    """
+    if config is None:
+        write_objects(path, shoe_events(coups, seed, decks))
+        return
+    cfg = sim_config_from(config, misread_rate=0, warning_rate=0)
+    write_objects(path, simulate_shoe(coups, seed, cfg).objects)
 
 
 def sim_config_from(config: Config, port: str = DEFAULT_PORT, *,

@@ -271,20 +271,79 @@ def test_joker_is_an_alarm_and_stops_play(replay: Any) -> None:
     assert run.of("card_turned")[0]["card"] == "3H"
 
 
+TWELVE_CLUBS = ("3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC")
+
+
 def test_cut_card_with_fewer_than_40_cards_left_is_an_alarm(replay: Any) -> None:
-    # One deck: 52 cards. The procedure's burn and 12 more burns leave 39 cards, under
-    # the 40 of seed 002 Art. 5 e (that already raises cut_card_missing); then the cut card.
-    deal = ready(decks=1, burn="2C")
-    for card in ("3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC"):
+    # One deck: 52 cards. The procedure's burn and 12 more burns, while coup 1 takes bets,
+    # leave 39 cards, under the 40 of seed 002 Art. 5 e (that already raises
+    # cut_card_missing); then the cut card, still in coup 1.
+    deal = ready(decks=1, burn="2C").inp("open_bets").bet("punto", 1, 10)
+    for card in TWELVE_CLUBS:
         deal.serial(f"[Burn]<Card:{card}>\r\n")
-    deal.serial("[Cut]\r\n").inp("open_bets")
+    deal.serial("[Cut]\r\n")
     run = replay(deal)
     (cut,) = run.of("cut_card")
     assert cut["cards_left"] == 39 and cut["late"] is True
     late = run.alarms("cut_card_late")
     assert len(late) == 1 and late[0]["stops_play"] is True
     assert run.alarms("cut_card_missing")  # the reserve was entered first
-    assert not run.of("coup_start")
+    assert not run.of("shoe_closed")  # coup 1 is under way: the shoe ends with it
+
+
+@pytest.mark.parametrize("before", ["first_coup", "next_coup"])
+def test_cut_card_between_coups_closes_the_shoe_at_once_for_art6(replay: Any,
+                                                                 before: str) -> None:
+    # RULES.md §3: the cut card ends the shoe after the current game; between coups there
+    # is none, so the shoe closes now and seed 002 Art. 6 (shuffle, cut, load, burn) is due.
+    deal = ready()
+    if before == "next_coup":
+        deal.coup(COUP1_BETS, *COUP1_CARDS)
+    deal.serial("[Cut]\r\n").inp("open_bets")  # refused: the procedure comes first
+    deal.procedure(ART6, burn="KD").coup((("punto", 1, 10),), "9S", "3H", "TC", "4D")
+    run = replay(deal)
+    (cut,) = run.of("cut_card")
+    (closed,) = run.of("shoe_closed")
+    assert closed["reason"] == "cut_card" and closed["seq"] > cut["seq"]
+    assert [a["code"] for a in run.alarms()] == ["shoe_not_ready"]
+    art6 = [r["step"] for r in run.of("shoe_procedure") if r["procedure"] == "cut_card"]
+    assert art6 == [*ART6, "burn"]
+    coup = 2 if before == "next_coup" else 1
+    assert run.outcomes(coup) == {1: "punto"}  # 9S TC = 9 against 3H 4D = 7
+
+
+def test_cut_card_while_bets_are_open_ends_the_shoe_when_that_coup_ends(replay: Any) -> None:
+    # Decision (CardTable.serial): the coup whose bets are open is the current game.
+    deal = ready().inp("open_bets")
+    for kind, box, amount in COUP1_BETS:
+        deal.bet(kind, box, amount)
+    deal.serial("[Cut]\r\n").inp("no_more_bets").cards(*COUP1_CARDS)
+    deal.inp("open_bets").procedure(ART6, burn="KD").coup((("punto", 1, 10),), "9S", "3H",
+                                                           "TC", "4D")
+    run = replay(deal)
+    assert run.outcomes(1) == {2: "banca", 4: "punto", 5: "punto"}
+    (closed,) = run.of("shoe_closed")
+    (result1,) = [r for r in run.of("coup_result") if r["coup"] == 1]
+    assert closed["seq"] > result1["seq"]
+    assert [a["code"] for a in run.alarms()] == ["shoe_not_ready"]
+    assert run.outcomes(2) == {1: "punto"}
+
+
+def test_reserve_reached_between_coups_closes_the_shoe_for_art6(replay: Any) -> None:
+    # One deck: burns between coups enter the 40-card reserve with no cut card (RULES.md
+    # §3): play stops; once the inspector clears, the Art. 6 procedure, then a coup.
+    deal = ready(decks=1, burn="2C")
+    for card in TWELVE_CLUBS:
+        deal.serial(f"[Burn]<Card:{card}>\r\n")
+    deal.inp("inspector_clear", note="reshuffle").procedure(ART6, burn="KD")
+    deal.coup((("punto", 1, 10),), "9S", "3H", "TC", "4D")
+    run = replay(deal)
+    assert [a["code"] for a in run.alarms()] == ["cut_card_missing"]
+    (closed,) = run.of("shoe_closed")
+    assert closed["reason"] == "cut_card" and closed["cards_left"] == 39
+    art6 = [r["step"] for r in run.of("shoe_procedure") if r["procedure"] == "cut_card"]
+    assert art6 == [*ART6, "burn"]
+    assert run.outcomes(1) == {1: "punto"}
 
 
 def test_cut_card_ends_the_shoe_after_the_coup_then_art6_before_the_next(replay: Any) -> None:
@@ -499,8 +558,131 @@ def test_a_card_line_garbled_by_noise_waits_for_the_dealer_correction(replay: An
 
 def test_an_overlong_line_is_an_alarm_and_play_goes_on(replay: Any) -> None:
     deal = ready().coup(COUP1_BETS, *COUP1_CARDS[:5])
-    deal.serial("[Game]<Card:" + "X" * 300 + ">\r\n").cards(*COUP1_CARDS[5:])
+    deal.serial("<Alarm:E9 " + "X" * 300 + ">\r\n").cards(*COUP1_CARDS[5:])
     run = replay(deal)
     (alarm,) = run.alarms()
-    assert alarm["code"] == "line_too_long" and alarm["length"] == 313
+    assert alarm["code"] == "line_too_long" and alarm["length"] == 311
     assert run.outcomes(1) == {2: "banca", 4: "punto", 5: "punto"}
+
+
+def test_an_overlong_card_line_waits_for_the_dealer_correction(replay: Any) -> None:
+    # CONTRACT §4: a misread card is never guessed. The over-long line still shows that
+    # box 4's second card (4H) passed: it is not lost, so no later card goes to the wrong hand.
+    deal = ready().coup(COUP1_BETS, *COUP1_CARDS[:5])
+    deal.serial("[Game]<Card:4H" + "X" * 300 + ">\r\n").inp("card", card="4H")
+    deal.cards(*COUP1_CARDS[6:])
+    run = replay(deal)
+    (alarm,) = run.alarms()
+    assert alarm["code"] == "line_too_long" and alarm["length"] == 315
+    (misread,) = [r for r in run.of("misread") if "hand" in r]
+    assert misread["hand"] == "box 4" and misread["seq"] > alarm["seq"]
+    assert [c for _, c in run.cards()] == ["9S", "5H", "QC", "??", "7C", "4H", "JS", "4D", "8D"]
+    assert run.outcomes(1) == {2: "banca", 4: "punto", 5: "punto"}
+
+
+def test_an_overlong_burn_line_stops_play(replay: Any) -> None:
+    # The burn card passed but was not read: the shoe's composition is unknown (RULES.md §3).
+    deal = Deal().procedure(burn=None).serial("[Burn]<Card:2C" + "X" * 300 + ">\r\n")
+    deal.inp("open_bets")
+    run = replay(deal)
+    assert [a["code"] for a in run.alarms()] == ["line_too_long", "bad_card", "play_stopped"]
+    assert run.alarms("bad_card")[0]["stops_play"] is True
+    assert not run.of("coup_start")
+
+
+def test_noise_without_a_line_end_then_a_card_line_deals_the_card(replay: Any) -> None:
+    noise = bytes(range(0x20, 0x7F)) * 1000  # ~100 KB of printable noise, no line end
+    deal = ready().coup(COUP1_BETS, *COUP1_CARDS[:4])
+    deal.raw(noise + b"\r\n[Game]<Card:7C>\r\n").cards(*COUP1_CARDS[5:])
+    run = replay(deal)
+    assert [a["code"] for a in run.alarms()] == ["line_too_long"]
+    assert [c for _, c in run.cards()] == ["9S", "5H", "QC", "??", "7C", "4H", "JS", "4D", "8D"]
+    assert run.outcomes(1) == {2: "banca", 4: "punto", 5: "punto"}
+
+
+# -- dealer inputs given as JSON (a bool is not a box number) ---------------------------
+def test_five_choice_with_box_true_is_refused(replay: Any) -> None:
+    # Box 1 (Punto) 2C 3D = 5, box 2 AH 3S = 4; Banca 3H 3C = 6 (Art. 8: box 1 chooses).
+    deal = ready().coup((("punto", 1, 10), ("punto", 2, 10)), "2C", "AH", "3H", "3D", "3S")
+    deal.inp("five_choice", box=True, choice="draw")  # JSON true is not box 1
+    deal.inp("five_choice", box=1, choice="stand").cards("3C", "5D")
+    run = replay(deal)
+    assert [a["code"] for a in run.alarms()] == ["bad_input"]
+    assert [(r["box"], r["choice"]) for r in run.of("five_choice")] == [(1, "stand")]
+    assert run.outcomes(1) == {1: "banca", 2: "punto"}
+
+
+def test_no_more_bets_with_boxes_true_is_refused(replay: Any) -> None:
+    deal = ready().inp("open_bets").bet("punto", 1, 10)
+    deal.inp("no_more_bets", boxes=[True]).inp("no_more_bets", boxes=[1])
+    run = replay(deal)
+    assert [a["code"] for a in run.alarms()] == ["bad_input"]
+    assert [r["boxes"] for r in run.of("bets_closed")] == [[1]]
+
+
+# -- tablectl status on a card table ---------------------------------------------------
+def status_of(run: Run, *args: str) -> str:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert tablectl.main(["--journal", str(run.journal), "status", *args]) == 0
+    return out.getvalue()
+
+
+def _after_cut_between_coups() -> Deal:
+    return ready().coup(COUP1_BETS, *COUP1_CARDS).serial("[Cut]\r\n")
+
+
+@pytest.mark.parametrize(("make", "state"), [
+    (ready, "shoe procedure new_decks complete: the next coup may open"),
+    (lambda: ready().inp("open_bets"), "bets open, coup 1"),
+    (half_coup, "dealing coup 1"),
+    (lambda: ready().coup(COUP1_BETS, *COUP1_CARDS), "coup 1 over"),
+    (_after_cut_between_coups, "shoe procedure cut_card due (shoe closed: cut_card)"),
+    (lambda: _after_cut_between_coups().inp("procedure_step", step="shuffle"),
+     "shoe procedure cut_card under way, last step shuffle"),
+])
+def test_tablectl_status_gives_the_card_table_state(replay: Any, make: Any, state: str) -> None:
+    # A replay journal has no startup record: the game comes from its coup records.
+    out = status_of(replay(make()))
+    assert f"table state  {state}\n" in out
+    assert "game         mini_baccarat\n" in out
+
+
+def test_tablectl_status_gives_the_shoe_and_its_cards_left(replay: Any) -> None:
+    run = replay(half_coup())
+    (burn,) = run.of("burn")
+    assert burn["cards_left"] == 4 * 52 - 1  # the procedure's burn (seed 002 Art. 5 g)
+    out = status_of(run)
+    assert "game         mini_baccarat\n" in out
+    assert "table state  dealing coup 1\n" in out
+    assert (f"shoe         last step new_decks: burn; 207 cards left at seq {burn['seq']}, "
+            "6 dealt since\n") in out
+    status = json.loads(status_of(run, "--json"))
+    assert status["game"] == "mini_baccarat" and status["table_state"] == "dealing coup 1"
+    assert status["shoe"]["cards_left"] == 207 and status["shoe"]["cards_dealt_since"] == 6
+    assert status["shoe"]["last_step"]["step"] == "burn"
+
+
+# -- tablectl recall: each record in one coup's block ----------------------------------
+def test_recall_gives_a_coup_from_its_prelude_to_its_result(replay: Any) -> None:
+    # Coup 1, the cut card, seed 002 Art. 6, coup 2: the procedure and coup 2's open_bets
+    # belong to coup 2 (its prelude), not to the end of coup 1.
+    deal = ready().coup(COUP1_BETS, *COUP1_CARDS).serial("[Cut]\r\n").procedure(ART6, burn="KD")
+    run = replay(deal.coup((("punto", 1, 10),), "9S", "3H", "TC", "4D"))
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert tablectl.main(["--journal", str(run.journal), "recall", "--last", "2",
+                              "--json"]) == 0
+    coup1, coup2 = json.loads(out.getvalue())
+    assert [coup1["title"], coup2["title"]] == ["coup 1", "coup 2"]
+    assert coup1["records"][-1]["type"] == "coup_result"
+    types = [r["type"] for r in coup2["records"]]
+    prelude = coup2["records"][:types.index("coup_start")]
+    assert [r["step"] for r in prelude if r["type"] == "shoe_procedure"] == [*ART6, "burn"]
+    assert [r["type"] for r in prelude][-1] == "input"  # the dealer's open_bets
+    assert {"cut_card", "shoe_closed", "burn"} <= {r["type"] for r in prelude}
+    assert not [r for r in prelude if r["type"] == "serial"]
+    seqs = [r["seq"] for game in (coup1, coup2) for r in game["records"]]
+    assert seqs == sorted(set(seqs))
+    # Coup 1's cards are all shown: its face-down card was turned.
+    assert "??" not in [r["card"] for r in coup1["records"] if r["type"] == "card"]

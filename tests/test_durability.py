@@ -248,11 +248,14 @@ def test_cut_mid_spin_voids_it_and_returns_its_bets(tmp_path: Path) -> None:
     first = [e for e in tb.events() if e["t"] <= spin.launch + 4.0]  # the power cut
     assert run_replay(write_trace(tmp_path / "a.jsonl", first), db).rc == 0
     assert spin_in_play(all_records(db)) is not None
-    # The restart: the controller comes back and the next spin is played.
-    tb2, _ = one_spin(pocket=8, bets=BETS, open_at=None)
+    # The restart: the ball of the cut spin may still run, so the table comes back closed
+    # (no late bet, no spin from the middle of a throw) until the dealer opens bets.
+    tb2, _ = one_spin(pocket=8, bets=BETS)
     res = run_replay(write_trace(tmp_path / "b.jsonl", tb2.events()), db)
     assert res.rc == 0
     recs = all_records(db)
+    restart = [r for r in recs if r["type"] == "state" and r["trigger"] == "restart"]
+    assert [(r["from"], r["to"]) for r in restart] == [("no_more_bets", "closed")]
     voided = res.outcomes[0]
     assert (voided["spin"], voided["reason"], voided["reasons"]) == (1, "interrupted",
                                                                      ["interrupted"])

@@ -3,8 +3,8 @@
 The realtime mode plays the trace into gpiozero mock pins through the real driver threads,
 with the controller's clock running X times faster; CONTRACT §3 asks for the same results,
 reasons, revolutions and settlements as the virtual-time replay (only measured times may
-differ by the scheduling jitter). X = 20 keeps each run to seconds: the 160 s trace of
-``simulate --spins 3 --seed 7`` takes 8 s, and half a pocket is still 1 ms of wall time.
+differ by the scheduling jitter). X = 10 keeps each run to seconds: the 160 s trace of
+``simulate --spins 3 --seed 7`` takes 16 s, and half a pocket is still 2 ms of wall time.
 The realtime runs are subprocesses (the daemon's own entry point), one after the other.
 
 The clock starts when the player does: a spin that starts 0.1 s into the trace
@@ -25,7 +25,7 @@ from conftest import REPO, TRACES, Replay, replayer, run_replay, write_trace
 from controller import cli
 
 EXAMPLE = TRACES / "roulette-two-spins.jsonl"
-SPEED = "20"
+SPEED = "10"
 LEAD_IN = 10.0
 
 

@@ -166,3 +166,59 @@ def test_any_split_yields_the_same_lines(data: bytes, cuts: list[int]) -> None:
     codec = ReferenceShoeCodec()
     split = [line for piece in pieces for line in codec.feed(piece)]
     assert split == decode(data)
+
+
+# -- over-long lines that show a card passed (CONTRACT §4: a misread is never guessed) ------
+_NOISE = bytes(b for b in range(256) if b != 0x0A)  # no line end, no card mark
+
+
+@pytest.mark.parametrize("pieces", [1, 7])
+def test_overlong_game_card_line_is_an_alarm_then_a_misread(pieces: int) -> None:
+    data = b"[Game]<Card:4S" + b"#" * 300 + b">\r\n[Game]<Card:5H>\r\n"
+    codec = ReferenceShoeCodec()
+    size = -(-len(data) // pieces)
+    lines = [line for i in range(0, len(data), size) for line in codec.feed(data[i:i + size])]
+    # The card passed the reader: it is not lost, so the next card goes to the next hand.
+    assert lines == [OverlongLine(315), MisreadLine(), CardLine(Card("5", "H"), burn=False)]
+
+
+def test_overlong_burn_line_is_a_bad_card() -> None:
+    data = b"[Burn]<Card:" + b"?" * 300 + b">\r\n"
+    (alarm, bad) = decode(data)
+    assert alarm == OverlongLine(len(data) - 2)
+    assert isinstance(bad, BadCardLine) and bad.text.startswith("[Burn]<Card:")
+    assert len(bad.text) <= MAX_LINE_BYTES
+
+
+def test_a_card_mark_split_between_two_reads_of_an_overlong_line_is_seen() -> None:
+    codec = ReferenceShoeCodec()
+    assert codec.feed(b"x" * 400 + b"[Ga") == []
+    assert codec.feed(b"me]<Card:7C>\r\n") == [OverlongLine(415), MisreadLine()]
+
+
+def test_line_of_limit_plus_one_that_shows_a_card_is_a_misread() -> None:
+    text = b"[Game]<Card:4S>" + b" " * (MAX_LINE_BYTES + 1 - 15)
+    assert decode(text + b"\n") == [OverlongLine(MAX_LINE_BYTES + 1), MisreadLine()]
+
+
+def test_overlong_noise_without_a_card_mark_is_only_the_alarm() -> None:
+    assert decode(_NOISE * 4 + b"\r\n") == [OverlongLine(len(_NOISE) * 4)]
+
+
+@pytest.mark.parametrize("read_size", [4096, 50_000_000])
+def test_50_mb_of_noise_without_a_line_end_then_a_card_line(read_size: int) -> None:
+    noise = (_NOISE * (50_000_000 // len(_NOISE) + 1))[:50_000_000]
+    data = noise + b"\r\n[Game]<Card:QD>\r\n"
+    codec = ReferenceShoeCodec()
+    lines = [line for i in range(0, len(data), read_size)
+             for line in codec.feed(data[i:i + read_size])]
+    assert lines == [OverlongLine(50_000_000), CardLine(Card("Q", "D"), burn=False)]
+
+
+def test_50_mb_of_noise_run_into_a_card_line_is_a_misread() -> None:
+    # The line end between them was lost: the card is inside the over-long line.
+    noise = (_NOISE * (50_000_000 // len(_NOISE) + 1))[:50_000_000]
+    codec = ReferenceShoeCodec()
+    lines = [line for i in range(0, len(noise), 1 << 16) for line in codec.feed(noise[i:i + 65536])]
+    lines += codec.feed(b"[Game]<Card:QD>\r\n[Cut]\r\n")
+    assert lines == [OverlongLine(50_000_015), MisreadLine(), CutCardLine()]

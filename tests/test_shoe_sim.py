@@ -26,6 +26,7 @@ from drivers.shoe_sim import (
     ShoeSimResult,
     shoe_events,
     simulate_shoe,
+    simulate_shoe_trace,
     simulated_shoe_events,
 )
 from drivers.wheel_sim import write_trace
@@ -208,6 +209,31 @@ def test_cli_simulate_writes_a_readable_trace(tmp_path: Path) -> None:
     assert trace.meta == {"table": "mini_baccarat", "decks": 4}
     assert sum(1 for e in trace.events
                if isinstance(e, DealerInput) and e.action == "open_bets") == 3
+
+
+def test_trace_for_a_config_keeps_its_limits_and_replays_without_an_alarm(
+    tmp_path: Path,
+) -> None:
+    # config/mini-baccarat-sim.toml: min_bet 5 (Art. 5 limits). A bet under it would be
+    # refused and its box left out, while the simulated dealer still deals to it.
+    path = REPO / "config" / "mini-baccarat-sim.toml"
+    config = load_config(str(path))
+    assert config.limits.min_bet == 5
+    trace = tmp_path / "sim.jsonl"
+    simulate_shoe_trace(trace, 40, 4, config=config)
+    objects = [json.loads(line) for line in trace.read_text().splitlines()]
+    table_bets = [o["amount"] for o in objects if o.get("bet") in ("punto", "banca")]
+    assert min(table_bets) >= 5 and max(table_bets) <= config.limits.max_bet
+    assert not any("<Game>" in o.get("text", "") or "<W0x" in o.get("text", "")
+                   for o in objects)  # a clean trace: no misread, no reader warning
+    out = io.StringIO()
+    with redirect_stdout(out), redirect_stderr(io.StringIO()):
+        rc = cli.main(["replay", str(trace), "--config", str(path),
+                       "--journal", str(tmp_path / "j.sqlite")])
+    assert rc == 0
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [r for r in records if r["type"] == "alarm"] == []
+    assert [r["coup"] for r in records if r["type"] == "coup_result"] == list(range(1, 41))
 
 
 def test_bad_arguments() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import subprocess
 import sys
@@ -51,6 +52,15 @@ def test_status_shows_the_last_spin_and_the_table_state(
     assert "table state  bets_open" in out
 
 
+def test_status_names_the_game_of_a_replay_journal(
+        journal: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A replay journals no startup record: the spin records say it is a roulette.
+    assert tablectl_main(["--journal", str(journal), "status"]) == 0
+    out = capsys.readouterr().out
+    assert "game         roulette\n" in out
+    assert "shoe " not in out
+
+
 def test_recall_gives_each_spin_in_full_with_its_bets_and_settlements(
         journal: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert tablectl_main(["--journal", str(journal), "recall", "--last", "1"]) == 0
@@ -59,6 +69,49 @@ def test_recall_gives_each_spin_in_full_with_its_bets_and_settlements(
     assert '"numbers": ["00"]' in out  # the straight bet, placed before the launch
     assert '"payout": 350' in out and '"payout": -20' in out
     assert "spin 1" not in out
+
+
+def test_recall_gives_each_record_to_one_spin_only(
+        journal: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Art. 14: a disputed spin recalled in full, and nothing of the next spin in it.
+    assert tablectl_main(["--journal", str(journal), "recall", "--last", "2", "--json"]) == 0
+    spin1, spin2 = json.loads(capsys.readouterr().out)
+    assert [spin1["title"], spin2["title"]] == ["spin 1", "spin 2"]
+    assert not [r for r in spin1["records"] if r["type"] in ("bet", "bet_request")]
+    last = spin1["records"][-1]
+    assert last["type"] == "state" and last["trigger"] == "reopen"  # spin 1 ends there
+    # Spin 2's bets, placed after the reopen, open its block, before its spin_start.
+    types = [r["type"] for r in spin2["records"]]
+    assert types[:types.index("spin_start")] == ["bet_request", "bet"] * 2
+    seqs = [r["seq"] for game in (spin1, spin2) for r in game["records"]]
+    assert seqs == sorted(set(seqs))
+    assert not [r for game in (spin1, spin2) for r in game["records"] if r["type"] == "gpio"]
+
+
+def test_recall_ends_a_voided_spin_at_its_last_settlement_when_no_reopen_follows(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from controller.journal import Journal
+
+    path = tmp_path / "voided.sqlite"
+    with Journal(path, durable=False) as journal:
+        for type_, fields in [
+            ("spin_start", {"spin": 1}),
+            ("state", {"game": 2, "trigger": "restart", "from": "ball_in_play", "to": "closed"}),
+            ("spin_invalid", {"spin": 1, "reason": "interrupted", "reasons": ["interrupted"]}),
+            ("settlement", {"game": 1, "box": 1, "kind": "red", "amount": 10,
+                            "outcome": "push", "payout": 0}),
+            ("input", {"action": "open_bets"}),
+            ("state", {"game": 2, "trigger": "open_bets", "from": "closed", "to": "bets_open"}),
+            ("bet", {"game": 2, "box": 1, "kind": "red", "amount": 10}),
+            ("gpio", {"input": "ball_launch", "level": 1}),
+            ("spin_start", {"spin": 2}),
+        ]:
+            journal.append(type_, 1.0, fields)
+    assert tablectl_main(["--journal", str(path), "recall", "--last", "2", "--json"]) == 0
+    spin1, spin2 = json.loads(capsys.readouterr().out)
+    assert [r["type"] for r in spin1["records"]] == [
+        "spin_start", "state", "spin_invalid", "settlement"]
+    assert [r["type"] for r in spin2["records"]] == ["input", "state", "bet", "spin_start"]
 
 
 def test_tablectl_reads_while_a_writer_holds_the_journal(journal: Path) -> None:

@@ -2,7 +2,7 @@
 
 A game never writes the journal itself: it calls ``emit``, which appends the record to the
 journal (committed, hash-chained) and returns it with its ``seq``; only then does the game
-act on it (DEVELOPERS.md, Durability).
+act on it (project standards, Durability).
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ class RoundMachine(StateChart):
         super().__init__(**kwargs)
 
     def before_transition(self, event: Any, source: State, target: State) -> None:
-        # Journaled before the machine moves (DEVELOPERS.md, Durability).
+        # Journaled before the machine moves (project standards, Durability).
         if source is not target:
             self._on_transition(str(event), source.id, target.id)
 
@@ -207,7 +207,7 @@ class RouletteGame:
 
     def _set_limits(self, inp: DealerInput) -> None:
         lo, hi = inp.args.get("min_bet"), inp.args.get("max_bet")
-        if not (isinstance(lo, int) and isinstance(hi, int) and 1 <= lo <= hi):
+        if not (type(lo) is int and type(hi) is int and 1 <= lo <= hi):
             self.alarm("input_refused", f"set_limits: min_bet {lo!r} and max_bet {hi!r} must be "
                        "whole chips with 1 <= min_bet <= max_bet")
             return
@@ -310,16 +310,29 @@ class RouletteGame:
         self.last_spin = found.last_spin
         if found.limits is not None:
             self.limits = found.limits
-        state = found.state
-        if state in ("ball_in_play", "no_more_bets", "result", "invalid", "settled"):
-            state = "bets_open"
-        self.machine = RoundMachine(self._journal_transition, start_value=state)
         interrupted = found.interrupted_spin
+        state = found.state
+        if state not in RoundMachine.states_map:
+            self.alarm("journal_state_unknown", f"the journal's last table state {state!r} is "
+                       "not a state of a roulette table: starting closed")
+            state = "closed"
+        elif interrupted is not None or state == "no_more_bets":
+            # The ball of the interrupted spin may still be running: the table stays closed
+            # to bets and launches until the dealer opens bets again (no late bet is taken
+            # and no spin is started from the middle of a throw).
+            state = "closed"
+        elif state in ("ball_in_play", "result", "invalid", "settled"):
+            state = "bets_open"
+        if state != found.state:
+            self.emit("state", game=self.last_spin + 1, trigger="restart",
+                      **{"from": found.state, "to": state})
+        self.machine = RoundMachine(self._journal_transition, start_value=state)
         if interrupted is not None:
             self.emit("spin_invalid", spin=interrupted, reason="interrupted",
                       reasons=["interrupted"],
                       details={"interrupted": "the controller stopped while the spin was in "
-                               "play; voided on restart, bets returned"})
+                               "play; voided on restart, bets returned; the dealer reopens "
+                               "bets when the wheel is ready"})
             found.outcomes[interrupted] = None
             self.last_spin = max(self.last_spin, interrupted)
         for record in found.unsettled:
