@@ -74,6 +74,11 @@ class CardTable:
     def state(self) -> str:
         return self.game.state
 
+    def face_down_unseen(self) -> bool:
+        """From the close of bets to the turn of the Banca's first card, some shoe bytes
+        may carry that face-down card (seed 000 Art. 6): the raw bytes are not shown."""
+        return self.game.state in ("dealing", "five_options")
+
     # -- events ----------------------------------------------------------------------
     def serial(self, data: SerialData) -> None:
         """Bytes from a shoe port (already journaled): decode and act on every line.

@@ -255,6 +255,7 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
             raise ConfigError(config.source, None, "gpio.inputs",
                               f"a roulette table needs the wheel inputs: {', '.join(missing)} "
                               "missing (hardware.md §1)")
+    lock = _lock_journal(journal_path)
     journal = Journal(journal_path, durable=True)
     chain = journal.verify()
     log.info("journal", records=chain.records, head_seq=journal.last_seq,
@@ -284,10 +285,17 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    from drivers.daemon_io import start_hardware
+    from drivers.daemon_io import SimulatorResume, start_hardware
 
+    resume = SimulatorResume()
+    if sim.enabled and config.game != "roulette":
+        counts = {"serial": 0, "input": 0, "bet_request": 0}
+        for rec in journal.records(types=tuple(counts)):
+            is_serial = rec["type"] == "serial"
+            counts[rec["type"]] += len(rec["text"].encode("latin-1")) if is_serial else 1
+        resume = SimulatorResume(counts["serial"], counts["input"], counts["bet_request"])
     hardware = start_hardware(config, loop, clock, stop,
-                              table_open=table.game.state != "closed")
+                              table_open=table.game.state != "closed", resume=resume)
     gpio = hardware.gpio
     control = ControlServer(config.control_socket, config.control_group, loop.post, clock.now,
                             lambda: {n: gpio.level(n) for n in gpio.pins} if gpio else {},
@@ -303,7 +311,29 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
         journal.close()
         # The head of the chain, in journald: a cut at the end of the journal shows there.
         log.info("stopped", head_seq=journal.last_seq, head_hash=journal.last_hash)
+        lock.close()
     return 0
+
+
+def _lock_journal(journal_path: str) -> Any:
+    """Hold an exclusive lock beside the journal for the daemon's life: a second daemon on
+    the same journal stops here, before it writes anything.
+
+    Raises:
+        JournalError: another controller holds the lock.
+    """
+    import fcntl
+
+    path = Path(journal_path).with_name(Path(journal_path).name + ".lock")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle = open(path, "a+")  # noqa: SIM115 - held open until the daemon stops
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        raise JournalError(f"{journal_path}: another controller is running on this "
+                           "journal") from None
+    return handle
 
 
 if __name__ == "__main__":

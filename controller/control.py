@@ -13,6 +13,7 @@ checks a request and posts the event to the controller thread, like a driver.
 
 from __future__ import annotations
 
+import contextlib
 import grp
 import json
 import os
@@ -25,9 +26,11 @@ from typing import Any
 
 from controller.errors import TableControllerError, TraceError
 from controller.events import Event
-from controller.trace import trace_from_objects
+from controller.trace import loads_strict, trace_from_objects
 
 MAX_REQUEST = 4096  # bytes: a request is one short JSON line
+MAX_CLIENTS = 8  # at once; more are told "busy"
+CLIENT_TIMEOUT_S = 5.0
 
 
 class ControlError(TableControllerError):
@@ -61,6 +64,7 @@ class ControlServer:
         self.serial_ports = serial_ports
         self._server: socketserver.ThreadingUnixStreamServer | None = None
         self._thread: threading.Thread | None = None
+        self._created = False
 
     def start(self) -> None:
         gid = -1
@@ -75,18 +79,37 @@ class ControlServer:
                 raise ControlError(f"{self.path}: another controller is listening there")
             self.path.unlink()
         owner = self
+        slots = threading.BoundedSemaphore(MAX_CLIENTS)
 
         class Handler(socketserver.StreamRequestHandler):
+            timeout = CLIENT_TIMEOUT_S  # an idle client never holds the daemon
+
             def handle(self) -> None:
-                line = self.rfile.readline(MAX_REQUEST)
-                reply = owner.answer(line)
-                self.wfile.write(json.dumps(reply).encode() + b"\n")
+                if not slots.acquire(blocking=False):
+                    self._reply({"ok": False, "error": "busy: too many control clients"})
+                    return
+                try:
+                    line = self.rfile.readline(MAX_REQUEST)
+                    self._reply(owner.answer(line))
+                except (OSError, TimeoutError):
+                    pass  # the client went away or said nothing: nothing to answer
+                finally:
+                    slots.release()
+
+            def _reply(self, reply: dict[str, Any]) -> None:
+                with contextlib.suppress(OSError):  # the client did not wait for the answer
+                    self.wfile.write(json.dumps(reply).encode() + b"\n")
+
+        class Server(socketserver.ThreadingUnixStreamServer):
+            daemon_threads = True
+            block_on_close = False
 
         old_umask = os.umask(0o117)  # created 0660: owner and group only
         try:
-            self._server = socketserver.ThreadingUnixStreamServer(str(self.path), Handler)
+            self._server = Server(str(self.path), Handler)
         finally:
             os.umask(old_umask)
+        self._created = True
         try:
             if gid != -1:
                 os.chown(self.path, -1, gid)
@@ -102,10 +125,14 @@ class ControlServer:
         self._thread.start()
 
     def answer(self, line: bytes) -> dict[str, Any]:
-        """Check one request and post it; the reply says what was done or what is wrong."""
+        """Check one request and post it; the reply says what was done or what is wrong.
+
+        Only people's actions come in here: dealer inputs and bets. Sensor edges and shoe
+        bytes come from the hardware alone, so nobody can fake a ball pass or a card.
+        """
         try:
-            request = json.loads(line.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
+            request = loads_strict(line.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
             return {"ok": False, "error": f"request is not one JSON line: {exc}"}
         if not isinstance(request, dict):
             return {"ok": False, "error": "request must be a JSON object"}
@@ -113,6 +140,9 @@ class ControlServer:
             return {"ok": True, "sensors": self.sensors()}
         if "t" in request:
             return {"ok": False, "error": "field 't': the daemon stamps requests itself"}
+        if not ("input" in request or "bet" in request):
+            return {"ok": False, "error": "a request is a dealer input ('input'), a bet "
+                    "('bet') or a query ('query': 'sensors')"}
         try:
             trace = trace_from_objects(
                 "control", [(1, {"t": 0, "meta": {"table": self.table}}),
@@ -131,8 +161,9 @@ class ControlServer:
             self._server = None
         if self._thread is not None:
             self._thread.join(timeout=5)
-        if self.path.exists():
-            self.path.unlink()
+        if self._created and self.path.exists():
+            self.path.unlink()  # only the socket this server made, never another daemon's
+            self._created = False
 
 
 def _in_use(path: Path) -> bool:

@@ -102,7 +102,14 @@ def _mask_face_down(records: list[dict[str, Any]], turned: bool) -> list[dict[st
     shown = [public_view(r, turned) for r in records]
     if turned:
         return shown
+    dealing = False
     for i, rec in enumerate(records):
+        # From the close of bets to the turn, any raw shoe bytes may hold part of the
+        # face-down card (a line split across reads).
+        if rec["type"] == "bets_closed":
+            dealing = True
+        elif dealing and rec["type"] == "serial":
+            shown[i] = public_view(rec, turned, hide_raw=True)
         if rec["type"] == "card" and rec.get("face_down"):
             j = i - 1
             while j >= 0 and records[j]["type"] in (*_CARRIERS, "misread", "alarm"):

@@ -110,8 +110,11 @@ class Table:
         finally:
             held, self._held = self._held, None
             hide = any(r["type"] == "card" and r.get("face_down") for r, _ in held)
+            # A reader line split across reads carries part of the face-down card in an
+            # earlier chunk: while that card is due or unturned, no raw shoe bytes show.
+            unseen = getattr(self.game, "face_down_unseen", lambda: False)()
             for record, body in held:
-                self._present(record, body, hide)
+                self._present(record, body, hide or (unseen and record["type"] == "serial"))
 
     def recover(self) -> None:
         """Resume from the journal after a restart (void or finish what was interrupted)."""

@@ -22,6 +22,7 @@ from controller.control import ControlError, request
 from controller.errors import InputError, JournalError
 from controller.journal import Journal
 from controller.recall import games_in_full, public_view
+from controller.trace import loads_strict
 
 EXIT_BAD = 1
 EXIT_USAGE = 2
@@ -301,8 +302,8 @@ def cmd_control(socket_path: str, args: argparse.Namespace) -> int:
             if not sep or not key:
                 raise InputError("input", None, item, "arguments are KEY=VALUE")
             try:
-                message[key] = json.loads(value)  # numbers, lists: boxes=[1,2]
-            except ValueError:
+                message[key] = loads_strict(value)  # numbers, lists: boxes=[1,2]
+            except (ValueError, RecursionError):
                 message[key] = value
     reply = request(socket_path, message)
     if not reply.get("ok"):

@@ -70,13 +70,13 @@ def read_trace(path: str, serial_ports: Iterable[str] = ("shoe",)) -> Trace:
     numbered = [(number, line) for number, line in enumerate(lines, 1) if line.strip()]
     try:
         # One parse of the whole file is several times faster than a parse per line.
-        decoded = _loads("[" + ",".join(line for _, line in numbered) + "]")
+        decoded = loads_strict("[" + ",".join(line for _, line in numbered) + "]")
         objects = [(number, obj) for (number, _), obj in zip(numbered, decoded, strict=True)]
     except (ValueError, RecursionError):
         objects = []
         for number, line in numbered:
             try:
-                objects.append((number, _loads(line)))
+                objects.append((number, loads_strict(line)))
             except (ValueError, RecursionError) as exc:
                 why = "nested too deep" if isinstance(exc, RecursionError) else str(exc)
                 raise TraceError(path, number, None, f"not JSON: {why}") from exc
@@ -139,9 +139,21 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number a trace may hold")
 
 
-def _loads(text: str) -> Any:
-    """JSON without NaN or Infinity (the journal could not hold them)."""
-    return json.loads(text, parse_constant=_reject_constant)
+def loads_strict(text: str) -> Any:
+    """JSON without NaN or Infinity (the journal could not hold them).
+
+    Raises:
+        ValueError: not JSON, or a non-finite number; RecursionError: nested too deep.
+    """
+    return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is not a number a trace may hold")
+    return value
+
 
 
 class _Line:

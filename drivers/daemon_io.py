@@ -7,11 +7,11 @@ import os
 import random
 import threading
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from controller.config import Config
-from controller.events import DealerInput, Event
+from controller.events import BetPlaced, DealerInput, Event, SerialData
 from controller.loop import EventLoop, start_thread
 from controller.trace import trace_from_objects
 from drivers.gpio import GpioInputs, make_pin_factory
@@ -43,12 +43,49 @@ class Hardware:
             os.close(fd)
 
 
+@dataclass(frozen=True)
+class SimulatorResume:
+    """How far a simulated dealer got before a restart, counted in the journal: shoe bytes
+    read, dealer inputs and bets journaled. The same simulated shoe then goes on from there,
+    as a real dealer goes on dealing the same shoe."""
+
+    serial_bytes: int = 0
+    inputs: int = 0
+    bets: int = 0
+
+
+def resume_events(events: list[Event], resume: SimulatorResume, start: float) -> list[Event]:
+    """``events`` without what the journal already holds, the rest moved to ``start``."""
+    left_bytes, left_inputs, left_bets = resume.serial_bytes, resume.inputs, resume.bets
+    out: list[Event] = []
+    for event in events:
+        if isinstance(event, SerialData) and left_bytes:
+            if len(event.data) <= left_bytes:
+                left_bytes -= len(event.data)
+                continue
+            event = replace(event, data=event.data[left_bytes:])
+            left_bytes = 0
+        elif isinstance(event, DealerInput) and left_inputs:
+            left_inputs -= 1
+            continue
+        elif isinstance(event, BetPlaced) and left_bets:
+            left_bets -= 1
+            continue
+        out.append(event)
+    if not out or out is events:
+        return out
+    shift = start - out[0].t
+    return [replace(e, t=e.t + shift) for e in out]
+
+
 def start_hardware(config: Config, loop: EventLoop, clock: Any, stop: threading.Event,
-                   table_open: bool = False) -> Hardware:
+                   table_open: bool = False,
+                   resume: SimulatorResume = SimulatorResume()) -> Hardware:
     """Open the configured inputs and ports (and the simulator when enabled).
 
     ``table_open``: the table was already open when the daemon (re)started, so the
-    simulated dealer does not open it again.
+    simulated dealer does not open it again. ``resume``: where the simulated shoe's dealer
+    had got to (card tables).
     """
     hw = Hardware()
     scale = getattr(clock, "speed", 1.0)
@@ -70,7 +107,7 @@ def start_hardware(config: Config, loop: EventLoop, clock: Any, stop: threading.
                 master, slave = os.openpty()
                 hw.fds += [master, slave]
                 url = os.ttyname(slave)
-                _start_shoe_simulator(config, hw, loop, clock, master, port.name)
+                _start_shoe_simulator(config, hw, loop, clock, master, port.name, resume)
             transport = SerialTransport(port.name, url, port.baudrate, loop.post, clock)
             transport.start()
             hw.transports.append(transport)
@@ -123,11 +160,12 @@ def _start_wheel_simulator(config: Config, hw: Hardware, loop: EventLoop, clock:
 
 
 def _start_shoe_simulator(config: Config, hw: Hardware, loop: EventLoop, clock: Any,
-                          master: int, port: str) -> None:
+                          master: int, port: str, resume: SimulatorResume) -> None:
     from drivers.shoe_sim import simulated_shoe_events
 
     def play() -> None:
-        events = simulated_shoe_events(config, clock.now() + 1.0, port)
+        start = clock.now() + 1.0
+        events = resume_events(simulated_shoe_events(config, start, port), resume, start)
         player = TracePlayer(events, clock.now, clock.to_wall, None, {port: master}, loop.post)
         hw.players.append(player)
         player.run()

@@ -686,3 +686,25 @@ def test_recall_gives_a_coup_from_its_prelude_to_its_result(replay: Any) -> None
     assert seqs == sorted(set(seqs))
     # Coup 1's cards are all shown: its face-down card was turned.
     assert "??" not in [r["card"] for r in coup1["records"] if r["type"] == "card"]
+
+
+@pytest.mark.parametrize("chunks", [
+    # the face-down line split across two reads
+    ["[Game]<Card:9S>\r\n[Game]<Card:5H>\r\n[Game]<Card:QC>\r\n[Game]<Card:3",
+     "H>\r\n"],
+    # the start of the face-down line rides with the box's card before it
+    ["[Game]<Card:9S>\r\n[Game]<Card:5H>\r\n[Game]<Card:QC>\r\n[Game]<Ca", "rd:3H>\r\n"],
+])
+def test_face_down_card_split_across_reads_stays_hidden(replay: Any,
+                                                        chunks: list[str]) -> None:
+    # Seed 000 Art. 6: the Banca's first card is dealt face down; 3H here (the example).
+    deal = ready().coup(COUP1_BETS)
+    for chunk in chunks:
+        deal.serial(chunk)
+    run = replay(deal)
+    assert run.cards()[3] == ("banca", "??")
+    assert not [line for line in run.stdout.splitlines() if "3" in line and "Card:3" in line]
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert tablectl.main(["--journal", str(run.journal), "recall", "--last", "1"]) == 0
+    assert "Card:3" not in out.getvalue() and "rd:3H" not in out.getvalue()

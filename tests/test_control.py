@@ -50,7 +50,9 @@ def test_a_bet_is_posted(server: tuple[ControlServer, list[Event]]) -> None:
     ({"input": "nonsense"}, "input"),
     ({"bet": "roulette_royale", "box": 1, "amount": 5}, "bet"),
     ({"bet": "red", "box": 0, "amount": 5}, "box"),
-    ({"gpio": "ball_c", "level": 1}, "gpio"),
+    # Sensor edges and shoe bytes come from the hardware only: nobody can fake a ball pass.
+    ({"gpio": "ball_a", "level": 1}, "input"),
+    ({"serial": "shoe", "text": "[Game]<Card:9H>\r\n"}, "input"),
     ({"input": "void", "t": 3}, "t"),
 ])
 def test_bad_requests_are_refused_and_nothing_is_posted(
@@ -104,3 +106,66 @@ def test_tablectl_without_a_daemon_says_so(tmp_path: Path,
     config.write_text(f'[control]\nsocket = "{tmp_path / "none.sock"}"\n')
     assert tablectl_main(["--config", str(config), "sensors"]) == 1
     assert "no controller answers there" in capsys.readouterr().err
+
+
+def test_non_finite_numbers_are_refused_not_posted(
+        server: tuple[ControlServer, list[Event]]) -> None:
+    import socket
+
+    srv, posted = server
+    for raw in (b'{"input": "void", "reason": NaN}\n', b'{"input": "card", "card": 1e400}\n'):
+        with socket.socket(socket.AF_UNIX) as sock:
+            sock.connect(str(srv.path))
+            sock.sendall(raw)
+            reply = sock.makefile().readline()
+        assert '"ok": false' in reply
+    assert posted == []
+
+
+def test_a_silent_client_does_not_hold_the_daemon(tmp_path: Path) -> None:
+    import socket
+    import threading
+
+    srv = ControlServer(str(tmp_path / "c.sock"), None, lambda e: None, lambda: 0.0, dict,
+                        "roulette")
+    srv.start()
+    idle = socket.socket(socket.AF_UNIX)
+    idle.connect(str(srv.path))
+    idle.sendall(b'{"input":')  # and nothing more
+    stopper = threading.Thread(target=srv.stop)
+    stopper.start()
+    stopper.join(timeout=10)
+    idle.close()
+    assert not stopper.is_alive()
+    assert not srv.path.exists()
+
+
+def test_a_failed_second_server_leaves_the_first_ones_socket(
+        server: tuple[ControlServer, list[Event]]) -> None:
+    other = ControlServer(str(server[0].path), None, lambda e: None, lambda: 0.0, dict,
+                          "roulette")
+    with pytest.raises(ControlError):
+        other.start()
+    other.stop()
+    assert server[0].path.exists()
+    assert request(str(server[0].path), {"query": "sensors"})["ok"]
+
+
+def test_a_second_daemon_on_one_journal_stops_before_writing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from controller.cli import _lock_journal
+    from controller.cli import main as controller_main
+    from controller.journal import Journal
+
+    journal = tmp_path / "journal.sqlite"
+    config = tmp_path / "table.toml"
+    default = (Path(__file__).resolve().parents[1] / "controller" / "data" / "default.toml")
+    config.write_text(default.read_text().replace('path = "var/journal.sqlite"',
+                                                  f'path = "{journal}"'))
+    held = _lock_journal(str(journal))
+    try:
+        assert controller_main(["run", "--config", str(config)]) == 1
+    finally:
+        held.close()
+    assert "another controller is running on this journal" in capsys.readouterr().err
+    assert not journal.exists() or Journal(journal, readonly=True).last_seq == 0

@@ -209,3 +209,4 @@ def test_read_only_while_a_writer_is_open(tmp_path: Path) -> None:
         writer.close()
     with Journal(db, readonly=True) as journal:
         assert journal.verify().ok and journal.verify().records == 3
+
