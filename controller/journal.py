@@ -18,6 +18,7 @@ import json
 import math
 import sqlite3
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from json.encoder import encode_basestring_ascii as encode_basestring
 from pathlib import Path
@@ -241,6 +242,16 @@ class Journal:
             prev = digest
             expected += 1
         return VerifyResult(True, count)
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads inside see one state of the journal, even while the daemon writes."""
+        self.flush()
+        self._db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self._db.execute("COMMIT")
 
     def __enter__(self) -> Journal:
         return self

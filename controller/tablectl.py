@@ -248,7 +248,8 @@ def _summary(record: dict[str, Any]) -> str:
 
 
 def cmd_recall(journal: Journal, last: int, as_json: bool) -> int:
-    games = games_in_full(journal, last)
+    with journal.snapshot():  # the game starts and their records from one state
+        games = games_in_full(journal, last)
     if as_json:
         print(json.dumps(games, indent=2, sort_keys=True))
         return 0
