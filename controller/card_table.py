@@ -35,8 +35,6 @@ _INPUT_TYPES = ("serial", "input", "bet_request", "port")
 _NOT_DERIVED = frozenset({*_INPUT_TYPES, "gpio", "startup", "recovery"})
 # Game states in which no coup is under way (before the first, after the last one's result).
 _BETWEEN_COUPS = ("idle", "coup_over")
-CARD_TABLE_INPUTS = ("open_bets", "no_more_bets", "five_choice", "card", "procedure_step",
-                     "inspector_clear", "new_shoe")
 
 
 class CardTable:

@@ -3,6 +3,16 @@
 from __future__ import annotations
 
 import time
+from typing import Protocol
+
+
+class Clock(Protocol):
+    """What the controller needs of a clock: ``now()`` in seconds, and how many wall
+    seconds a span of its seconds takes (``to_wall``: 0 for trace time)."""
+
+    def now(self) -> float: ...
+
+    def to_wall(self, seconds: float) -> float: ...
 
 
 class WallClock:

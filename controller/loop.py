@@ -14,9 +14,8 @@ import queue
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
 
-from controller.clock import VirtualClock
+from controller.clock import Clock, VirtualClock
 from controller.events import Event
 
 
@@ -31,14 +30,6 @@ class Timer:
 
     def cancel(self) -> None:
         self.cancelled = True
-
-
-class Clock(Protocol):
-    """Structural type of the clocks in controller.clock (seconds)."""
-
-    def now(self) -> float: ...
-
-    def to_wall(self, seconds: float) -> float: ...
 
 
 _STOP = object()

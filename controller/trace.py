@@ -244,22 +244,3 @@ def _event(line: _Line, kind: str, t: float, table: str, ports: set[str]) -> Eve
         raise line.error("which", f"must be 1, 2 or 3, got {which!r}")
     return BetPlaced(t, bet_kind, line.integer("box", 1), line.integer("amount", 1),
                      tuple(numbers) if numbers is not None else None, which)
-
-
-def event_to_json(event: Event, port_texts: bool = True) -> dict[str, Any]:
-    """The CONTRACT §2 object of an event (``simulate`` writes these)."""
-    t = round(event.t, 6)
-    if isinstance(event, GpioEdge):
-        return {"t": t, "gpio": event.input, "level": event.level}
-    if isinstance(event, SerialData):
-        return {"t": t, "serial": event.port, "text": event.data.decode("latin-1")}
-    if isinstance(event, DealerInput):
-        return {"t": t, "input": event.action, **event.args}
-    if isinstance(event, BetPlaced):
-        obj: dict[str, Any] = {"t": t, "bet": event.kind, "box": event.box, "amount": event.amount}
-        if event.numbers is not None:
-            obj["numbers"] = list(event.numbers)
-        if event.which is not None:
-            obj["which"] = event.which
-        return obj
-    raise TypeError(f"no trace form for {event!r}")

@@ -20,8 +20,8 @@ from typing import Any
 
 import serial
 
+from controller.clock import Clock
 from controller.events import Event, PortStatus, SerialData
-from controller.games.base import Clock
 
 log = logging.getLogger(__name__)
 

@@ -18,8 +18,3 @@ class Emit(Protocol):
 
     def __call__(self, type_: str, /, **fields: Any) -> dict[str, Any]: ...
 
-
-class Clock(Protocol):
-    """The injected clock: ``now()`` in seconds (wall time in the daemon, trace time in replay)."""
-
-    def now(self) -> float: ...

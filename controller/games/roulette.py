@@ -68,7 +68,6 @@ _INPUT_EVENTS = {
     "close_table": "close_table",
     "no_more_bets": "call_no_more_bets",
 }
-ROULETTE_INPUTS = (*_INPUT_EVENTS, "void", "set_limits")
 
 
 @dataclass
