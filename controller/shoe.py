@@ -10,7 +10,9 @@ Decisions (RULES.md §3, "Decisions for the controller"; seed 002 Art. 4-6):
 - Composition: every card read from the loaded shoe (game, burn, dealer correction) is
   counted; ``decks`` copies of each of the 52 cards (jokers removed, Art. 4).
 - Stopping alarms stop play on the shoe until ``inspector_clear``: ``card_over_count``,
-  ``bad_card`` (a joker or unreadable rank), ``cut_card_late``, ``cut_card_missing``, and
+  ``bad_card`` (a joker or unreadable rank), ``cut_card_late`` and ``cut_card_early`` (a
+  misplaced cut card: fewer than 40 cards left, or more than half the pack, when it
+  appears; Art. 5 e, 6 b), ``cut_card_missing``, and
   ``card_before_correction`` (a card read while a misread awaits the dealer's correction,
   which would put the cards out of order). The card that raises one is not passed to the
   game; an extra copy (``card_over_count``) is not counted either.
@@ -25,6 +27,9 @@ Decisions (RULES.md §3, "Decisions for the controller"; seed 002 Art. 4-6):
   Art. 6 procedure is due before the next coup.
 - A misread is not an alarm: ``feed`` returns the ``MisreadLine`` and the game waits for
   ``manual_card``.
+- A line cut by a port outage (``CutOffLine``) is a ``line_cut`` alarm; the codec follows
+  it with the record of the card it may have held (a misread, an unreadable burn card,
+  the cut card), acted on as if read.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from controller.shoe_lines import (
     BadCardLine,
     CardLine,
     CutCardLine,
+    CutOffLine,
     MisreadLine,
     OverlongLine,
     ReaderAlarm,
@@ -80,6 +86,14 @@ DEALER_STEPS: Final = ("show", "turn", "scramble", "shuffle", "cut", "load")
 """Steps the dealer declares with ``procedure_step``; ``burn`` is read from the shoe."""
 
 CARDS_PER_DECK: Final = 52
+
+# What a line cut by a port outage may have carried (``CutOffLine.lost``), for its alarm.
+_CUT_OFF_MEANS: Final = {
+    "game": "it may have held a card of the game: a misread, the dealer enters the card",
+    "burn": "it held a burn card: an unreadable card, play stops",
+    "cut": "it held the cut card",
+    None: "it held no card (the start of a reader alarm or warning)",
+}
 
 
 class ShoeSession:
@@ -147,6 +161,12 @@ class ShoeSession:
     def cards_left(self) -> int:
         """Cards in the shoe by composition: decks × 52 minus the cards counted."""
         return self.decks * CARDS_PER_DECK - self._counts.total()
+
+    @property
+    def half_pack(self) -> int:
+        """Half the pack (count): the most cards the cut card may leave below it (seed 002
+        Art. 5 e, 6 b: "la mitad del paquete")."""
+        return self.decks * CARDS_PER_DECK // 2
 
     def remaining(self, card: Card) -> int:
         """Copies of ``card`` still in the shoe by composition (0 to ``decks``)."""
@@ -305,6 +325,16 @@ class ShoeSession:
                 )
             case OverlongLine(length=length):
                 self._alarm(t, "line_too_long", f"line of {length} bytes dropped", length=length)
+            case CutOffLine(length=length, lost=lost, text=text):
+                self._alarm(
+                    t,
+                    "line_cut",
+                    f"a line of the shoe reader was cut by the port going down: {length} "
+                    f"bytes dropped; {_CUT_OFF_MEANS[lost]}",
+                    length=length,
+                    lost=lost,
+                    **({"text": text} if text else {}),
+                )
             case _:
                 assert_never(line)
         return None
@@ -399,14 +429,25 @@ class ShoeSession:
         if not self._loaded:
             self._alarm(t, "card_before_ready", "cut card read before the shoe was loaded")
             return
+        # Seed 002 Art. 5 e, 6 b: the cut card sits "a no menos de 40 cartas de la base y
+        # la mitad del paquete": at least cut_card_min_remaining cards below it, and no more
+        # than half the pack. Out of those bounds it is misplaced (RULES.md §3).
         late = self.cards_left < self.cut_card_min_remaining
-        self._emit("cut_card", t=t, cards_left=self.cards_left, late=late)
+        early = self.cards_left > self.half_pack
+        self._emit("cut_card", t=t, cards_left=self.cards_left, late=late, early=early)
         if late:
             self._stop(
                 t,
                 "cut_card_late",
-                f"cut card with {self.cards_left} cards left, fewer "
+                f"misplaced cut card: {self.cards_left} cards left, fewer "
                 f"than {self.cut_card_min_remaining} (seed 002 Art. 5 e)",
+            )
+        if early:
+            self._stop(
+                t,
+                "cut_card_early",
+                f"misplaced cut card: {self.cards_left} cards left, more than half the "
+                f"pack of {self.decks * CARDS_PER_DECK} (seed 002 Art. 5 e, 6 b)",
             )
         self._cut_seen = True
         if self._procedure is None:

@@ -8,7 +8,7 @@ here, and nothing specific to one reader's wire format (CONTRACT §4 is one such
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Literal, Protocol
 
 from controller.cards import Card
 
@@ -71,6 +71,30 @@ class OverlongLine:
     length: int
 
 
+LostCard = Literal["game", "burn", "cut"]
+"""What a line cut by a port outage may have carried (see ``CutOffLine``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CutOffLine:
+    """An unfinished line dropped because its port went down (USB unplugged, read error).
+
+    Its end never arrives: bytes after the port comes back start a new line, so the two
+    halves are never joined into one line. ``length`` is the bytes received, ``lost`` what
+    the line may have carried: ``"game"`` a card for play, or a line that cannot be shown
+    to hold no card; ``"burn"`` a burn card; ``"cut"`` the cut card; None nothing (blank,
+    or the start of a reader alarm or warning). ``text`` is the bytes as Latin-1 when
+    ``lost`` is None or ``"cut"``, else empty: part of a card line may show a face-down
+    card (seed 000 Art. 6). The codec follows it with what the loss means: ``MisreadLine``
+    (play waits for the dealer's correction), ``BadCardLine`` (a burn card: the shoe's
+    composition is not known) or ``CutCardLine``.
+    """
+
+    length: int
+    lost: LostCard | None
+    text: str = ""
+
+
 ShoeLine = (
     CardLine
     | BadCardLine
@@ -80,6 +104,7 @@ ShoeLine = (
     | ReaderWarning
     | UnknownLine
     | OverlongLine
+    | CutOffLine
 )
 
 
@@ -88,9 +113,13 @@ class ShoeCodec(Protocol):
 
     ``feed`` keeps the bytes of an unfinished line for the next call and never raises on bad
     input (bad input becomes ``UnknownLine``, ``BadCardLine`` or ``OverlongLine``).
-    ``reset`` forgets any unfinished line, e.g. after the port was reopened.
+    ``reset`` forgets any unfinished line silently. ``port_down`` is called when the port
+    went away: it forgets the unfinished line too, and returns what losing it means (empty
+    when there was none; else a ``CutOffLine`` and the record of the card it may have held).
     """
 
     def feed(self, data: bytes) -> list[ShoeLine]: ...
 
     def reset(self) -> None: ...
+
+    def port_down(self) -> list[ShoeLine]: ...

@@ -14,6 +14,8 @@ from controller.shoe_lines import (
     BadCardLine,
     CardLine,
     CutCardLine,
+    CutOffLine,
+    LostCard,
     MisreadLine,
     OverlongLine,
     ReaderAlarm,
@@ -35,6 +37,11 @@ _BURN_MARK = b"Burn"
 # Bytes of an over-long line kept from one read to the next so that a mark split
 # between two reads is still seen: the longest mark less one byte.
 _MARK_OVERLAP = max(len(m) for m in (*_CARD_MARKS, _BURN_MARK)) - 1
+# Starts of the CONTRACT §4 lines, for a line cut short by a port outage (``port_down``):
+# what its first bytes can still become. Two bytes at least: "[" or "<" alone could be any.
+_CUT_CARD_START = b"[Cut]"
+_NO_CARD_STARTS = (b"<Alarm:", b"<W0x", b"<W0X")
+_BURN_STARTS = (b"[Burn]<Card:", b"[Manual Burn Cards]<Card:")
 
 
 class ReferenceShoeCodec:
@@ -51,7 +58,9 @@ class ReferenceShoeCodec:
     that card: it becomes a ``MisreadLine`` (play waits for the dealer's correction,
     CONTRACT §4), or a ``BadCardLine`` when it also says ``Burn`` (the shoe's composition
     is no longer known). That holds for an over-long line too, wherever in it the mark is:
-    its ``OverlongLine`` comes first (the alarm), then the misread or bad card.
+    its ``OverlongLine`` comes first (the alarm), then the misread or bad card. And for a
+    line cut short by a port outage (``port_down``): it is dropped, never joined with the
+    bytes that come once the port is back, and the card it may have held is reported.
     """
 
     def __init__(self) -> None:
@@ -75,6 +84,40 @@ class ReferenceShoeCodec:
         self._tail = b""
         self._card_seen = False
         self._burn_seen = False
+
+    def port_down(self) -> list[ShoeLine]:
+        """The port went down: drop the unfinished line, never to be joined with the bytes
+        that come after the port is back (they start a new line).
+
+        Returns [] when no line was under way (or only blanks); else a ``CutOffLine``, then
+        what the lost line may have held (see ``_lost_card``): a ``MisreadLine`` for a card
+        of the game (play waits for the dealer's correction, CONTRACT §4), a ``BadCardLine``
+        for a burn card (the shoe's composition is no longer known), a ``CutCardLine`` for
+        the cut card; nothing more for the start of a reader alarm or warning. An over-long
+        line under way gives its ``OverlongLine`` first.
+        """
+        lines: list[ShoeLine] = []
+        if self._overlong >= 0:
+            lines.append(OverlongLine(self._overlong))
+            head, length = self._head.strip(), self._overlong
+            lost = _lost_card(head, self._card_seen, self._burn_seen)
+        else:
+            head, length = bytes(self._buf).strip(), len(self._buf)
+            if not head:
+                self.reset()
+                return []
+            lost = _lost_card(head, False, False)
+        self.reset()
+        text = head.decode("latin-1")
+        # Part of a card line is never shown: it may be the Banca's face-down card.
+        lines.append(CutOffLine(length, lost, text if lost in (None, "cut") else ""))
+        if lost == "game":
+            lines.append(MisreadLine())
+        elif lost == "burn":
+            lines.append(BadCardLine(text))
+        elif lost == "cut":
+            lines.append(CutCardLine())
+        return lines
 
     def feed(self, data: bytes) -> list[ShoeLine]:
         """Add ``data`` and return every line it completes, in order; never raises."""
@@ -147,6 +190,32 @@ class ReferenceShoeCodec:
             text = self._head.decode("latin-1").strip()
             lines.append(BadCardLine(text) if self._burn_seen else MisreadLine())
         return lines
+
+
+def _lost_card(head: bytes, card_mark: bool, burn_mark: bool) -> LostCard | None:
+    """What a line cut short after ``head`` (its first bytes, stripped) may have carried.
+
+    ``card_mark``/``burn_mark``: an over-long line showed those marks past its head. A
+    line that shows a card mark held a card (a burn if it says ``Burn``); one that can only
+    become ``[Cut]`` was the cut card; one that can only become a reader alarm or warning
+    held nothing. Anything else cannot be shown to hold no card, so it is a card of the
+    game: losing a card unseen would put every later card in the wrong hand.
+    """
+    card_mark = card_mark or any(m in head for m in _CARD_MARKS)
+    burn_mark = burn_mark or _BURN_MARK in head
+
+    def starts(form: bytes) -> bool:
+        return len(head) >= 2 and (form.startswith(head) or head.startswith(form))
+
+    if card_mark:
+        return "burn" if burn_mark else "game"
+    if burn_mark or any(starts(form) for form in _BURN_STARTS):
+        return "burn"
+    if starts(_CUT_CARD_START):
+        return "cut"
+    if any(starts(form) for form in _NO_CARD_STARTS):
+        return None
+    return "game"
 
 
 def _parse_line(text: str) -> ShoeLine:

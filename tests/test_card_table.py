@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from controller import cli, tablectl
+from controller.cards import full_deck
 from controller.clock import VirtualClock
 from controller.config import load_config
 from controller.journal import Journal
@@ -271,24 +272,73 @@ def test_joker_is_an_alarm_and_stops_play(replay: Any) -> None:
     assert run.of("card_turned")[0]["card"] == "3H"
 
 
-TWELVE_CLUBS = ("3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC")
+PACK = 4 * 52  # seed 000 Art. 2: a sabot of four decks
+HALF_PACK = PACK // 2  # seed 002 Art. 5 e, 6 b: "la mitad del paquete"
+
+
+def burn_down_to(deal: Deal, left: int) -> Deal:
+    """Burn cards until ``left`` are in the shoe, after the procedure's burn (2C) only.
+
+    The deck's order over and over (the first pass without 2C): no card is burned more
+    often than the four decks hold, and at ``left`` >= 104 each card is burned twice at
+    most, so two copies of every card are left for the coups of a test.
+    """
+    order = [c for c in full_deck() if str(c) != "2C"] + full_deck() * 3
+    lines = "".join(f"[Burn]<Card:{card}>\r\n" for card in order[:PACK - 1 - left])
+    return deal.serial(lines) if lines else deal
+
+
+def ready_near_the_cut(left: int = HALF_PACK) -> Deal:
+    """New decks, the procedure, and burns down to ``left`` cards: a cut card that comes
+    up from then on sits where seed 002 Art. 5 e puts it (40 to half the pack)."""
+    return burn_down_to(ready(), left)
 
 
 def test_cut_card_with_fewer_than_40_cards_left_is_an_alarm(replay: Any) -> None:
-    # One deck: 52 cards. The procedure's burn and 12 more burns, while coup 1 takes bets,
-    # leave 39 cards, under the 40 of seed 002 Art. 5 e (that already raises
-    # cut_card_missing); then the cut card, still in coup 1.
-    deal = ready(decks=1, burn="2C").inp("open_bets").bet("punto", 1, 10)
-    for card in TWELVE_CLUBS:
-        deal.serial(f"[Burn]<Card:{card}>\r\n")
+    # The procedure's burn and 168 more burns, while coup 1 takes bets, leave 39 cards,
+    # under the 40 of seed 002 Art. 5 e (that already raises cut_card_missing); then the
+    # cut card, still in coup 1.
+    deal = burn_down_to(ready().inp("open_bets").bet("punto", 1, 10), 39)
     deal.serial("[Cut]\r\n")
     run = replay(deal)
     (cut,) = run.of("cut_card")
     assert cut["cards_left"] == 39 and cut["late"] is True
     late = run.alarms("cut_card_late")
     assert len(late) == 1 and late[0]["stops_play"] is True
+    assert "misplaced cut card" in late[0]["message"]
     assert run.alarms("cut_card_missing")  # the reserve was entered first
     assert not run.of("shoe_closed")  # coup 1 is under way: the shoe ends with it
+
+
+@pytest.mark.parametrize("left", [HALF_PACK + 1, PACK - 1])
+def test_art5e_6b_cut_card_with_more_than_half_the_pack_left_is_misplaced(
+    replay: Any, left: int
+) -> None:
+    # Seed 002 Art. 5 e, 6 b: the cut card goes "a no menos de 40 cartas de la base y la
+    # mitad del paquete". Appearing with 105 of 208 cards left (or right after the burn), it
+    # was put too high: play stops on that shoe until the inspector clears it (RULES.md §3).
+    deal = burn_down_to(ready(), left).serial("[Cut]\r\n").inp("open_bets")  # refused
+    deal.inp("inspector_clear", note="cut card was too high").procedure(ART6, burn="KD")
+    deal.coup((("punto", 1, 10),), "9S", "3H", "TC", "4D")
+    run = replay(deal)
+    (cut,) = run.of("cut_card")
+    assert cut["cards_left"] == left and cut["early"] is True and cut["late"] is False
+    (early,) = run.alarms("cut_card_early")
+    assert early["stops_play"] is True and "misplaced cut card" in early["message"]
+    assert [a["code"] for a in run.alarms()] == ["cut_card_early", "play_stopped"]
+    assert len(run.of("coup_start")) == 1  # the only coup is the one after the clearance
+    (clear,) = run.of("inspector_clear")
+    assert clear["cleared"] == ["cut_card_early"]
+    art6 = [r["step"] for r in run.of("shoe_procedure") if r["procedure"] == "cut_card"]
+    assert art6 == [*ART6, "burn"]
+    assert run.outcomes(1) == {1: "punto"}  # 9S TC = 9 against 3H 4D = 7
+
+
+def test_art5e_6b_cut_card_with_exactly_half_the_pack_left_is_in_place(replay: Any) -> None:
+    run = replay(ready_near_the_cut(HALF_PACK).serial("[Cut]\r\n"))
+    (cut,) = run.of("cut_card")
+    assert cut["cards_left"] == HALF_PACK and not cut["early"] and not cut["late"]
+    assert not run.alarms()
 
 
 @pytest.mark.parametrize("before", ["first_coup", "next_coup"])
@@ -296,7 +346,7 @@ def test_cut_card_between_coups_closes_the_shoe_at_once_for_art6(replay: Any,
                                                                  before: str) -> None:
     # RULES.md §3: the cut card ends the shoe after the current game; between coups there
     # is none, so the shoe closes now and seed 002 Art. 6 (shuffle, cut, load, burn) is due.
-    deal = ready()
+    deal = ready_near_the_cut()
     if before == "next_coup":
         deal.coup(COUP1_BETS, *COUP1_CARDS)
     deal.serial("[Cut]\r\n").inp("open_bets")  # refused: the procedure comes first
@@ -314,7 +364,7 @@ def test_cut_card_between_coups_closes_the_shoe_at_once_for_art6(replay: Any,
 
 def test_cut_card_while_bets_are_open_ends_the_shoe_when_that_coup_ends(replay: Any) -> None:
     # Decision (CardTable.serial): the coup whose bets are open is the current game.
-    deal = ready().inp("open_bets")
+    deal = ready_near_the_cut().inp("open_bets")
     for kind, box, amount in COUP1_BETS:
         deal.bet(kind, box, amount)
     deal.serial("[Cut]\r\n").inp("no_more_bets").cards(*COUP1_CARDS)
@@ -330,11 +380,9 @@ def test_cut_card_while_bets_are_open_ends_the_shoe_when_that_coup_ends(replay: 
 
 
 def test_reserve_reached_between_coups_closes_the_shoe_for_art6(replay: Any) -> None:
-    # One deck: burns between coups enter the 40-card reserve with no cut card (RULES.md
-    # §3): play stops; once the inspector clears, the Art. 6 procedure, then a coup.
-    deal = ready(decks=1, burn="2C")
-    for card in TWELVE_CLUBS:
-        deal.serial(f"[Burn]<Card:{card}>\r\n")
+    # Burns between coups enter the 40-card reserve with no cut card (RULES.md §3): play
+    # stops; once the inspector clears, the Art. 6 procedure, then a coup.
+    deal = burn_down_to(ready(), 39)
     deal.inp("inspector_clear", note="reshuffle").procedure(ART6, burn="KD")
     deal.coup((("punto", 1, 10),), "9S", "3H", "TC", "4D")
     run = replay(deal)
@@ -347,7 +395,8 @@ def test_reserve_reached_between_coups_closes_the_shoe_for_art6(replay: Any) -> 
 
 
 def test_cut_card_ends_the_shoe_after_the_coup_then_art6_before_the_next(replay: Any) -> None:
-    deal = ready().coup(COUP1_BETS, *COUP1_CARDS[:5]).serial("[Cut]\r\n").cards(*COUP1_CARDS[5:])
+    deal = ready_near_the_cut().coup(COUP1_BETS, *COUP1_CARDS[:5]).serial("[Cut]\r\n")
+    deal.cards(*COUP1_CARDS[5:])
     deal.inp("open_bets")  # refused: the Art. 6 procedure is due
     deal.procedure(ART6, burn="KD").coup((("punto", 1, 10),), "9S", "3H", "TC", "4D")
     run = replay(deal)
@@ -406,6 +455,51 @@ def test_five_choice_after_the_banca_second_card_is_late(replay: Any) -> None:
     assert [(r["box"], r["choice"]) for r in run.of("five_choice")] == [(1, "stand")]
     assert run.outcomes(1) == {1: "banca", 2: "punto"}
     assert run.cards()[-1] == ("box 2", "5D")
+
+
+def test_art8_five_choice_changed_after_the_face_down_card_is_turned_is_refused(
+    replay: Any,
+) -> None:
+    # Seed 000 Art. 8: "Decidida la opción, el tallador descubrirá su carta tapada". Box 1
+    # (Punto) 2C 3D = 5 stands, box 2 AH 3S = 4; the choice turns the Banca's 3H. The
+    # change to "draw", before the Banca's second card, comes too late.
+    deal = ready().coup((("punto", 1, 10), ("punto", 2, 10)), "2C", "AH", "3H", "3D", "3S")
+    deal.inp("five_choice", box=1, choice="stand")
+    deal.inp("five_choice", box=1, choice="draw")  # after the turn: refused
+    deal.cards("3C", "5D")  # Banca 3H 3C = 6; box 2 draws 5D: 9; the Banca stands on 6
+    run = replay(deal)
+    (late,) = run.alarms()
+    assert late["code"] == "late_five_choice" and "carta tapada" in late["message"]
+    (turned,) = run.of("card_turned")
+    assert turned["seq"] < late["seq"]
+    assert [(r["box"], r["choice"]) for r in run.of("five_choice")] == [(1, "stand")]
+    assert run.cards()[-2:] == [("banca", "3C"), ("box 2", "5D")]  # box 1 took no third card
+    assert run.outcomes(1) == {1: "banca", 2: "punto"}  # 5 against 6; 9 against 6
+
+
+# -- seed 000 Art. 2: five boxes, four decks --------------------------------------------
+@pytest.mark.parametrize("box", [6, 99])
+def test_art2_a_bet_on_a_box_beyond_the_five_is_refused(replay: Any, box: int) -> None:
+    deal = ready().inp("open_bets").bet("punto", box, 10).bet("punto", 5, 10)
+    deal.inp("no_more_bets").cards("9S", "3H", "TC", "4D")
+    run = replay(deal)
+    (refused,) = run.alarms()
+    assert refused["code"] == "bet_refused" and "unknown_box" in refused["message"]
+    assert [(r["box"], r["amount"]) for r in run.of("bet_placed")] == [(5, 10)]
+    assert run.outcomes(1) == {5: "punto"}  # 9S TC = 9 against 3H 4D = 7
+
+
+@pytest.mark.parametrize("decks", [1, 6, 8])
+def test_art2_a_trace_for_another_number_of_decks_is_refused(tmp_path: Path,
+                                                             decks: int) -> None:
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text("".join(json.dumps(o) + "\n" for o in Deal(decks).objects))
+    err = io.StringIO()
+    with redirect_stdout(io.StringIO()), redirect_stderr(err):
+        rc = cli.main(["replay", str(trace), "--journal", str(tmp_path / "j.sqlite")])
+    assert rc == 2
+    (line,) = err.getvalue().splitlines()
+    assert str(trace) in line and "meta.decks" in line and "seed 000 Art. 2" in line
 
 
 # -- the Banca's face-down card (seed 000 Art. 6) -------------------------------------
@@ -616,7 +710,8 @@ def test_no_more_bets_with_boxes_true_is_refused(replay: Any) -> None:
     deal = ready().inp("open_bets").bet("punto", 1, 10)
     deal.inp("no_more_bets", boxes=[True]).inp("no_more_bets", boxes=[1])
     run = replay(deal)
-    assert [a["code"] for a in run.alarms()] == ["bad_input"]
+    # The trace ends with the coup dealt no card: named as still open (CONTRACT §3 replay).
+    assert [a["code"] for a in run.alarms()] == ["bad_input", "game_open"]
     assert [r["boxes"] for r in run.of("bets_closed")] == [[1]]
 
 
@@ -629,7 +724,7 @@ def status_of(run: Run, *args: str) -> str:
 
 
 def _after_cut_between_coups() -> Deal:
-    return ready().coup(COUP1_BETS, *COUP1_CARDS).serial("[Cut]\r\n")
+    return ready_near_the_cut().coup(COUP1_BETS, *COUP1_CARDS).serial("[Cut]\r\n")
 
 
 @pytest.mark.parametrize(("make", "state"), [
@@ -667,7 +762,8 @@ def test_tablectl_status_gives_the_shoe_and_its_cards_left(replay: Any) -> None:
 def test_recall_gives_a_coup_from_its_prelude_to_its_result(replay: Any) -> None:
     # Coup 1, the cut card, seed 002 Art. 6, coup 2: the procedure and coup 2's open_bets
     # belong to coup 2 (its prelude), not to the end of coup 1.
-    deal = ready().coup(COUP1_BETS, *COUP1_CARDS).serial("[Cut]\r\n").procedure(ART6, burn="KD")
+    deal = ready_near_the_cut().coup(COUP1_BETS, *COUP1_CARDS).serial("[Cut]\r\n")
+    deal.procedure(ART6, burn="KD")
     run = replay(deal.coup((("punto", 1, 10),), "9S", "3H", "TC", "4D"))
     out = io.StringIO()
     with redirect_stdout(out):

@@ -20,7 +20,7 @@ import pytest
 from controller import cli
 from controller.clock import ScaledClock
 from controller.config import SimulatorConfig, load_config
-from controller.events import BetPlaced, DealerInput, Event
+from controller.events import BetPlaced, DealerInput, Event, PortStatus, SerialData
 from controller.journal import Journal
 from controller.loop import EventLoop, start_thread
 from controller.table import Table
@@ -205,3 +205,114 @@ def test_shoe_closed_and_reopened_in_the_middle_of_a_coup(
         ports = [(r["up"], r["seq"]) for r in journal.records(types=("port",))]
     down_seq = ports[1][1]
     assert [c["seq"] for c in cards][3] < down_seq < [c["seq"] for c in cards][4]
+
+
+def test_shoe_line_cut_by_the_port_closing_mid_line_is_a_misread_never_spliced(
+    tmp_path: Path, pty_link: tuple[Path, list[int]]
+) -> None:
+    # Issue 6 item 9 on the real transport: pyserial reads a pseudo-terminal whose peer
+    # closes in the middle of box 2's second card (7C); after the replug the reader sends
+    # the rest of that line. Joined, "[Game]<Ca" + "rd:7C>" would be a clean 7C.
+    link, fds = pty_link
+    master, slave = link_pty(link)
+    fds += [master, slave]
+    table = LiveTable(tmp_path, link)
+    rec = table.records
+    try:
+        rec.wait_for(lambda: len(rec.of("port")) == 1)
+
+        def send(data: bytes) -> None:
+            os.write(master, data)
+
+        for step in ("show", "turn", "scramble", "shuffle", "cut", "load"):
+            table.dealer("procedure_step", step=step)
+        rec.wait_for(lambda: len(rec.of("shoe_procedure")) == 6)
+        send(b"[Burn]<Card:2C>\r\n")
+        rec.wait_for(lambda: len(rec.of("burn")) == 1)
+        table.dealer("open_bets")
+        for kind, box, amount in COUP1_BETS:
+            table.post(BetPlaced(table.clock.now(), kind, box, amount))
+        table.dealer("no_more_bets")
+        rec.wait_for(lambda: len(rec.of("bets_closed")) == 1)
+        send(b"".join(f"[Game]<Card:{c}>\r\n".encode() for c in COUP1_CARDS[:4]))
+        rec.wait_for(lambda: len(rec.of("card")) == 4)
+        serial_before = len(rec.of("serial"))
+        send(b"[Game]<Ca")
+        rec.wait_for(lambda: len(rec.of("serial")) > serial_before)
+
+        link.unlink()
+        for fd in (slave, master):  # the peer closes: reads fail on the transport's side
+            os.close(fd)
+            fds.remove(fd)
+        rec.wait_for(lambda: [p["up"] for p in rec.of("port")] == [True, False])
+        rec.wait_for(lambda: len(rec.of("misread")) == 2)  # the shoe's and the game's
+        master, slave = link_pty(link)
+        fds += [master, slave]
+        rec.wait_for(lambda: [p["up"] for p in rec.of("port")] == [True, False, True])
+        send(b"rd:7C>\r\n")
+        rec.wait_for(lambda: any(a["code"] == "unknown_line" for a in rec.of("alarm")))
+        table.dealer("card", card="7C")  # the dealer's correction
+        rec.wait_for(lambda: len(rec.of("card")) == 5)
+        send(b"".join(f"[Game]<Card:{c}>\r\n".encode() for c in COUP1_CARDS[5:]))
+        rec.wait_for(lambda: len(rec.of("coup_result")) == 1)
+    finally:
+        table.close()
+
+    codes = [a["code"] for a in rec.of("alarm")]
+    assert codes == ["shoe_disconnected", "line_cut", "unknown_line"]
+    (cut,) = [a for a in rec.of("alarm") if a["code"] == "line_cut"]
+    assert "cut by the port going down" in cut["message"]
+    misread = [r for r in rec.of("misread") if "hand" in r]
+    assert [r["hand"] for r in misread] == ["box 2"]
+    cards = rec.of("card")
+    assert [(c["card"], c["manual"]) for c in cards][4] == ("7C", True)
+    assert [c["card"] for c in cards] == ["9S", "5H", "QC", "??", "7C", "4H", "JS", "4D", "8D"]
+    (result,) = rec.of("coup_result")
+    assert {b["box"]: b["outcome"] for b in result["boxes"]} == {2: "banca", 4: "punto",
+                                                                 5: "punto"}
+
+
+class _Posted:
+    """Stands in for the loop: collects what the drivers post."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self._cond = threading.Condition()
+
+    def post(self, event: Event) -> None:
+        with self._cond:
+            self.events.append(event)
+            self._cond.notify_all()
+
+    def wait_for(self, predicate: Callable[[], bool]) -> None:
+        with self._cond:
+            assert self._cond.wait_for(predicate, WAIT), f"timed out: {self.events[-5:]}"
+
+
+def test_the_simulator_supplies_the_shoe_of_a_config_without_a_shoe_port(
+    tmp_path: Path,
+) -> None:
+    # Issue 6: a Mini-Bacará config without [serial.shoe] is refused unless the embedded
+    # simulator is enabled; then the simulator must really deal into a shoe port.
+    from drivers.daemon_io import start_hardware
+
+    text = (Path(__file__).resolve().parents[1] / "config" / "mini-baccarat-sim.toml")
+    config_text = text.read_text().replace(
+        '[serial.shoe]\nurl = "loop://"\nbaudrate = 9600\ncodec = "reference"\n', "")
+    assert "\n[serial" not in config_text
+    path = tmp_path / "mini.toml"
+    path.write_text(config_text)
+    config = load_config(str(path))
+    assert config.serial == {} and config.simulator.enabled
+    posted = _Posted()
+    clock = ScaledClock(SPEED)
+    stop = threading.Event()
+    hardware = start_hardware(config, posted, clock, stop)  # type: ignore[arg-type]
+    try:
+        posted.wait_for(lambda: b"[Game]<Card:" in b"".join(
+            e.data for e in posted.events if isinstance(e, SerialData)))
+    finally:
+        stop.set()
+        hardware.close()
+    ports = {e.port for e in posted.events if isinstance(e, SerialData | PortStatus)}
+    assert ports == {"shoe"}

@@ -259,19 +259,51 @@ def test_art8_decision_a_box_with_five_and_no_punto_bet_stands_without_waiting()
     choices = [(r["box"], r["choice"], r["by"]) for r in table.of("five_choice")]
     assert choices == [(1, "stand", "rule")]
     assert table.game.needs_card() == "banca"
-    with _Refused("five_without_punto"):
+    with _Refused("late_five_choice"):  # the rule's choice is made and the card turned
         table.game.five_choice(0, 1, "draw")
     table.deal("5H")  # Banca 4 + 5 = 9, a natural
     assert table.result(1)["cards"] == ["2C", "3D"]
 
 
-def test_art8_the_choice_may_be_corrected_until_the_banca_second_card() -> None:
+def test_art8_decision_a_box_with_five_and_no_punto_bet_may_not_choose() -> None:
+    # Box 1 on five with a Banca bet only, box 2 on five with a Punto bet: the card stays
+    # face down while box 2 has not chosen, and box 1 still may not choose.
+    table = Table()
+    table.open([("banca", 1, 10), ("punto", 2, 10)])
+    table.deal("2C 4S 4H 3D AS")  # box 1: 2 + 3 = 5, box 2: 4 + 1 = 5
+    assert table.of("card_turned") == []
+    with _Refused("five_without_punto"):
+        table.game.five_choice(0, 1, "draw")
+
+
+def test_art8_the_choice_may_be_changed_while_the_banca_card_is_still_face_down() -> None:
+    # Boxes 1 and 2 on five (2C 3D, 4S AS); the Banca's face-down card waits for both.
+    table = Table()
+    table.open([("punto", 1, 10), ("punto", 2, 10)])
+    table.deal("2C 4S 4H 3D AS")
+    table.game.five_choice(0, 1, "stand")
+    table.game.five_choice(0, 1, "draw")  # box 2 has not chosen: the card is not turned
+    assert table.of("card_turned") == []
+    table.game.five_choice(0, 2, "stand")
+    assert [r["card"] for r in table.of("card_turned")] == ["4H"]
+    table.deal("KH")  # Banca 4: box 1 drew, so its third card comes first
+    assert table.game.needs_card() == "box 1"
+
+
+def test_art8_the_choice_is_final_once_the_banca_face_down_card_is_turned() -> None:
+    # "Decidida la opción, el tallador descubrirá su carta tapada": after the turn, and
+    # before the Banca's second card, a change is refused and the first choice stands.
     table = Table()
     table.open([("punto", 1, 10)])
-    table.deal("2C 4H 3D", fives={1: "stand"})
-    table.game.five_choice(0, 1, "draw")  # before the Banca's second card: allowed
-    table.deal("KH")  # Banca 4: against a box that draws, a third card is due to box 1
-    assert table.game.needs_card() == "box 1"
+    table.deal("2C 4H 3D", fives={1: "stand"})  # box 1: 5; the choice turns the 4H
+    assert table.of("card_turned")[0]["card"] == "4H"
+    with _Refused("late_five_choice"):
+        table.game.five_choice(0, 1, "draw")
+    with _Refused("late_five_choice"):
+        table.game.five_choice(0, 1, "stand")  # repeating it is not a choice either
+    assert [(r["box"], r["choice"]) for r in table.of("five_choice")] == [(1, "stand")]
+    table.deal("KH")  # Banca 4 + 0 = 4 against a box that stood: the Banca draws
+    assert table.game.needs_card() == "banca"
 
 
 def test_art8_late_five_choice_is_refused_after_the_banca_second_card() -> None:

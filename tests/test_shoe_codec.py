@@ -11,6 +11,7 @@ from controller.shoe_lines import (
     BadCardLine,
     CardLine,
     CutCardLine,
+    CutOffLine,
     MisreadLine,
     OverlongLine,
     ReaderAlarm,
@@ -134,6 +135,58 @@ def test_reset_drops_an_unfinished_line() -> None:
     codec.feed(b"[Game]<Ca")
     codec.reset()
     assert codec.feed(b"[Cut]\r\n") == [CutCardLine()]
+
+
+# -- a line cut by a port outage (issue 6 item 9): dropped, never spliced, card not lost -----
+@pytest.mark.parametrize(("partial", "lost", "then"), [
+    (b"[Game]<Card:", "game", [MisreadLine()]),
+    (b"[Game]<Card:4S>\r", "game", [MisreadLine()]),  # the line end never came: not a read
+    (b"[Game]<Ga", "game", [MisreadLine()]),
+    (b"[G", "game", [MisreadLine()]),
+    (b"[", "game", [MisreadLine()]),  # could still be [Game]
+    (b"<", "game", [MisreadLine()]),  # could still be <Card:
+    (b"\x00\xffTD", "game", [MisreadLine()]),  # noise: cannot be shown to hold no card
+    (b"[Burn]<Card:K", "burn", [BadCardLine("[Burn]<Card:K")]),
+    (b"[Bu", "burn", [BadCardLine("[Bu")]),
+    (b"[Manual Burn", "burn", [BadCardLine("[Manual Burn")]),
+    (b"[Cu", "cut", [CutCardLine()]),
+    (b"<Alarm:E3 Card Not Re", None, []),
+    (b"<W0x1", None, []),
+])
+def test_line_cut_by_a_port_outage_is_dropped_and_its_card_reported(
+    partial: bytes, lost: str | None, then: list[ShoeLine]
+) -> None:
+    codec = ReferenceShoeCodec()
+    assert codec.feed(b"[Game]<Card:9S>\r\n" + partial) == [CardLine(Card("9", "S"), burn=False)]
+    (cut_off, *rest) = codec.port_down()
+    assert isinstance(cut_off, CutOffLine)
+    assert cut_off.lost == lost and cut_off.length == len(partial)
+    assert rest == then
+    # The rest of the line, after the replug, is a line of its own: never "[Game]<Card:TD>".
+    assert codec.feed(b"TD>\r\n[Cut]\r\n") == [UnknownLine("TD>"), CutCardLine()]
+    assert codec.port_down() == []  # nothing under way any more
+
+
+def test_a_card_line_cut_by_a_port_outage_keeps_its_card_out_of_the_alarm() -> None:
+    codec = ReferenceShoeCodec()
+    codec.feed(b"[Game]<Card:3H")  # perhaps the Banca's face-down card (seed 000 Art. 6)
+    (cut_off, misread) = codec.port_down()
+    assert cut_off == CutOffLine(14, "game", "") and misread == MisreadLine()
+
+
+@pytest.mark.parametrize("partial", [b"", b"\r", b" \r"])
+def test_port_outage_between_lines_loses_nothing(partial: bytes) -> None:
+    codec = ReferenceShoeCodec()
+    codec.feed(b"[Cut]\r\n" + partial)
+    assert codec.port_down() == []
+
+
+def test_overlong_line_cut_by_a_port_outage() -> None:
+    codec = ReferenceShoeCodec()
+    codec.feed(b"x" * 300 + b"[Game]<Card:4")
+    assert codec.port_down() == [OverlongLine(313), CutOffLine(313, "game", ""), MisreadLine()]
+    codec.feed(b"<Alarm:E9 " + b"y" * 300)
+    assert codec.port_down() == [OverlongLine(310), CutOffLine(310, None, "<Alarm:E9 " + "y" * 246)]
 
 
 def test_make_codec() -> None:

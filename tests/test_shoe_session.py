@@ -136,12 +136,13 @@ def test_step_when_no_procedure_is_due() -> None:
 
 
 def test_cut_card_ends_the_shoe_after_the_coup_then_art6() -> None:
-    shoe, journal = ready_session(decks=1, cut_card_min_remaining=40)
+    shoe, journal = ready_session(decks=2, cut_card_min_remaining=40)
     deck = [c for c in full_deck() if c != Card("2", "C")]
-    for card in deck[:5]:
+    for card in deck:  # 104 - 1 - 51 = 52 left: half the pack, where the cut card may sit
         assert shoe.feed(1.0, game(card)) == card
     shoe.feed(2.0, CutCardLine())
-    assert shoe.shoe_ending and journal.of("cut_card")[-1]["cards_left"] == 46
+    assert shoe.shoe_ending and journal.of("cut_card")[-1]["cards_left"] == 52
+    assert journal.alarm_codes() == [] and not shoe.play_stopped
     # The coup under way finishes (Art. 6: "cuando en una partida aparece el cortador").
     assert shoe.feed(2.5, game(deck[5])) == deck[5]
     with pytest.raises(RuleViolation) as err:
@@ -159,16 +160,19 @@ def test_cut_card_ends_the_shoe_after_the_coup_then_art6() -> None:
     # Art. 6: shuffle, cut, load, burn; the shuffle gathers every card again.
     for step in ART6:
         shoe.procedure_step(4.0, step)
-    assert shoe.cards_left == 52
+    assert shoe.cards_left == 104
     shoe.feed(5.0, burn(deck[0]))
     assert shoe.ready_for_play and not shoe.shoe_ending
     assert [r["procedure"] for r in journal.of("shoe_procedure")][-4:] == [CUT_CARD] * 4
 
 
 def test_art6_optional_steps_before_shuffle_only() -> None:
-    shoe, _ = ready_session()
+    shoe, journal = ready_session(decks=2)
+    for card in full_deck()[:51]:  # 52 of 104 left: the cut card is in place (Art. 5 e)
+        shoe.feed(0.5, game(card))
     shoe.feed(1.0, CutCardLine())
     shoe.coup_finished(2.0)
+    assert journal.alarm_codes() == []
     shoe.procedure_step(3.0, "turn")  # show skipped: optional
     shoe.procedure_step(3.1, "shuffle")  # scramble skipped: optional
     with pytest.raises(RuleViolation) as err:
@@ -281,6 +285,44 @@ def test_cut_card_during_the_burn_closes_the_shoe_at_once() -> None:
         shoe.procedure_step(0.0, step)
     shoe.feed(1.0, CutCardLine())
     assert shoe.procedure == CUT_CARD and journal.of("shoe_closed")[-1]["reason"] == "cut_card"
+    # On top of the whole pack: misplaced (seed 002 Art. 5 e), play stops.
+    assert journal.alarm_codes() == ["cut_card_early"] and shoe.play_stopped
+
+
+@pytest.mark.parametrize(("drawn", "early"), [(103, False), (102, True), (0, True)])
+def test_art5e_6b_cut_card_more_than_half_the_pack_above_the_bottom_is_misplaced(
+    drawn: int, early: bool
+) -> None:
+    # Seed 002 Art. 5 e, 6 b: "a no menos de 40 cartas de la base y la mitad del paquete".
+    # Four decks, 208 cards: after the burn and ``drawn`` cards, 104 left is half the pack
+    # (in place), 105 is more than half (misplaced, RULES.md §3: play stops on the shoe).
+    shoe, journal = ready_session(decks=4)
+    # The deck's order, four times, less the 2C that was burned: no card over its count.
+    cards = [c for c in full_deck() if c != Card("2", "C")] + full_deck() * 3
+    for card in cards[:drawn]:
+        assert shoe.feed(1.0, game(card)) == card
+    shoe.feed(2.0, CutCardLine())
+    (cut,) = journal.of("cut_card")
+    assert cut["cards_left"] == 207 - drawn and cut["early"] is early and not cut["late"]
+    assert shoe.play_stopped is early and shoe.shoe_ending
+    if not early:
+        assert journal.alarm_codes() == []
+        return
+    (alarm,) = journal.of("alarm")
+    assert alarm["code"] == "cut_card_early" and alarm["stops_play"] is True
+    assert "misplaced cut card" in alarm["message"] and "half the pack" in alarm["message"]
+    # The coup under way may end, but no next one before the inspector clears it.
+    assert shoe.feed(2.5, game(cards[drawn])) is None
+    assert journal.alarm_codes()[-1] == "card_while_stopped"
+    shoe.coup_finished(3.0)
+    with pytest.raises(RuleViolation) as err:
+        shoe.verify_new_coup()
+    assert err.value.code == "play_stopped"
+    assert shoe.inspector_clear(4.0, "cut card was too high")["cleared"] == ["cut_card_early"]
+    for step in ART6:
+        shoe.procedure_step(5.0, step)
+    shoe.feed(6.0, burn(AS))
+    shoe.verify_new_coup()
 
 
 # --- misreads and corrections ---------------------------------------------------------

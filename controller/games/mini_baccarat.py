@@ -43,6 +43,8 @@ from controller.games.base import Emit
 
 BOXES = (1, 2, 3, 4, 5)
 """The numbered boxes ("casilleros") of the layout, five seated bettors (Art. 2)."""
+DECKS = 4
+"""Decks in the sabot of a Mini-Bacará table (Art. 2: "los cuatro mazos")."""
 
 BET_KINDS = ("punto", "banca", "insurance")
 FIVE_CHOICES = ("draw", "stand")
@@ -202,7 +204,8 @@ class CoupChart(StateChart):
     - ``idle`` then ``bets_open`` (Art. 4-5: all bets before the first card);
     - ``dealing``: one card to each box in play left to right, the Banca's face-down card,
       a second card to each box (Art. 6);
-    - ``five_options``: boxes on five wait for "pedir" or "plantar" (Art. 8);
+    - ``five_options``: boxes on five wait for "pedir" or "plantar" (Art. 8); a choice may
+      be changed here, and is final once every box on five has chosen and the state moves on;
     - ``banca_second``: the Banca's first card is turned (insurance offered on a nine,
       Art. 11) and the Banca's second card is awaited;
     - ``naturals``: insurance settled, then the coups "de aire" (Art. 9 a-c);
@@ -240,9 +243,9 @@ class CoupChart(StateChart):
         banca_second.to.itself(internal=True, validators="check_insurance_bet")
     )
     no_more_bets = bets_open.to(dealing, validators="check_boxes")
-    five_choice = five_options.to.itself(internal=True, validators="check_five_choice") | (
-        banca_second.to.itself(internal=True, validators="check_five_choice")
-    )
+    # Art. 8: "Decidida la opción, el tallador descubrirá su carta tapada": the choice is
+    # final once the Banca's face-down card is turned (on entering banca_second).
+    five_choice = five_options.to.itself(internal=True, validators="check_five_choice")
     card = (
         dealing.to.itself(internal=True, validators="check_card")
         | banca_second.to.itself(internal=True, validators="check_card")
@@ -726,16 +729,20 @@ class MiniBaccarat:
     def five_choice(self, t: float, box: int, choice: str) -> None:
         """The bettor's "pedir" (``draw``) or "plantar" (``stand``) for a box on five (Art. 8).
 
-        May be corrected until the Banca's second card.
+        May be corrected while another box on five has not chosen; final once the dealer
+        turns the Banca's face-down card, which he does as soon as every box on five has
+        chosen ("Decidida la opción, el tallador descubrirá su carta tapada", Art. 8).
 
         Raises:
-            RuleViolation: ``late_five_choice`` after the Banca's second card,
+            RuleViolation: ``late_five_choice`` once the Banca's face-down card is turned,
                 ``five_choice_not_due`` before the second card of every box,
                 ``bad_five_choice``, ``not_a_five``, ``five_without_punto``.
         """
-        if self._chart.banca_has_two_cards():
+        if self.state not in ("idle", "bets_open", "dealing", "five_options"):
             refusal = RuleViolation(
-                "late_five_choice", "the five choice comes before the Banca's second card (Art. 8)"
+                "late_five_choice",
+                "the choice is final once the Banca's face-down card is turned: \"Decidida "
+                "la opción, el tallador descubrirá su carta tapada\" (Art. 8)",
             )
         else:
             refusal = RuleViolation("five_choice_not_due", "the boxes' two cards are not out yet")

@@ -1,0 +1,192 @@
+"""A shoe line cut by a serial outage (issue 6, item 9): never spliced, its card never lost.
+
+The reader sends ``[Game]<Card:`` and the USB cable is pulled; after the replug it sends the
+rest, ``TD>``. Joined, the two halves would read as a clean TD. The table is driven as the
+daemon drives it: the transport's ``PortStatus`` events between the ``SerialData`` ones, in
+virtual time, through the whole controller (codec, shoe session, game, journal). Expected
+values come from CONTRACT §4 ("a misread card is never guessed: play waits for a dealer
+correction") and seed 000 Art. 6 (dealing order), not from the code's output.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.cards import full_deck
+from controller.clock import VirtualClock
+from controller.config import load_config
+from controller.events import BetPlaced, DealerInput, Event, PortStatus, SerialData
+from controller.journal import Journal
+from controller.loop import EventLoop
+from controller.table import Table
+from drivers.shoe_codec import make_codec
+
+ART5 = ("show", "turn", "scramble", "shuffle", "cut", "load")  # seed 002 Art. 5 a-f
+
+
+class Shoe:
+    """Events for a Mini-Bacará table, 0.5 s apart, then the records the table journals."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self.t = 0.0
+
+    def _next(self) -> float:
+        self.t += 0.5
+        return self.t
+
+    def inp(self, action: str, **args: Any) -> Shoe:
+        self.events.append(DealerInput(self._next(), action, args))
+        return self
+
+    def bet(self, kind: str, box: int, amount: int) -> Shoe:
+        self.events.append(BetPlaced(self._next(), kind, box, amount))
+        return self
+
+    def send(self, data: str) -> Shoe:
+        self.events.append(SerialData(self._next(), "shoe", data.encode("latin-1")))
+        return self
+
+    def cards(self, *cards: str) -> Shoe:
+        return self.send("".join(f"[Game]<Card:{c}>\r\n" for c in cards))
+
+    def unplugged(self) -> Shoe:
+        """The port goes away and comes back (SerialTransport's two PortStatus events)."""
+        self.events.append(PortStatus(self._next(), "shoe", False, "read failed: [Errno 5]"))
+        self.events.append(PortStatus(self._next(), "shoe", True, "opened /dev/ttyUSB0"))
+        return self
+
+    def ready(self) -> Shoe:
+        for step in ART5:
+            self.inp("procedure_step", step=step)
+        return self.send("[Burn]<Card:2C>\r\n")
+
+    def run(self, tmp_path: Path) -> Records:
+        config = load_config("embedded:mini-baccarat-sim.toml")
+        records = Records()
+        with Journal(tmp_path / "journal.sqlite", durable=False) as journal:
+            clock = VirtualClock()
+            loop = EventLoop(clock, lambda e: None)
+            table = Table(config, journal, loop.call_at, clock.now, records.sink, make_codec)
+            loop.handler = table.handle
+            loop.run_events(self.events)
+        return records
+
+
+class Records:
+    def __init__(self) -> None:
+        self.items: list[dict[str, Any]] = []
+
+    def sink(self, body: str) -> None:
+        self.items.append(json.loads(body))
+
+    def of(self, *types: str) -> list[dict[str, Any]]:
+        return [r for r in self.items if r["type"] in types]
+
+    def alarms(self) -> list[str]:
+        return [r["code"] for r in self.of("alarm")]
+
+    def alarm(self, code: str) -> dict[str, Any]:
+        (record,) = [r for r in self.of("alarm") if r["code"] == code]
+        return record
+
+    def cards(self) -> list[tuple[str, str, bool]]:
+        return [(r["hand"], r["card"], r["manual"]) for r in self.of("card")]
+
+    def outcomes(self) -> dict[int, str]:
+        (result,) = self.of("coup_result")
+        return {b["box"]: b["outcome"] for b in result["boxes"]}
+
+
+def coup_cut_on_box_1_second_card() -> Shoe:
+    """Punto on box 1. Seed 000 Art. 6 order: box 1 (9S), the Banca face down (3H), box 1
+    (TD, cut by the outage), the Banca (4D)."""
+    shoe = Shoe().ready().inp("open_bets").bet("punto", 1, 10).inp("no_more_bets")
+    return shoe.cards("9S", "3H").send("[Game]<Card:").unplugged().send("TD>\r\n")
+
+
+def test_line_cut_by_a_serial_outage_is_a_misread_the_dealer_corrects(tmp_path: Path) -> None:
+    run = coup_cut_on_box_1_second_card().inp("card", card="TD").cards("4D").run(tmp_path)
+    # The two halves are never one line: no card "TD" read from the shoe.
+    assert run.cards() == [("box 1", "9S", False), ("banca", "??", False),
+                           ("box 1", "TD", True), ("banca", "4D", False)]
+    assert run.alarms() == ["shoe_disconnected", "line_cut", "unknown_line"]
+    cut = run.alarm("line_cut")
+    assert "cut by the port going down" in cut["message"] and cut["lost"] == "game"
+    assert "misread" in cut["message"]
+    assert run.alarm("unknown_line")["text"] == "TD>"  # the tail after the replug, alone
+    (misread,) = [r for r in run.of("misread") if "hand" in r]
+    assert misread["hand"] == "box 1" and cut["seq"] < misread["seq"]
+    (down,) = [r for r in run.of("port") if not r["up"]]
+    assert down["seq"] < cut["seq"]
+    assert run.outcomes() == {1: "punto"}  # 9S TD = 9 against 3H 4D = 7
+
+
+def test_line_cut_by_a_serial_outage_stops_play_until_the_correction(tmp_path: Path) -> None:
+    # No correction: the next card read must not take box 1's place (it is the Banca's).
+    run = coup_cut_on_box_1_second_card().cards("4D").run(tmp_path)
+    assert [c for _, c, _ in run.cards()] == ["9S", "??"]
+    stop = run.alarm("card_before_correction")
+    assert stop["stops_play"] is True and stop["card"] == "4D"
+    assert not run.of("coup_result")
+
+
+def test_face_down_card_cut_by_a_serial_outage_is_not_shown_in_the_alarm(
+    tmp_path: Path,
+) -> None:
+    # The Banca's face-down card (seed 000 Art. 6) cut after its rank: "[Game]<Card:3".
+    shoe = Shoe().ready().inp("open_bets").bet("punto", 1, 10).inp("no_more_bets")
+    shoe.cards("9S").send("[Game]<Card:3").unplugged().send("H>\r\n")
+    run = shoe.inp("card", card="3H").cards("TD", "4D").run(tmp_path)
+    assert "<Card:3" not in json.dumps(run.alarm("line_cut"))
+    assert run.cards()[1] == ("banca", "??", True)
+    assert run.outcomes() == {1: "punto"}
+
+
+def test_burn_line_cut_by_a_serial_outage_stops_play_until_the_inspector(
+    tmp_path: Path,
+) -> None:
+    # A burn card that passed unread: the shoe's composition is not known (RULES.md §3).
+    shoe = Shoe().ready().send("[Burn]<Card:").unplugged().send("KS>\r\n").inp("open_bets")
+    run = shoe.inp("inspector_clear", note="burn card checked").inp("open_bets").run(tmp_path)
+    assert run.alarms() == ["shoe_disconnected", "line_cut", "bad_card", "unknown_line",
+                            "play_stopped"]
+    assert run.alarm("line_cut")["lost"] == "burn"
+    assert run.alarm("bad_card")["stops_play"] is True
+    assert len(run.of("coup_start")) == 1  # only after the inspector's clearance
+
+
+def test_cut_card_line_cut_by_a_serial_outage_still_ends_the_shoe(tmp_path: Path) -> None:
+    # 103 burns after the procedure's 2C: 104 of 208 cards left, half the pack, where the
+    # cut card may sit (seed 002 Art. 5 e); then "[Cu", the outage, and "t]".
+    burns = [c for c in full_deck() if str(c) != "2C"] + full_deck()
+    shoe = Shoe().ready().send("".join(f"[Burn]<Card:{c}>\r\n" for c in burns))
+    run = shoe.send("[Cu").unplugged().send("t]\r\n").inp("open_bets").run(tmp_path)
+    assert run.alarms() == ["shoe_disconnected", "line_cut", "unknown_line", "shoe_not_ready"]
+    cut_off = run.alarm("line_cut")
+    assert cut_off["lost"] == "cut" and cut_off["text"] == "[Cu"
+    (cut,) = run.of("cut_card")
+    assert cut["seq"] > cut_off["seq"] and cut["cards_left"] == 104 and not cut["early"]
+    (closed,) = run.of("shoe_closed")
+    assert closed["reason"] == "cut_card"  # seed 002 Art. 6 is due before the next coup
+
+
+@pytest.mark.parametrize("partial", ["<Alarm:E3 Card N", "<W0x0", "\r"])
+def test_line_without_a_card_cut_by_a_serial_outage_does_not_stop_play(
+    tmp_path: Path, partial: str,
+) -> None:
+    shoe = Shoe().ready().inp("open_bets").bet("punto", 1, 10).inp("no_more_bets")
+    shoe.cards("9S", "3H").send(partial).unplugged().cards("TD", "4D")
+    run = shoe.run(tmp_path)
+    assert run.cards() == [("box 1", "9S", False), ("banca", "??", False),
+                           ("box 1", "TD", False), ("banca", "4D", False)]
+    assert not run.of("misread")
+    expected = ["shoe_disconnected"] + (["line_cut"] if partial.strip() else [])
+    assert run.alarms() == expected
+    if partial.strip():
+        assert run.alarm("line_cut")["lost"] is None
+    assert run.outcomes() == {1: "punto"}
