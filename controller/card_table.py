@@ -27,7 +27,7 @@ from controller.games.base import Emit
 from controller.games.mini_baccarat import MiniBaccarat
 from controller.journal import Journal
 from controller.shoe import ShoeSession
-from controller.shoe_lines import MisreadLine, ShoeCodec
+from controller.shoe_lines import MisreadLine, ShoeCodec, ShoeLine
 
 CodecFactory = Callable[[str], ShoeCodec]
 # Records that are the table's inputs (replayed on restart) or the Table's own markers.
@@ -72,6 +72,12 @@ class CardTable:
     def state(self) -> str:
         return self.game.state
 
+    def open_game(self) -> str | None:
+        """The coup under way, in words; None between coups."""
+        if self.game.state in (*_BETWEEN_COUPS, "bets_open"):
+            return None
+        return f"coup {self.game.coup} under way ({self.game.state})"
+
     def face_down_unseen(self) -> bool:
         """From the close of bets to the turn of the Banca's first card, some shoe bytes
         may carry that face-down card (seed 000 Art. 6): the raw bytes are not shown."""
@@ -87,23 +93,29 @@ class CardTable:
         the coup is dealt from this shoe). A cut card read between coups (no coup yet, or
         the last one over) closes the shoe at once, so the Art. 6 procedure is due.
         """
-        codec = self.codecs.get(data.port)
+        self._act_on(data.t, self._codec(data.port).feed(data.data))
+
+    def _codec(self, port: str) -> ShoeCodec:
+        codec = self.codecs.get(port)
         if codec is None:
-            codec = self.codecs[data.port] = self._codec_factory("reference")
-        for line in codec.feed(data.data):
-            result = self.shoe.feed(data.t, line)
-            self._close_shoe_between_games(data.t)
+            codec = self.codecs[port] = self._codec_factory("reference")
+        return codec
+
+    def _act_on(self, t: float, lines: list[ShoeLine]) -> None:
+        for line in lines:
+            result = self.shoe.feed(t, line)
+            self._close_shoe_between_games(t)
             if result is None:
                 continue
             try:
                 if isinstance(result, MisreadLine):
-                    self.game.misread(data.t)
+                    self.game.misread(t)
                 else:
-                    self.game.card(data.t, result)
+                    self.game.card(t, result)
             except RuleViolation as exc:
-                self.alarm(data.t, exc.code, exc.message)
+                self.alarm(t, exc.code, exc.message)
                 continue
-            self._after_card(data.t)
+            self._after_card(t)
 
     def _after_card(self, t: float) -> None:
         if self.game.state == "coup_over":
@@ -117,10 +129,15 @@ class CardTable:
             self.shoe.coup_finished(t)
 
     def port_status(self, status: PortStatus) -> None:
-        """A shoe port went away or came back (the ``port`` record is journaled already)."""
+        """A shoe port went away or came back (the ``port`` record is journaled already).
+
+        Port down: a ``shoe_disconnected`` alarm, then the line the outage cut short is
+        dropped (``ShoeCodec.port_down``): its end, read after the port is back, starts a
+        new line and is never joined to it. If it may have held a card, that card is a
+        misread (play waits for the dealer's correction, CONTRACT §4), after a ``line_cut``
+        alarm that says the port going down cut it.
+        """
         if status.up:
-            # The codec keeps a line cut by the outage: completed by the bytes after it, or
-            # read as a misread if damaged, but never dropped unseen.
             self.ports_down.discard(status.port)
             return
         if status.port not in self.ports_down:
@@ -129,8 +146,9 @@ class CardTable:
             self.alarm(status.t, "shoe_disconnected",
                        f"port {status.port!r} is gone ({status.detail}); play waits"
                        + (f" for the card of {waiting}" if waiting else ""))
+        self._act_on(status.t, self._codec(status.port).port_down())
 
-    def gpio(self, edge: GpioEdge, orphan_release: bool = False) -> None:
+    def gpio(self, edge: GpioEdge) -> None:
         """Dealer buttons; a card table has no wheel sensors."""
         if edge.level != 1:
             return

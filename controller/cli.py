@@ -18,13 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from controller import __version__
-from controller.clock import ScaledClock, VirtualClock, WallClock
+from controller.clock import ScaledClock, SystemClock, VirtualClock
 from controller.config import (
     DEFAULT_CONFIG,
     WHEEL_INPUTS,
     Config,
     apply_overrides,
     load_config,
+    why_not_made,
 )
 from controller.control import ControlServer
 from controller.errors import ConfigError, InputError, JournalError, TableControllerError
@@ -35,6 +36,9 @@ from controller.table import CodecFactory, Table
 from controller.trace import Trace, read_trace
 
 EXIT_BAD_INPUT = 2
+# After a trace's last event, trace time runs on until no verdict is pending, at most this
+# long (clock seconds): a spin whose verdict falls due later is decided as the daemon would.
+RUN_ON_S = 600.0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -130,6 +134,8 @@ def cmd_replay(trace_path: str, config_path: str, realtime: bool, speed: float,
                 loop.handler = table.handle
                 table.recover()
                 loop.run_events(trace.events)
+                loop.run_until_idle(trace.duration + RUN_ON_S)
+                table.end_of_input(f"the trace {trace_path} ended")
         finally:
             journal.close()
             sys.stdout.flush()
@@ -155,7 +161,8 @@ def _replay_realtime(config: Config, trace: Trace, journal: Journal, speed: floa
         clock.restart()
         thread = start_thread(player.run, "trace-player")
         try:
-            loop.run_forever(stop_at=trace.duration, grace=0.05 * speed)
+            loop.run_forever(stop_at=trace.duration, grace=0.05 * speed, run_on=RUN_ON_S)
+            table.end_of_input(f"the trace {trace.path} ended")
         finally:
             player.stop()
             thread.join()
@@ -212,7 +219,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     """Write the trace of simulated spins (roulette) or coups (card tables)."""
     config = load_config(args.config)
     table = args.table or config.game
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    _writable_out(args.out)
     if table == "roulette":
         from drivers.wheel_sim import WheelSimConfig, simulate, write_trace
 
@@ -239,9 +246,34 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _writable_out(path: str) -> None:
+    """Make the folder of ``simulate --out`` and check the file can be written there.
+
+    Raises:
+        InputError: it cannot (a regular file in its way, a folder of that name, no
+            right): one line, exit 2.
+    """
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise InputError("--out", None, None, f"{path!r}: cannot write the trace there: "
+                         f"{why_not_made(path, exc)}") from exc
+
+
 # -- the daemon -----------------------------------------------------------------------
 def cmd_run(config_path: str, journal_override: str | None) -> int:
-    """Run the controller until SIGTERM/SIGINT: the daemon systemd starts."""
+    """Run the controller until SIGTERM/SIGINT: the daemon systemd starts.
+
+    Raises:
+        InputError: a bad config, or an empty ``--journal`` (exit 2).
+        JournalError: the journal cannot be made or opened (its folder is a file), or
+            another controller holds it (exit 1).
+        ControlError: the control socket cannot be made (exit 1).
+    """
+    if journal_override is not None and not journal_override.strip():
+        raise InputError("--journal", None, None, "empty: give the journal's file")
     config = load_config(config_path)
     configure(config.log_level, config.log_format)
     log = get_logger(table=config.table_name)
@@ -263,11 +295,12 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     sim = config.simulator
     # A simulation faster than life runs ahead of the wall clock: start after the journal's
     # last record, so that times never go back across a restart.
-    clock: WallClock | ScaledClock = (
-        ScaledClock(sim.speed, origin=max(WallClock().now(), journal.last_t))
-        if sim.enabled and sim.speed != 1.0 else WallClock())
+    clock: SystemClock | ScaledClock = (
+        ScaledClock(sim.speed, origin=max(SystemClock().wall(), journal.last_t))
+        if sim.enabled and sim.speed != 1.0 else SystemClock())
     loop = EventLoop(clock, lambda e: None)
-    table = Table(config, journal, loop.call_at, clock.now, codec_factory=_codecs())
+    table = Table(config, journal, loop.call_at, clock.now, codec_factory=_codecs(),
+                  wall=clock.wall)
     loop.handler = table.handle
     table.emit("startup", version=__version__, config=config.source, game=config.game,
                simulated=sim.enabled)
@@ -306,6 +339,7 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
                  group=config.control_group)
         loop.run_forever(grace=0.02 * getattr(clock, "speed", 1.0))
     finally:
+        stop.set()  # the simulators stop too when the daemon ends on an error
         control.stop()
         hardware.close()
         journal.close()
@@ -320,13 +354,19 @@ def _lock_journal(journal_path: str) -> Any:
     the same journal stops here, before it writes anything.
 
     Raises:
-        JournalError: another controller holds the lock.
+        JournalError: another controller holds the lock, or the lock file cannot be made.
     """
     import fcntl
 
+    if Path(journal_path).name in ("", "..") or journal_path.endswith("/"):
+        raise JournalError(f"{journal_path!r}: names a folder; the journal is a file")
     path = Path(journal_path).with_name(Path(journal_path).name + ".lock")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle = open(path, "a+")  # noqa: SIM115 - held open until the daemon stops
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a+")  # noqa: SIM115 - held open until the daemon stops
+    except OSError as exc:  # a file where its folder should be, a folder named so, no right
+        raise JournalError(f"{journal_path}: cannot make the journal there: "
+                           f"{why_not_made(path, exc)}") from exc
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

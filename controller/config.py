@@ -21,6 +21,15 @@ GAMES = ("roulette", "mini_baccarat")
 WHEEL_INPUTS = ("ball_a", "ball_b", "rotor_a", "rotor_b", "ball_pocket")
 BUTTON_INPUTS = ("open_bets", "no_more_bets")
 DEFAULT_CONFIG = "embedded:default.toml"
+# Seed 001 Art. 12 (a): a throw needs "el minimo de vueltas (3)". A jurisdiction may ask for
+# more (4 in South Dakota and Indiana), never for fewer.
+MIN_BALL_REVOLUTIONS = 3
+# Table limits, in chips, in the config and in a dealer's ``set_limits`` (Art. 16).
+MAX_LIMIT = 10**9
+# Seats of a roulette table (betting boxes): the config's ``[roulette] boxes``.
+MAX_ROULETTE_BOXES = 12
+# The longest path a Unix socket may have: sun_path is 108 bytes with its final NUL.
+MAX_SOCKET_PATH = 107
 
 
 @dataclass(frozen=True)
@@ -51,11 +60,21 @@ class RouletteConfig:
     min_rotor_rpm: float = 5.0
     max_rotor_period_ratio: float = 1.5
     auto_no_more_bets_lap_s: float | None = None
+    # CONTRACT §5: activations of one input closer than these are one pass (chatter). The
+    # fastest real first lap is 0.39 s (real-lap-times.md); a rotor at 60 rpm turns in 1 s.
+    min_lap_s: float = 0.25
+    min_rotor_period_s: float = 1.0
+    sensor_error_budget: int = 3  # corrections per input in one spin before it is held
+    boxes: int = 8  # seats (betting boxes 1..boxes); bets on any other box are refused
 
 
 @dataclass(frozen=True)
 class MiniBaccaratConfig:
-    """Mini-Bacará settings (seed 000 Art. 2, 11; RULES.md §2-3)."""
+    """Mini-Bacará settings (seed 000 Art. 2, 11; RULES.md §2-3).
+
+    ``decks`` and ``boxes`` are the decree's, 4 and 5 (Art. 2); a config may only repeat
+    them. ``cut_card_min_remaining``: fewest cards below the cut card (seed 002 Art. 5 e).
+    """
 
     decks: int = 4
     boxes: int = 5
@@ -138,7 +157,10 @@ class _Section:
         if isinstance(value, bool) and kind is not bool and bool not in _as_tuple(kind):
             raise self.error(key, f"expected {_kind_name(kind)}, got {value!r}")
         if kind is float and isinstance(value, int):
-            value = float(value)
+            try:
+                value = float(value)
+            except OverflowError:  # a 400-digit integer: no float holds it
+                raise self.error(key, f"{_show(value)} is out of range") from None
         if not isinstance(value, kind):
             raise self.error(key, f"expected {_kind_name(kind)}, got {value!r}")
         return value
@@ -148,9 +170,11 @@ class _Section:
         value = self.get(key, int if integer else float, default)
         if value is None:
             return None
-        if not math.isfinite(value) or value < lo or value > hi or (open_low and value == lo):
+        # An integer is compared exactly (math.isfinite would overflow on a huge one).
+        finite = integer or math.isfinite(value)
+        if not finite or value < lo or value > hi or (open_low and value == lo):
             low = f"({lo}" if open_low else f"[{lo}"
-            raise self.error(key, f"{value!r} is out of range {low}, {hi}]")
+            raise self.error(key, f"{_show(value)} is out of range {low}, {hi}]")
         return value
 
     def choice(self, key: str, default: str | None, choices: tuple[str, ...]) -> Any:
@@ -170,6 +194,37 @@ class _Section:
         for key in self.data:
             if key not in self.read:
                 raise self.error(key, "unknown key")
+
+
+def _show(value: Any) -> str:
+    """``repr(value)``, but a huge integer as its digit count (one readable line)."""
+    if type(value) is int and not -10**20 < value < 10**20:
+        return f"a {len(str(abs(value)))}-digit number"
+    return repr(value)
+
+
+def socket_path_problem(path: str) -> str | None:
+    """Why ``path`` cannot be a Unix socket's path, or None when it can.
+
+    A path is refused when it is empty or longer than ``MAX_SOCKET_PATH`` bytes once
+    encoded (the kernel's ``sun_path``; Python's ``bind`` says "AF_UNIX path too long").
+    """
+    if not path:
+        return "empty: give the socket's path"
+    size = len(path.encode("utf-8", "surrogateescape"))
+    if size > MAX_SOCKET_PATH:
+        return (f"{size} bytes long; a Unix socket path may be at most {MAX_SOCKET_PATH} "
+                "bytes (sun_path): choose a shorter one")
+    return None
+
+
+def why_not_made(path: str | Path, exc: OSError) -> str:
+    """Why ``path`` (a journal, a socket) could not be made, in words: the first folder on
+    its way that is a regular file, else the system's reason (``exc``)."""
+    for parent in reversed(Path(path).parents):
+        if parent.exists() and not parent.is_dir():
+            return f"{parent} is a file, not a folder"
+    return f"{exc.strerror or exc}"
 
 
 def _as_tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
@@ -268,6 +323,9 @@ def _parse(loader: _Loader, data: dict[str, Any]) -> Config:
 
     journal = root.section("journal")
     journal_path = journal.get("path", str, "var/journal.sqlite")
+    if not journal_path.strip():
+        raise journal.error("path", "empty: give the journal's file (e.g. "
+                            "/var/lib/table-controller/journal.sqlite)")
 
     log = root.section("log")
     log_level = log.choice("level", "info", ("debug", "info", "warning", "error"))
@@ -320,11 +378,14 @@ def _parse(loader: _Loader, data: dict[str, Any]) -> Config:
 
     control = root.section("control")
     control_socket = control.get("socket", str, "var/control.sock")
+    problem = socket_path_problem(control_socket)
+    if problem:
+        raise control.error("socket", problem)
     control_group = control.get("group", str, None)
 
     lim = root.section("limits")
-    min_bet = lim.number("min_bet", 1, 1, 10**9, integer=True)
-    max_bet = lim.number("max_bet", 1000, 1, 10**9, integer=True)
+    min_bet = lim.number("min_bet", 1, 1, MAX_LIMIT, integer=True)
+    max_bet = lim.number("max_bet", 1000, 1, MAX_LIMIT, integer=True)
     if max_bet < min_bet:
         raise lim.error("max_bet", f"{max_bet} is below min_bet {min_bet}")
 
@@ -338,6 +399,14 @@ def _parse(loader: _Loader, data: dict[str, Any]) -> Config:
     )
     for sec in loader.sections:
         sec.finish()
+    if game == "mini_baccarat" and "shoe" not in serial and not simulator.enabled:
+        # Without it the table would start and never see a card. The embedded simulator,
+        # when enabled, supplies the shoe itself (drivers/daemon_io.py).
+        raise ConfigError(loader.source, loader.line_of("serial.shoe") or
+                          loader.line_of("table.game"), "serial.shoe",
+                          "missing: a Mini-Bacará table reads its cards from the shoe reader; "
+                          "add [serial.shoe] with its url (hardware.md), or enable the "
+                          "[simulator]")
     return Config(
         source=loader.source, game=game, table_name=table_name, journal_path=journal_path,
         log_level=log_level, log_format=log_format, pin_factory=pin_factory, inputs=inputs,
@@ -362,13 +431,20 @@ def _parse_roulette(sec: _Section, base: RouletteConfig) -> RouletteConfig:
         order = tuple(order_list)
     auto = sec.number("auto_no_more_bets_lap_s", 0.0 if base.auto_no_more_bets_lap_s is None
                       else base.auto_no_more_bets_lap_s, 0.0, 10.0)
+    revolutions = sec.get("min_ball_revolutions", int, base.min_ball_revolutions)
+    if revolutions < MIN_BALL_REVOLUTIONS:
+        raise sec.error("min_ball_revolutions", f"{_show(revolutions)} is below "
+                        f"{MIN_BALL_REVOLUTIONS}: seed 001 Art. 12 (a) voids a throw of fewer "
+                        f"than {MIN_BALL_REVOLUTIONS} ball revolutions; a jurisdiction may ask "
+                        "for more (4 in South Dakota, Indiana), never fewer")
+    revolutions = sec.number("min_ball_revolutions", base.min_ball_revolutions,
+                             MIN_BALL_REVOLUTIONS, 20, integer=True)
     return RouletteConfig(
         wheel=wheel,
         order=order,
         ball_b_deg=sec.number("ball_b_deg", base.ball_b_deg, 0.0, 90.0, open_low=True),
         rotor_b_deg=sec.number("rotor_b_deg", base.rotor_b_deg, 0.0, 90.0, open_low=True),
-        min_ball_revolutions=sec.number("min_ball_revolutions", base.min_ball_revolutions, 1, 20,
-                                        integer=True),
+        min_ball_revolutions=revolutions,
         drop_timeout_factor=sec.number("drop_timeout_factor", base.drop_timeout_factor, 1.0, 5.0,
                                        open_low=True),
         launch_timeout_s=sec.number("launch_timeout_s", base.launch_timeout_s, 0.5, 10.0),
@@ -378,17 +454,45 @@ def _parse_roulette(sec: _Section, base: RouletteConfig) -> RouletteConfig:
         max_rotor_period_ratio=sec.number("max_rotor_period_ratio", base.max_rotor_period_ratio,
                                           1.0, 5.0, open_low=True),
         auto_no_more_bets_lap_s=auto or None,
+        min_lap_s=sec.number("min_lap_s", base.min_lap_s, 0.05, 0.35),
+        min_rotor_period_s=sec.number("min_rotor_period_s", base.min_rotor_period_s, 0.5, 2.0),
+        sensor_error_budget=sec.number("sensor_error_budget", base.sensor_error_budget, 0, 20,
+                                       integer=True),
+        boxes=sec.number("boxes", base.boxes, 1, MAX_ROULETTE_BOXES, integer=True),
     )
 
 
 def _parse_mini(sec: _Section, base: MiniBaccaratConfig) -> MiniBaccaratConfig:
+    """The ``[mini_baccarat]`` table, or a trace's meta keys over ``base``.
+
+    Seed 000 Art. 2 fixes the table: five seated bettors ("cinco apostadores sentados") in
+    numbered boxes, and a sabot of four decks ("un 'sabot' compuesto por los cuatro
+    mazos"). ``decks`` may only say 4 and ``boxes`` 5. ``cut_card_min_remaining`` (cards)
+    is 40 (seed 002 Art. 5 e) up to half the 4-deck pack, 104: above that no cut card
+    could be placed.
+
+    Raises:
+        ConfigError: a wrong type, another number of decks or boxes, a value out of range;
+            it names the file, line and key.
+    """
+    from controller.games.mini_baccarat import BOXES, DECKS
+
+    decks = sec.get("decks", int, base.decks)
+    if decks != DECKS:
+        raise sec.error("decks", f"{decks} decks: a Mini-Bacará sabot is {DECKS} decks "
+                        "(seed 000 Art. 2, \"los cuatro mazos\")")
+    boxes = sec.get("boxes", int, base.boxes)
+    if boxes != len(BOXES):
+        raise sec.error("boxes", f"{boxes} boxes: a Mini-Bacará table seats {len(BOXES)} "
+                        "bettors in numbered boxes (seed 000 Art. 2, \"cinco apostadores "
+                        "sentados\")")
     return MiniBaccaratConfig(
-        decks=sec.number("decks", base.decks, 1, 8, integer=True),
-        boxes=sec.number("boxes", base.boxes, 1, 5, integer=True),
+        decks=decks,
+        boxes=boxes,
         insurance_pays_on=sec.choice("insurance_pays_on", base.insurance_pays_on,
                                      ("natural_nine", "banca_natural")),
         cut_card_min_remaining=sec.number("cut_card_min_remaining", base.cut_card_min_remaining,
-                                          40, 200, integer=True),
+                                          40, DECKS * 52 // 2, integer=True),
     )
 
 

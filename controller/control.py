@@ -24,6 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from controller.config import socket_path_problem, why_not_made
 from controller.errors import TableControllerError, TraceError
 from controller.events import Event
 from controller.trace import loads_strict, trace_from_objects
@@ -56,6 +57,7 @@ class ControlServer:
                  now: Callable[[], float], sensors: Callable[[], dict[str, int]],
                  table: str, serial_ports: tuple[str, ...] = ()) -> None:
         self.path = Path(path)
+        self._given_path = path  # Path("") is ".": the check needs the text as given
         self.group = group
         self.post = post
         self.now = now
@@ -67,17 +69,31 @@ class ControlServer:
         self._created = False
 
     def start(self) -> None:
+        """Bind the socket and serve it on a thread.
+
+        Raises:
+            ControlError: the path is empty, longer than a Unix socket path may be
+                (``config.MAX_SOCKET_PATH`` bytes), or cannot be made (its folder is a file, no
+                permission); the group does not exist; another daemon listens there.
+        """
+        problem = socket_path_problem(self._given_path)
+        if problem:
+            raise ControlError(f"control socket {self._given_path!r}: {problem}")
         gid = -1
         if self.group:
             try:
                 gid = grp.getgrnam(self.group).gr_gid
             except KeyError:
                 raise ControlError(f"control.group: no group {self.group!r}") from None
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        if self.path.exists():
-            if _in_use(self.path):
-                raise ControlError(f"{self.path}: another controller is listening there")
-            self.path.unlink()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.path.exists():
+                if _in_use(self.path):
+                    raise ControlError(f"{self.path}: another controller is listening there")
+                self.path.unlink()
+        except OSError as exc:
+            raise ControlError(f"{self.path}: cannot make the control socket there: "
+                               f"{why_not_made(self.path, exc)}") from exc
         owner = self
         slots = threading.BoundedSemaphore(MAX_CLIENTS)
 
@@ -107,6 +123,9 @@ class ControlServer:
         old_umask = os.umask(0o117)  # created 0660: owner and group only
         try:
             self._server = Server(str(self.path), Handler)
+        except OSError as exc:
+            raise ControlError(f"{self.path}: cannot make the control socket there: "
+                               f"{why_not_made(self.path, exc)}") from exc
         finally:
             os.umask(old_umask)
         self._created = True
@@ -132,7 +151,9 @@ class ControlServer:
         """
         try:
             request = loads_strict(line.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        except RecursionError:
+            return {"ok": False, "error": "request is not one JSON line: nested too deep"}
+        except (UnicodeDecodeError, ValueError) as exc:
             return {"ok": False, "error": f"request is not one JSON line: {exc}"}
         if not isinstance(request, dict):
             return {"ok": False, "error": "request must be a JSON object"}
@@ -149,6 +170,8 @@ class ControlServer:
                             (2, {"t": 0, **request})], self.serial_ports)
         except TraceError as exc:
             return {"ok": False, "error": str(exc)}
+        except RecursionError:  # the trace reader bounds nesting: this is a safety net
+            return {"ok": False, "error": "request nested too deep"}
         event = replace(trace.events[0], t=self.now())
         self.post(event)
         return {"ok": True, "posted": type(event).__name__}

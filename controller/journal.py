@@ -24,6 +24,7 @@ from json.encoder import encode_basestring_ascii as encode_basestring
 from pathlib import Path
 from typing import Any
 
+from controller.config import why_not_made
 from controller.errors import JournalError
 
 GENESIS = "0" * 64
@@ -90,8 +91,9 @@ class Journal:
         readonly: open for reading only (``tablectl``), while the daemon may be writing.
 
     Raises:
-        JournalError: the file is not a database, fails ``PRAGMA integrity_check``, or (read
-            only) does not exist.
+        JournalError: the file is not a database, fails ``PRAGMA integrity_check``, (read
+            only) does not exist, or its folder cannot be made (a regular file stands where
+            a folder of its path should be, or no permission).
     """
 
     def __init__(self, path: str | Path, *, durable: bool = True, readonly: bool = False) -> None:
@@ -114,6 +116,9 @@ class Journal:
             check = self._db.execute("PRAGMA integrity_check").fetchone()[0]
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"{self.path}: not a usable journal ({exc})") from exc
+        except OSError as exc:  # its folder cannot be made: a file is in the way, no right
+            raise JournalError(f"{self.path}: cannot make the journal there: "
+                               f"{why_not_made(self.path, exc)}") from exc
         if check != "ok":
             raise JournalError(f"{self.path}: integrity_check failed: {check}")
         row = self._db.execute(

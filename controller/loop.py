@@ -86,11 +86,21 @@ class EventLoop:
                 virtual.set(timer.deadline)
             timer.callback()
 
+    def pending(self) -> bool:
+        """A timer is armed (a verdict may still fall due)."""
+        return self._next_timer() is not None
+
+    def run_until_idle(self, limit: float) -> None:
+        """Virtual time: after the last event, let time run on and fire the timers due, in
+        order, until none is armed or the next is due after ``limit`` (clock seconds)."""
+        while (timer := self._next_timer()) is not None and timer.deadline <= limit:
+            self.run_timers_until(timer.deadline)
+
     def run_events(self, events: Iterable[Event]) -> None:
         """Virtual time: handle ``events`` (times non-decreasing) as fast as possible.
 
-        Time stops at the last event: timers due later do not fire, as nothing in the trace
-        says that time passed.
+        Timers due after the last event do not fire here (:meth:`run_until_idle` runs
+        time on).
         """
         clock = self.clock
         assert isinstance(clock, VirtualClock), "run_events needs a VirtualClock"
@@ -101,13 +111,16 @@ class EventLoop:
             clock.set(event.t)
             handler(event)
 
-    def run_forever(self, stop_at: float | None = None, grace: float = 0.0) -> None:
+    def run_forever(self, stop_at: float | None = None, grace: float = 0.0,
+                    run_on: float = 0.0) -> None:
         """Real time: handle posted events and due timers until :meth:`stop`.
 
         A timer fires ``grace`` clock seconds after its deadline, so that an edge stamped
         just before the deadline but still in the queue (thread scheduling) is handled
         first, as it would be on trace time. ``stop_at`` (clock seconds) also ends the run
-        once the clock passes it and every event posted so far has been handled.
+        once the clock passes it, every event posted so far has been handled and no timer
+        is armed; ``run_on`` (clock seconds) bounds how long after ``stop_at`` timers are
+        waited for.
         """
         clock = self.clock
         while True:
@@ -129,14 +142,17 @@ class EventLoop:
             timer = self._next_timer()
             wait = None if timer is None else max(0.0, clock.to_wall(timer.deadline - now))
             if stop_at is not None:
-                until_stop = max(0.0, clock.to_wall(stop_at - now))
+                end = stop_at if now < stop_at or timer is None else stop_at + run_on
+                until_stop = max(0.0, clock.to_wall(end - now))
                 wait = until_stop if wait is None else min(wait, until_stop)
             try:
                 item = self._queue.get(timeout=wait)
             except queue.Empty:
-                if stop_at is not None and clock.now() - grace >= stop_at and self._queue.empty():
-                    self.run_timers_until(stop_at)
-                    return
+                now = clock.now() - grace
+                if stop_at is not None and now >= stop_at and self._queue.empty():
+                    self.run_timers_until(min(now, stop_at + run_on))
+                    if not self.pending() or now >= stop_at + run_on:
+                        return
                 continue
             if item is _STOP:
                 return

@@ -19,7 +19,7 @@ from typing import Any
 from controller.journal import Journal
 
 _GAME_FIELDS = {"spin_start": "spin", "coup_start": "coup"}
-_RESULTS = ("spin_result", "spin_invalid", "coup_result")
+_RESULTS = ("spin_result", "spin_invalid", "coup_result")  # a spin_held is not an end
 # Raw hardware records: in a game's block they are its evidence; between games, noise.
 _NOT_IN_PRELUDE = ("gpio", "serial")
 HIDDEN = "??"

@@ -1,33 +1,46 @@
-"""Spin tracking and validation from the wheel's sensors (CONTRACT §1; seed 001 Art. 12).
+"""Spin tracking and validation from the wheel's sensors (CONTRACT §1, §5; seed 001 Art. 12).
 
-The :class:`SpinTracker` is fed every activation of the wheel inputs, in time order, on the
-controller thread. It keeps the rotor's period and direction at all times and, from the
-ball's launch, the ball's laps, its direction, the moment it leaves the track and the pocket
-readings, until the spin is concluded: a confirmed result, or an invalid spin ("tiro no
-válido") with its reasons. Nothing is declared before the evidence is in.
+The :class:`SpinTracker` is fed every edge of the wheel inputs, in time order, on the
+controller thread. Edges become activations through :class:`controller.sensors.EdgeFilter`
+(chatter merged, missed edges corrected, each input's corrections counted); the rotor is
+followed by :class:`controller.rotor.RotorTracker`; from the ball's launch the tracker keeps
+the ball's passes, its direction, the moment it leaves the track and the pocket readings,
+until the spin is concluded: a confirmed result, an invalid spin ("tiro no válido") with its
+reasons, or a spin **held** for the inspector when the evidence is not certain (CONTRACT §5).
 
-Decisions where CONTRACT §1 leaves room (documented in hardware.md):
-- A pocket reading is decoded when the rotor revolution it falls in is complete (at the
-  next ``rotor_a``), with that revolution's own period: the most exact "rotor period" for a
-  slowing rotor, and the rotor direction of that very revolution.
-- A ``ball_pocket`` release with no activation before it (the ball came to rest under the
-  sensor) is a reading at the release time, journaled with an alarm.
-- Art. 12 (c): the 6 rotor revolutions count from the moment the ball is detected off the
-  track. A ball read in a pocket within them, and confirmed one revolution later, is a
-  result; with no reading within them the spin is ``ball_suspended``, never earlier.
-- A spin already invalid when the ball leaves the track (a, b, f, g) is concluded then,
-  without waiting for the pocket.
-- The ball's direction needs one complete lap; with none it is unknown and (b) is not
-  declared on no evidence.
+Decisions where the contract leaves room (hardware.md, "Spin verdicts"):
+- A pass missed by ``ball_a`` and seen by ``ball_b`` is recovered from ``ball_b`` (certain).
+  A gap in which both missed passes counts the laps it can hold: at most gap / last lap (a
+  ball does not speed up), at least the fewest laps growing by at most
+  ``drop_timeout_factor`` each; when the two differ the revolutions are a range, and (a) is
+  held when the range straddles the minimum.
+- The ball is off the track ``drop_timeout_factor`` × the last lap after its last pass (that
+  time starts the Art. 12 (c) wait), but (a) and (b) are judged only once a pass missed by
+  both ball sensors could no longer come (``f + f²`` laps, f the factor), or at the first
+  pocket reading: a running ball is never taken for a dropped one, nor for a new launch.
+- A pocket reading is decoded with the whole rotor revolution it falls in. Two consecutive
+  readings give the pocket when both decode to it, or when the second comes one rotor turn
+  after the first, to within a quarter pocket of the turn its rotor's trend predicts (the same
+  pocket by construction), without waiting for the second's revolution to close.
+- Art. 12 (c): the 6 rotor revolutions count from the moment the ball left the track; a ball
+  first read within them and confirmed is a result, never declared suspended earlier.
+- A spin whose corrected evidence is not certain is held: an input over its error budget,
+  revolutions uncertain across the minimum, ``rotor_a`` silent while ``rotor_b`` fires, the
+  rotor stopped after the ball was read but before the pocket was confirmed.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
 
 from controller.config import RouletteConfig
+from controller.rotor import Revolution, RotorTracker, Schedule, TimerHandle
+from controller.sensors import Correction, EdgeFilter
+from controller.spin_record import PocketReading, Spin, SpinOutcome
+
+__all__ = ["DEALER_REASONS", "REASONS", "Schedule", "SpinOutcome", "SpinTracker"]
 
 # CONTRACT §1 order: the first applicable is `reason`, all are listed in `reasons`.
 REASONS = (
@@ -40,101 +53,35 @@ REASONS = (
     "wheel_stopped",
 )
 DEALER_REASONS = ("ball_out_of_wheel", "foreign_object", "wheel_malfunction", "wheel_stopped")
+_FREE_ROTOR = 0.05  # a rotor turning freely changes its period by less than this a turn
+_LAP_JITTER = 0.02  # a lap may look this much shorter than the one before (sensor timing)
 
 
-class TimerHandle(Protocol):
-    def cancel(self) -> None: ...
-
-
-Schedule = Callable[[float, Callable[[], None]], TimerHandle]
-
-
-@dataclass
-class PocketReading:
-    """One pass of the resting ball under ``ball_pocket`` at ``t`` seconds.
-
-    ``index`` is the decoded pocket (wheel order index) once its rotor revolution is
-    complete; ``orphan`` marks a release seen without its activation.
-    """
-
-    t: float
-    orphan: bool = False
-    index: int | None = None
-    number: str | None = None
-
-    def as_record(self) -> dict[str, Any]:
-        return {"t": round(self.t, 6), "index": self.index, "number": self.number,
-                "orphan": self.orphan}
+def lap_count_range(gap: float, last_lap: float, growth: float) -> tuple[int, int]:
+    """How many laps a gap of ``gap`` seconds between two passes can hold, after a lap of
+    ``last_lap`` seconds: (fewest, most). A decelerating ball never laps faster than before
+    (most = gap / last_lap), and a lap is at most ``growth`` × the one before (fewest)."""
+    most = max(1, int(gap / last_lap * (1 + _LAP_JITTER)))
+    fewest, total, lap = 0, 0.0, last_lap
+    while total < gap * (1 - _LAP_JITTER) and fewest < most:
+        lap *= growth
+        total += lap
+        fewest += 1
+    return max(1, fewest), most
 
 
 @dataclass
-class Spin:
-    """Everything measured of one spin, from the launch to its conclusion."""
+class _Wait:
+    """Art. 12 (c) bookkeeping: rotor revolutions since the ball left the track."""
 
-    spin: int
-    launch_t: float
-    ball_a: list[float] = field(default_factory=list)
-    ball_b: list[float] = field(default_factory=list)
-    votes: dict[str, int] = field(default_factory=lambda: {"cw": 0, "ccw": 0})
-    left_t: float | None = None
-    rotor_periods: list[float] = field(default_factory=list)
-    rotor_dirs: dict[str, int] = field(default_factory=lambda: {"cw": 0, "ccw": 0})
-    readings: list[PocketReading] = field(default_factory=list)
-    reasons: dict[str, str] = field(default_factory=dict)
-    suspended_deadline: float | None = None
-    launch_rotor_direction: str | None = None
-    concluded: bool = False
-
-    @property
-    def lap_times(self) -> list[float]:
-        a = self.ball_a
-        return [round(a[i + 1] - a[i], 6) for i in range(len(a) - 1)]
-
-    @property
-    def ball_direction(self) -> str | None:
-        cw, ccw = self.votes["cw"], self.votes["ccw"]
-        if cw == ccw:
-            return None
-        return "cw" if cw > ccw else "ccw"
-
-    def add_reason(self, reason: str, detail: str) -> None:
-        self.reasons.setdefault(reason, detail)
-
-    def ordered_reasons(self) -> list[str]:
-        return [r for r in REASONS if r in self.reasons]
-
-
-@dataclass(frozen=True)
-class SpinOutcome:
-    """A concluded spin: ``number`` is set for a result, ``reasons`` for an invalid spin."""
-
-    spin: Spin
-    t: float
-    number: str | None
-    index: int | None
-    reasons: list[str]
-    rotor_direction: str | None
-    rotor_rpm: float | None
-
-    def evidence(self) -> dict[str, Any]:
-        """The measurements behind the outcome, for the journal and recall."""
-        s = self.spin
-        return {
-            "ball_revolutions": len(s.ball_a),
-            "ball_direction": s.ball_direction,
-            "rotor_direction": self.rotor_direction,
-            "rotor_rpm": self.rotor_rpm,
-            "launch_t": round(s.launch_t, 6),
-            "left_t": None if s.left_t is None else round(s.left_t, 6),
-            "lap_times": s.lap_times,
-            "rotor_periods": [round(p, 6) for p in s.rotor_periods],
-            "pocket_readings": [r.as_record() for r in s.readings],
-            "details": {r: s.reasons[r] for r in self.reasons},
-        }
+    start: float | None
+    ends: list[float]
+    fraction: float = 0.0
+    after_deadline: int = 0
 
 
 class SpinTracker:
-    """Turns wheel-sensor activations into concluded spins (seed 001 Art. 12).
+    """Turns wheel-sensor edges into concluded spins (seed 001 Art. 12; CONTRACT §1, §5).
 
     Args:
         cfg: thresholds (seconds, rpm, revolutions); defaults are the seed's.
@@ -142,20 +89,15 @@ class SpinTracker:
         schedule: ``schedule(deadline_s, callback)`` runs a callback on the controller
             thread at a clock time and returns a handle with ``cancel()``.
         on_conclude: called once per spin with its :class:`SpinOutcome`.
-        on_alarm: ``on_alarm(code, message)`` for edges nobody expects.
+        on_alarm: ``on_alarm(code, message)`` for sensor faults and edges nobody expects.
         on_long_lap: called once per spin when a ball lap exceeds
             ``auto_no_more_bets_lap_s`` (automatic "no va más").
     """
 
-    def __init__(
-        self,
-        cfg: RouletteConfig,
-        order: tuple[str, ...],
-        schedule: Schedule,
-        on_conclude: Callable[[SpinOutcome], None],
-        on_alarm: Callable[[str, str], None],
-        on_long_lap: Callable[[], None] | None = None,
-    ) -> None:
+    def __init__(self, cfg: RouletteConfig, order: tuple[str, ...], schedule: Schedule,
+                 on_conclude: Callable[[SpinOutcome], None],
+                 on_alarm: Callable[[str, str], None],
+                 on_long_lap: Callable[[], None] | None = None) -> None:
         self.cfg = cfg
         self.order = order
         self.n = len(order)
@@ -163,336 +105,409 @@ class SpinTracker:
         self.on_conclude = on_conclude
         self.on_alarm = on_alarm
         self.on_long_lap = on_long_lap
-        # Rotor, tracked at all times.
-        self.rotor_last_a: float | None = None
-        self.rotor_period: float | None = None
-        self.rotor_direction: str | None = None
-        self.rotor_b_since_a: list[float] = []
-        self._rotor_timer: TimerHandle | None = None
-        # Ball, during a spin.
+        self.rotor = RotorTracker(cfg.min_rotor_rpm, cfg.max_rotor_period_ratio, schedule,
+                                  self._rotor_silent)
+        self.filter = EdgeFilter(cfg.min_lap_s, cfg.min_rotor_period_s, cfg.sensor_error_budget)
         self.spin: Spin | None = None
         self._drop_timer: TimerHandle | None = None
-        self._wait_start: float | None = None
-        self._wait_ends: list[float] = []
-        self._wait_fraction = 0.0
-        self._revs_after_wait = 0
+        self._judge_timer: TimerHandle | None = None
+        self._rotor_deadline: TimerHandle | None = None
+        self._track_until = float("-inf")  # a ball-track edge up to then is the spin's ball
+        self._wait = _Wait(None, [])
         self._long_lap_called = False
+        self._prev_whole: Revolution | None = None
 
-    # -- entry points --------------------------------------------------------------
-    def launch(self, spin_number: int, t: float) -> Spin:
-        """Start tracking a new spin at ``t`` (the first ball activation)."""
-        self.spin = Spin(spin_number, t, launch_rotor_direction=self.rotor_direction)
-        self._long_lap_called = False
-        return self.spin
+    # -- edges -----------------------------------------------------------------------
+    def edge(self, name: str, t: float, level: int) -> tuple[float | None, bool]:
+        """A raw edge of a wheel input: (activation time or None, orphan pocket release).
+        Corrections are journaled as ``sensor_fault`` alarms, once per input and kind in
+        a spin, and counted against the input's budget."""
+        activation, orphan, correction = self.filter.edge(name, t, level)
+        if correction is not None:
+            self._fault(correction)
+        return activation, orphan
+
+    def _fault(self, correction: Correction) -> None:
+        spin = self.spin
+        if spin is not None and not spin.concluded:
+            spin.faults.setdefault(correction.input, []).append(correction.message)
+        if self.filter.first(correction):
+            self.on_alarm("sensor_fault", correction.message)
+
+    def _count_fault(self, name: str, kind: str, message: str) -> None:
+        self._fault(self.filter._count(name, kind, message))
+
+    # -- launches and the ball ---------------------------------------------------------
+    def owns_track_edge(self, t: float) -> bool:
+        """A ball-track activation at ``t`` belongs to the last spin's ball (still running,
+        or a pass both sensors missed may still come): it is never a new launch."""
+        return self.spin is not None and t <= self._track_until
 
     @property
     def ball_running(self) -> bool:
-        """A ball is on the track (a spin's ball, even when the spin was already voided)."""
-        return self.spin is not None and self.spin.left_t is None
-
-    def _spin_on_track(self, name: str, t: float) -> Spin | None:
-        """The spin a ball-sensor activation belongs to, or None when it is not a lap of a
-        spin in play (a voided spin's ball is followed; a ball past its drop is an alarm)."""
+        """The last spin's ball may still be on the track."""
         spin = self.spin
-        if spin is None:
-            return None
-        if spin.concluded:
-            last_edge = max(spin.ball_a[-1:] + spin.ball_b[-1:], default=spin.launch_t)
-            if spin.left_t is not None and t - last_edge < self.cfg.launch_timeout_s:
-                # A pass missed by the sensor made the ball look gone: it is the same throw,
-                # still running, never the launch of a new spin.
-                self.on_alarm("unexpected_edge", f"{name} at {t:.3f} s: the ball of spin "
-                              f"{spin.spin} is still on the track after its spin was decided")
-                spin.left_t = None
-            self._follow_voided_ball(spin, t)
-            if spin.left_t is None:
-                (spin.ball_a if name == "ball_a" else spin.ball_b).append(t)
-            return None
-        if spin.left_t is not None:
-            self.on_alarm("unexpected_edge", f"{name} at {t:.3f} s after the ball left the track")
-            return None
-        return spin
+        return spin is not None and (spin.left_t is None or not spin.track_judged)
+
+    @property
+    def in_play(self) -> bool:
+        return self.spin is not None and not self.spin.concluded
+
+    def launch(self, spin_number: int, t: float) -> Spin:
+        """Start tracking a new spin at ``t`` (the first ball activation)."""
+        self._cancel()
+        self.filter.reset()
+        self.spin = Spin(spin_number, t, launch_rotor_direction=self.rotor.direction)
+        self._wait = _Wait(None, [])
+        self._long_lap_called = False
+        self._track_until = t + self.cfg.launch_timeout_s
+        return self.spin
 
     def ball_a(self, t: float) -> None:
-        spin = self._spin_on_track("ball_a", t)
+        spin = self._track(t)
         if spin is None:
             return
-        a = spin.ball_a
-        if a:
-            start = a[-1]
-            lap = t - start
-            for tb in spin.ball_b:
-                if start < tb < t:
-                    spin.votes["cw" if tb - start < t - tb else "ccw"] += 1
-            timeout = self.cfg.drop_timeout_factor * lap
+        passes = spin.passes
+        if passes:
+            self._fill_gap(spin, passes[-1], t)
+        passes.append(t)
+        self._after_pass(spin, t)
+
+    def ball_b(self, t: float) -> None:
+        spin = self._track(t)
+        if spin is None:
+            return
+        spin.ball_b.append(t)
+        if not spin.passes:
+            self._arm_drop(t + self.cfg.launch_timeout_s)
+
+    def _track(self, t: float) -> Spin | None:
+        spin = self.spin
+        if spin is None or t > self._track_until:
+            return None
+        if spin.left_t is not None:
+            # The ball was taken for gone, but it is on the track: a missed pass.
+            spin.left_t = None
+            spin.suspended_deadline = None
+            self._wait = _Wait(None, [])
+            if self._judge_timer is not None:
+                self._judge_timer.cancel()
+                self._judge_timer = None
+        return spin
+
+    def _fill_gap(self, spin: Spin, last: float, t: float) -> None:
+        """Passes ``ball_a`` missed between ``last`` and ``t`` (CONTRACT §5)."""
+        passes = spin.passes
+        lap = last - passes[-2] if len(passes) >= 2 else None
+        bs = [b for b in spin.ball_b if last < b < t]
+        if len(bs) >= 2:
+            # One ball_b pass belongs to a neighbouring ball_a pass; each other one is a
+            # pass ball_a missed, seen by ball_b: certain.
+            direction = spin.ball_direction
+            partner_at_start = direction == "cw" or (
+                direction is None and bs[0] - last < t - bs[-1])
+            lone = bs[1:] if partner_at_start else bs[:-1]
+            for b in lone:
+                spin.recovered.append({"t": round(b, 6), "from": "ball_b"})
+                passes.append(b)
+            self._count_fault("ball_a", "missed_pass",
+                              f"ball_a missed {len(lone)} pass(es) of the ball between "
+                              f"{last:.3f} s and {t:.3f} s; recovered from ball_b")
+            return
+        if lap is None:
+            return
+        fewest, most = lap_count_range(t - last, lap, self.cfg.drop_timeout_factor)
+        if most == 1:
+            return
+        for k in range(1, fewest):
+            passes.append(last + (t - last) * k / fewest)
+            spin.recovered.append({"t": round(passes[-1], 6), "from": "lap_time"})
+        spin.extra_max += most - fewest
+        self._count_fault("ball_a", "missed_pass",
+                          f"a lap of {t - last:.3f} s after one of {lap:.3f} s at {t:.3f} s: "
+                          f"both ball sensors missed {fewest - 1} to {most - 1} pass(es)")
+
+    def _recover_first_pass(self, spin: Spin) -> None:
+        """A ``ball_a`` pass missed before the first one seen, told by ``ball_b`` once the
+        ball's direction is known: turning clockwise a pass's ``ball_b`` edge follows it,
+        counterclockwise it comes just before it; any other ``ball_b`` edge between the
+        launch and the first ``ball_a`` pass is a pass ``ball_a`` missed. The launch's own
+        ``ball_b`` edge, turning clockwise, is the ball released just before ``ball_b``."""
+        passes, direction = spin.passes, spin.ball_direction
+        if len(passes) < 2 or direction is None:
+            return
+        first, near = passes[0], 0.25 * (passes[1] - passes[0])
+        before = [b for b in spin.ball_b if spin.launch_t <= b < first]
+        lone = ([b for b in before if b > spin.launch_t] if direction == "cw"
+                else [b for b in before if first - b > near])
+        if not lone:
+            return
+        passes[:0] = lone
+        spin.recovered[:0] = [{"t": round(b, 6), "from": "ball_b"} for b in lone]
+        self._count_fault("ball_a", "missed_pass",
+                          f"ball_a missed {len(lone)} pass(es) of the ball before "
+                          f"{first:.3f} s; recovered from ball_b")
+
+    def _after_pass(self, spin: Spin, t: float) -> None:
+        passes = spin.passes
+        f = self.cfg.drop_timeout_factor
+        if len(passes) >= 2:
+            lap = t - passes[-2]
             limit = self.cfg.auto_no_more_bets_lap_s
             if limit and lap > limit and not self._long_lap_called and self.on_long_lap:
                 self._long_lap_called = True
                 self.on_long_lap()
+            self._track_until = t + (f + f * f) * lap
+            self._arm_drop(t + f * lap)
         else:
-            timeout = self.cfg.launch_timeout_s
-        a.append(t)
-        self._arm_drop(t + timeout)
-
-    def ball_b(self, t: float) -> None:
-        spin = self._spin_on_track("ball_b", t)
-        if spin is None:
-            return
-        spin.ball_b.append(t)
-        if not spin.ball_a:
+            self._track_until = t + self.cfg.launch_timeout_s * (1 + f)
             self._arm_drop(t + self.cfg.launch_timeout_s)
 
+    def _arm_drop(self, deadline: float) -> None:
+        if self._drop_timer is not None:
+            self._drop_timer.cancel()
+        self._drop_timer = self.schedule(deadline, lambda: self._dropped(deadline))
+
+    def _dropped(self, t: float) -> None:
+        """No ball pass by the drop timeout: a ``ball_b`` pass since the last ``ball_a``
+        one is a pass ``ball_a`` missed; else the ball left the track at ``t``."""
+        self._drop_timer = None
+        spin = self.spin
+        assert spin is not None
+        if spin.passes:
+            last = spin.passes[-1]
+            lap = last - spin.passes[-2] if len(spin.passes) >= 2 else None
+            half = 0.5 * lap if lap is not None else self.cfg.min_lap_s
+            lone = [b for b in spin.ball_b if b > last + half]
+            if lone:
+                spin.recovered.append({"t": round(lone[0], 6), "from": "ball_b"})
+                self._count_fault("ball_a", "missed_pass",
+                                  f"ball_a missed a pass of the ball at about {lone[0]:.3f} s; "
+                                  "recovered from ball_b")
+                spin.passes.append(lone[0])
+                self._after_pass(spin, lone[0])
+                return
+        self._left(t)
+        self._judge_timer = self.schedule(self._track_until,
+                                          lambda: self._judge_track(self._track_until))
+
+    def _left(self, t: float) -> None:
+        spin = self.spin
+        assert spin is not None
+        spin.left_t = t
+        self._wait = _Wait(self.rotor.last_a, [])
+
+    # -- pocket readings ---------------------------------------------------------------
     def pocket(self, t: float, orphan: bool = False) -> None:
         """A ``ball_pocket`` reading; ignored unless a spin is waiting for its pocket
         (between spins the last ball still rests in its pocket and passes the sensor)."""
         spin = self.spin
-        if spin is None or spin.concluded:
-            if spin is not None and spin.left_t is None:
+        if spin is None:
+            return
+        if not spin.track_judged:
+            # A ball read in a pocket is off the track, whatever the timers say.
+            if self._drop_timer is not None:
+                self._drop_timer.cancel()
+                self._drop_timer = None
+            if spin.left_t is None:
                 self._left(t)
-            return
-        if spin.left_t is None:
-            # A ball read in a pocket is off the track, whatever the drop timer says.
-            self._left(t)
-            if spin.concluded:
-                return
-        spin.readings.append(PocketReading(t, orphan=orphan))
-
-    def rotor_a(self, t: float) -> None:
-        last = self.rotor_last_a
-        spin = self.spin
-        active = spin is not None and not spin.concluded
-        if last is not None and t <= last:
-            # Two activations at one instant: a glitch, not a revolution of zero seconds.
-            self.on_alarm("unexpected_edge", f"rotor_a at {t:.6f} s again, no time after the "
-                          "last one: ignored")
-            return
-        bs = self.rotor_b_since_a
-        if not active and bs and self.rotor_period and t - bs[-1] < self.rotor_period / 2:
-            # Between spins the dealer may reverse the rotor: rotor_b then rotor_a within
-            # half a revolution is counterclockwise now (CONTRACT §1), whatever it was.
-            self.rotor_direction = "ccw"
-        revolution: tuple[float, float, str | None] | None = None
-        if last is not None:
-            period = t - last
-            bs = self.rotor_b_since_a
-            direction: str | None = None
-            faults: list[tuple[str, str]] = []
-            if len(bs) != 1:
-                faults.append(("wheel_malfunction",
-                               f"rotor_b fired {len(bs)} times in the rotor revolution ending "
-                               f"at {t:.3f} s (expected once)"))
-            else:
-                direction = "cw" if bs[0] - last < t - bs[0] else "ccw"
-                other = "ccw" if direction == "cw" else "cw"
-                # Dealers reverse the rotor between spins; only a flip during a spin is a fault.
-                if active and spin is not None and spin.rotor_dirs[other] > 0:
-                    faults.append(("wheel_malfunction",
-                                   f"rotor direction flipped to {direction} at {t:.3f} s"))
-                self.rotor_direction = direction
-            rpm = 60.0 / period
-            if rpm < self.cfg.min_rotor_rpm:
-                faults.append(("wheel_malfunction",
-                               f"rotor at {rpm:.2f} rpm, below {self.cfg.min_rotor_rpm} rpm"))
-            prev = self.rotor_period
-            if prev is not None and period > self.cfg.max_rotor_period_ratio * prev:
-                faults.append(("wheel_stopped",
-                               f"rotor period {period:.3f} s is more than "
-                               f"{self.cfg.max_rotor_period_ratio} x the previous {prev:.3f} s"))
-            self.rotor_period = period
-            if active:
-                assert spin is not None
-                for reason, detail in faults:
-                    spin.add_reason(reason, detail)
-            revolution = (last, period, direction)
-        self.rotor_last_a = t
-        self.rotor_b_since_a = []
-        if self._rotor_timer is not None:
-            self._rotor_timer.cancel()
-        if self.rotor_period is not None:
-            self._rotor_timer = self.schedule(t + 2 * self.rotor_period, self._rotor_silent)
-        if not active:
-            return
-        assert spin is not None
-        if revolution is not None:
-            self._revolution_done(revolution[0], t, revolution[1], revolution[2])
+            self._judge_track(t)
         if spin.concluded:
             return
-        self._maybe_conclude_faulty(t)
-        if not spin.concluded and spin.left_t is not None:
-            self._count_wait(t)
+        spin.readings.append(PocketReading(t, orphan=orphan))
+        self._check_confirmed(t)
+
+    # -- the rotor ---------------------------------------------------------------------
+    def rotor_a(self, t: float) -> None:
+        rev = self.rotor.rotor_a(t, self.in_play)
+        if rev is None:
+            self._prev_whole = None
+            return
+        for name, message in rev.faults:
+            self._count_fault(name, "missed_pass", message)
+        prev, self._prev_whole = self._prev_whole, (rev if rev.whole else None)
+        spin = self.spin
+        if spin is None or spin.concluded:
+            return
+        # How fast the period changes a turn, known when the rotor turns freely (a few %
+        # at most): it predicts the next turn's period well within a quarter pocket.
+        trend = (rev.period - prev.period if prev is not None and rev.whole
+                 and prev.end == rev.start
+                 and abs(rev.period - prev.period) <= _FREE_ROTOR * rev.period else None)
+        self._revolution(spin, rev, trend)
 
     def rotor_b(self, t: float) -> None:
-        self.rotor_b_since_a.append(t)
+        self.rotor.rotor_b(t)
+
+    def _revolution(self, spin: Spin, rev: Revolution, trend: float | None) -> None:
+        if rev.end > spin.launch_t and (spin.left_t is None or rev.start < spin.left_t):
+            if rev.whole:
+                spin.rotor_periods.append(rev.period)
+            if rev.direction is not None and rev.measured:
+                spin.rotor_dirs[rev.direction] += 1
+        for reason, detail in rev.reasons:
+            spin.add_reason(reason, detail)
+        if rev.uncertain:
+            spin.held.setdefault("rotor", rev.faults[0][1])
+        if rev.whole and rev.direction is not None:
+            for reading in spin.readings:
+                if reading.index is None and rev.start <= reading.t < rev.end:
+                    k = round((reading.t - rev.start) / rev.period * self.n) % self.n
+                    reading.index = (self.n - k) % self.n if rev.direction == "cw" else k
+                    reading.number = self.order[reading.index]
+                    reading.period = rev.period
+                    reading.fraction = (reading.t - rev.start) / rev.period
+                    reading.trend = trend
+            if spin.track_judged and spin.pending_direction:
+                spin.pending_direction = False
+                self._judge_direction(spin)
+            self._check_confirmed(rev.end)
+        if spin.concluded:
+            return
+        if spin.track_judged and spin.reasons:
+            self._conclude(rev.end, None)
+        elif spin.left_t is not None:
+            self._count_wait(rev)
+
+    def _rotor_silent(self, t: float) -> None:
+        """No ``rotor_a`` within twice the last period (CONTRACT §1, §5; Art. 12 g)."""
         spin = self.spin
-        last_a, period = self.rotor_last_a, self.rotor_period
-        if ((spin is None or spin.concluded) and last_a is not None and period
-                and t - last_a < period / 2):
-            self.rotor_direction = "cw"  # rotor_a then rotor_b: clockwise now (see rotor_a)
-        if len(self.rotor_b_since_a) == 2 and spin is not None and not spin.concluded:
-            spin.add_reason("wheel_malfunction",
-                            f"rotor_b fired twice without rotor_a (at {t:.3f} s)")
-            self._maybe_conclude_faulty(t)
+        if spin is None or spin.concluded:
+            return
+        if self.rotor.turned_without_a():
+            spin.held.setdefault("rotor_a", f"rotor_a silent since {self.rotor.last_a:.3f} s "
+                                 "while rotor_b still fires: a sensor fault")
+        elif spin.readings:
+            spin.held.setdefault("rotor", f"the rotor stopped (no rotor_a by {t:.3f} s) after "
+                                 "the ball was read in a pocket, before two readings "
+                                 "confirmed it")
+        else:
+            spin.add_reason("wheel_stopped",
+                            f"no rotor_a activation by {t:.3f} s (twice the last period) "
+                            f"after {self.rotor.last_a:.3f} s")
+        if spin.track_judged:
+            self._conclude(t, None)
+
+    # -- verdicts ----------------------------------------------------------------------
+    def _judge_track(self, t: float) -> None:
+        """Art. 12 (a) and (b), once the ball is surely off the track."""
+        spin = self.spin
+        if spin is None or spin.track_judged:
+            return
+        if self._judge_timer is not None:
+            self._judge_timer.cancel()
+            self._judge_timer = None
+        spin.track_judged = True
+        self._track_until = float("-inf")
+        if spin.concluded:
+            return
+        self._recover_first_pass(spin)
+        low, high = len(spin.passes), len(spin.passes) + spin.extra_max
+        need = self.cfg.min_ball_revolutions
+        if high < need:
+            spin.add_reason("too_few_revolutions",
+                            f"{high} ball revolutions, fewer than {need}")
+        elif low < need:
+            spin.held.setdefault("ball_a", f"between {low} and {high} ball revolutions (passes "
+                                 f"missed by both ball sensors); the minimum is {need}")
+        if self._spin_rotor_direction() is None:
+            spin.pending_direction = True
+            if self.rotor.last_a is None:
+                spin.add_reason("wheel_stopped",
+                                "the rotor is not turning while the ball is in play")
+            else:
+                # The rotor was being acquired afresh: its first whole revolution tells;
+                # a rotor that never completes one at the slowest speed has stopped.
+                wait = 2 * 60.0 / self.cfg.min_rotor_rpm
+                self._rotor_deadline = self.schedule(t + wait, lambda: self._rotor_silent(t + wait))
+        else:
+            self._judge_direction(spin)
+        if spin.reasons or spin.held:
+            self._conclude(t, None)
+
+    def _judge_direction(self, spin: Spin) -> None:
+        ball_dir = spin.ball_direction
+        if ball_dir is not None and ball_dir == self._spin_rotor_direction():
+            spin.add_reason("same_direction", f"ball and rotor both turn {ball_dir}")
+
+    def _check_confirmed(self, now: float) -> None:
+        spin = self.spin
+        assert spin is not None
+        readings = spin.readings
+        for first, second in itertools.pairwise(readings):
+            if first.index is None or first.period is None:
+                continue
+            gap = second.t - first.t
+            same = (second.index == first.index
+                    and 0.5 * first.period <= gap <= 1.5 * first.period)
+            one_turn = (second.index is None and first.trend is not None
+                        and not (first.orphan or second.orphan)
+                        and abs(gap - first.period - first.fraction * first.trend)
+                        <= first.period / (4 * self.n))
+            if not (same or one_turn):
+                continue
+            deadline = spin.suspended_deadline
+            if deadline is not None and first.t > deadline:
+                spin.add_reason("ball_suspended",
+                                f"first pocket reading at {first.t:.3f} s, after the wait ended "
+                                f"at {deadline:.3f} s")
+                self._conclude(now, None)
+            else:
+                self._conclude(now, first.index)
+            return
+
+    def _count_wait(self, rev: Revolution) -> None:
+        """Art. 12 (c), at each revolution after the ball left the track, counted in real
+        rotor revolutions: each one's own period places the moment the 6th ends."""
+        spin = self.spin
+        wait_state = self._wait
+        assert spin is not None and spin.left_t is not None
+        if wait_state.start is None:
+            wait_state.start = rev.start
+        ends = wait_state.ends
+        turns = max(1, round(rev.period / self.rotor.period)) if self.rotor.period else 1
+        for k in range(1, turns + 1):  # a revolution with missed rotor_a passes counts them
+            ends.append(rev.start + (rev.end - rev.start) * k / turns)
+        if len(ends) == turns:
+            span = ends[0] - wait_state.start
+            wait_state.fraction = min(max((spin.left_t - wait_state.start) / span, 0.0), 1.0)
+        wait = self.cfg.suspended_wait_rotor_revolutions
+        if spin.suspended_deadline is None:
+            elapsed = len(ends) - wait_state.fraction
+            if elapsed < wait:
+                return
+            start = ends[-2] if len(ends) > 1 else wait_state.start
+            into = wait - (len(ends) - 1 - wait_state.fraction)
+            deadline = start + into * (ends[-1] - start)
+            spin.suspended_deadline = deadline
+            if not any(r.t <= deadline for r in spin.readings):
+                self._judge_track(rev.end)  # (a) and (b) come first in any case
+                if spin.concluded:
+                    return
+                spin.add_reason("ball_suspended",
+                                f"no pocket reading within {wait:g} rotor revolutions of the "
+                                f"ball leaving the track (they ended at {deadline:.3f} s)")
+                self._conclude(rev.end, None)
+            return
+        wait_state.after_deadline += 1
+        if wait_state.after_deadline >= 2 and spin.track_judged:
+            spin.add_reason("ball_suspended", "pocket readings did not confirm one pocket")
+            self._conclude(rev.end, None)
 
     def void(self, t: float, reason: str) -> bool:
         """A dealer or inspector declares the spin invalid (Art. 12 d-g); False if no spin."""
         spin = self.spin
         if spin is None or spin.concluded:
             return False
-        ball_dir = spin.ball_direction
-        if ball_dir is not None and ball_dir == self._spin_rotor_direction():
-            spin.add_reason("same_direction", f"ball and rotor both turn {ball_dir}")
+        self._judge_direction(spin)
         spin.add_reason(reason, "declared by the dealer")
+        spin.declared = True  # a person decided: no evidence is waited for
         self._conclude(t, None)
         return True
 
-    def abandon(self) -> None:
-        """Forget the spin in progress (its outcome was journaled elsewhere)."""
-        self._cancel_spin_timers()
-        self.spin = None
-
-    @property
-    def in_play(self) -> bool:
-        return self.spin is not None and not self.spin.concluded
-
-    # -- internals -------------------------------------------------------------------
-    def _rotor_silent(self) -> None:
-        """No rotor_a within twice the last period: the rotor stopped (Art. 12 g)."""
-        period = self.rotor_period
-        self._rotor_timer = None
-        self.rotor_period = None
-        spin = self.spin
-        if spin is not None and not spin.concluded and period is not None:
-            assert self.rotor_last_a is not None
-            now = self.rotor_last_a + 2 * period
-            spin.add_reason("wheel_stopped",
-                            f"no rotor_a activation within {2 * period:.3f} s "
-                            f"(twice the last period) after {self.rotor_last_a:.3f} s")
-            self._maybe_conclude_faulty(now)
-
-    def _revolution_done(self, start: float, end: float, period: float,
-                         direction: str | None) -> None:
-        spin = self.spin
-        if spin is None or spin.concluded:
-            return
-        if end > spin.launch_t and (spin.left_t is None or start < spin.left_t):
-            spin.rotor_periods.append(period)
-            if direction is not None:
-                spin.rotor_dirs[direction] += 1
-        if direction is None:
-            return
-        newly: list[PocketReading] = []
-        for reading in spin.readings:
-            if reading.index is None and start <= reading.t < end:
-                k = round((reading.t - start) / period * self.n) % self.n
-                reading.index = (self.n - k) % self.n if direction == "cw" else k
-                reading.number = self.order[reading.index]
-                newly.append(reading)
-        if newly:
-            self._check_confirmed(end)
-
-    def _check_confirmed(self, now: float) -> None:
-        spin = self.spin
-        assert spin is not None
-        decoded = [r for r in spin.readings if r.index is not None]
-        if len(decoded) < 2:
-            return
-        first, second = decoded[-2], decoded[-1]
-        period = self.rotor_period or 0.0
-        gap = second.t - first.t
-        if first.index != second.index or not 0.5 * period <= gap <= 1.5 * period:
-            return
-        deadline = spin.suspended_deadline
-        if deadline is not None and first.t > deadline:
-            spin.add_reason("ball_suspended",
-                            f"first pocket reading at {first.t:.3f} s, after the wait ended at "
-                            f"{deadline:.3f} s")
-            self._conclude(now, None)
-            return
-        self._conclude(now, first.index)
-
-    def _follow_voided_ball(self, spin: Spin, t: float) -> None:
-        # A spin voided while its ball still runs: follow the ball until it leaves, so
-        # that its laps are not taken for the launch of a new spin.
-        if spin.left_t is None:
-            last = spin.ball_a[-1] if spin.ball_a else spin.launch_t
-            lap = t - last
-            self._arm_drop(t + max(self.cfg.drop_timeout_factor * lap, self.cfg.launch_timeout_s))
-
-    def _arm_drop(self, deadline: float) -> None:
-        if self._drop_timer is not None:
-            self._drop_timer.cancel()
-        self._drop_timer = self.schedule(deadline, lambda: self._left(deadline))
-
-    def _left(self, t: float) -> None:
-        """The ball left the track at ``t``: judge (a) and (b), then wait for the pocket."""
-        spin = self.spin
-        assert spin is not None
-        if self._drop_timer is not None:
-            self._drop_timer.cancel()
-            self._drop_timer = None
-        spin.left_t = t
-        if spin.concluded:
-            return
-        revs = len(spin.ball_a)
-        if revs < self.cfg.min_ball_revolutions:
-            spin.add_reason("too_few_revolutions",
-                            f"{revs} ball revolutions, fewer than {self.cfg.min_ball_revolutions}")
-        ball_dir = spin.ball_direction
-        rotor_dir = self._spin_rotor_direction()
-        if ball_dir is not None and ball_dir == rotor_dir:
-            spin.add_reason("same_direction", f"ball and rotor both turn {ball_dir}")
-        if self.rotor_period is None:
-            spin.add_reason("wheel_stopped", "the rotor is not turning while the ball is in play")
-        if spin.reasons:
-            self._conclude(t, None)
-            return
-        self._wait_start = self.rotor_last_a
-        self._wait_ends = []
-        self._revs_after_wait = 0
-
-    def _count_wait(self, t: float) -> None:
-        """Art. 12 (c), at each ``rotor_a`` after the ball left the track.
-
-        The wait is counted in real rotor revolutions: each revolution's own period places
-        the moment the 6th ends, so a slowing rotor never ends it early. With no pocket
-        reading by then the ball is suspended; with one, its confirming pass may follow
-        (up to two more revolutions).
-        """
-        spin = self.spin
-        assert spin is not None and spin.left_t is not None and self._wait_start is not None
-        ends = self._wait_ends
-        ends.append(t)
-        if len(ends) == 1:
-            self._wait_fraction = min(max((spin.left_t - self._wait_start)
-                                          / (t - self._wait_start), 0.0), 1.0)
-        wait = self.cfg.suspended_wait_rotor_revolutions
-        if spin.suspended_deadline is None:
-            elapsed = len(ends) - self._wait_fraction
-            if elapsed < wait:
-                return
-            start = ends[-2] if len(ends) > 1 else self._wait_start
-            into = wait - (len(ends) - 1 - self._wait_fraction)
-            deadline = start + into * (t - start)
-            spin.suspended_deadline = deadline
-            if not any(r.t <= deadline for r in spin.readings):
-                spin.add_reason("ball_suspended",
-                                f"no pocket reading within {wait:g} rotor revolutions of the "
-                                f"ball leaving the track (they ended at {deadline:.3f} s)")
-                self._conclude(t, None)
-            return
-        self._revs_after_wait += 1
-        if self._revs_after_wait >= 2:
-            spin.add_reason("ball_suspended", "pocket readings did not confirm one pocket")
-            self._conclude(t, None)
-
-    def _maybe_conclude_faulty(self, t: float) -> None:
-        spin = self.spin
-        if spin is not None and spin.left_t is not None and spin.reasons and not spin.concluded:
-            self._conclude(t, None)
-
     def _spin_rotor_direction(self) -> str | None:
-        """The rotor's direction during the spin: most of its revolutions; on a tie (a
-        faulty revolution against a good one) the direction it had at the launch."""
+        """The rotor's direction during the spin: most of its whole revolutions; on a tie
+        the direction it had at the launch."""
         spin = self.spin
         if spin is not None:
             cw, ccw = spin.rotor_dirs["cw"], spin.rotor_dirs["ccw"]
@@ -500,27 +515,48 @@ class SpinTracker:
                 return "cw" if cw > ccw else "ccw"
             if spin.launch_rotor_direction is not None:
                 return spin.launch_rotor_direction
-        return self.rotor_direction
+        return self.rotor.direction
 
-    def _cancel_spin_timers(self, keep_drop: bool = False) -> None:
-        if self._drop_timer is not None and not keep_drop:
-            self._drop_timer.cancel()
-            self._drop_timer = None
+    def _cancel(self) -> None:
+        for name in ("_drop_timer", "_judge_timer", "_rotor_deadline"):
+            timer = getattr(self, name)
+            if timer is not None:
+                timer.cancel()
+                setattr(self, name, None)
+
+    def _candidate(self, index: int | None) -> str | None:
+        """The number the evidence points to, for the inspector of a held spin."""
+        if index is None:
+            decoded = [r.index for r in self.spin.readings if r.index is not None] \
+                if self.spin else []
+            index = decoded[0] if decoded else None
+        return None if index is None else self.order[index]
 
     def _conclude(self, t: float, index: int | None) -> None:
         spin = self.spin
         assert spin is not None
         spin.concluded = True
-        self._cancel_spin_timers(keep_drop=spin.left_t is None)
-        reasons = spin.ordered_reasons()
-        periods = spin.rotor_periods or ([self.rotor_period] if self.rotor_period else [])
+        if self._rotor_deadline is not None:
+            self._rotor_deadline.cancel()
+            self._rotor_deadline = None
+        if not spin.declared:
+            for name, count in self.filter.over_budget().items():
+                spin.held.setdefault(name, f"{count} corrections of {name} in this spin, over "
+                                     f"the budget of {self.cfg.sensor_error_budget}")
+        reasons = [r for r in REASONS if r in spin.reasons]
+        held = {} if spin.declared else dict(spin.held)
+        periods = spin.rotor_periods or ([self.rotor.period] if self.rotor.period else [])
         rpm = round(60.0 / periods[-1], 3) if periods else None
+        certain = index is not None and not reasons and not held
         outcome = SpinOutcome(
             spin=spin, t=t,
-            number=self.order[index] if index is not None and not reasons else None,
-            index=index if not reasons else None,
-            reasons=reasons,
+            number=self.order[index] if certain and index is not None else None,
+            index=index if certain else None,
+            reasons=[] if held else reasons,
             rotor_direction=self._spin_rotor_direction(),
             rotor_rpm=rpm,
+            held=held,
+            candidate=self._candidate(index) if held else None,
         )
         self.on_conclude(outcome)
+

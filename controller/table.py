@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from controller.config import Config
+from controller.config import WHEEL_INPUTS, Config
 from controller.events import BetPlaced, DealerInput, Event, GpioEdge, PortStatus, SerialData
 from controller.journal import Journal, canonical
 from controller.logs import get_logger
@@ -20,6 +20,7 @@ from controller.shoe_lines import ShoeCodec
 from controller.spin import Schedule
 
 CodecFactory = Callable[[str], ShoeCodec]
+CLOCK_STEP_TOLERANCE_S = 0.5  # wall minus monotonic drifts by ms (NTP slews); steps are seconds
 
 # Inputs are in the journal already; logging each GPIO edge would drown the rest.
 _INPUT_RECORDS = frozenset({"gpio", "serial", "input", "bet_request"})
@@ -43,17 +44,23 @@ class Table:
         config: the checked config.
         journal: where records go (the daemon's is durable).
         schedule: the loop's timer (``call_at``).
-        now: the controller clock's ``now`` (seconds).
+        now: the controller clock's ``now`` (monotonic seconds: every interval, every event's
+            ``t``).
         sink: called with the JSON body of every record journaled (``replay`` prints).
+        wall: the wall clock (seconds since the epoch) that stamps records; ``now`` when
+            omitted (trace time in replay and tests). A step of it is a ``clock_step`` alarm.
     """
 
     def __init__(self, config: Config, journal: Journal, schedule: Schedule,
                  now: Callable[[], float], sink: Callable[[str], None] | None = None,
-                 codec_factory: CodecFactory | None = None) -> None:
+                 codec_factory: CodecFactory | None = None,
+                 wall: Callable[[], float] | None = None) -> None:
         self.config = config
         self.codec_factory = codec_factory
         self.journal = journal
         self.now = now
+        self.wall = wall or now
+        self._offset = self.wall() - now()
         self.sink = sink
         # Bound once: a lazy proxy would rebuild the logger on every record.
         self.log = get_logger(table=config.table_name).bind()
@@ -80,7 +87,9 @@ class Table:
         records that would show it (the raw serial bytes, a dealer's correction) are masked
         first. The journal always keeps them whole (recovery needs them).
         """
-        record, body = self.journal.append(type_, self.now(), fields)
+        if "t" in fields:  # an event's own time, on the monotonic clock
+            fields["t"] = fields["t"] + self._offset
+        record, body = self.journal.append(type_, self.wall(), fields)
         if self._held is not None:
             self._held.append((record, body))
         else:
@@ -120,8 +129,27 @@ class Table:
         """Resume from the journal after a restart (void or finish what was interrupted)."""
         self.game.recover_from(self.journal)
 
+    def end_of_input(self, why: str) -> None:
+        """No more input will come (a replay's trace ended and time ran on until no verdict
+        was pending): an ``alarm`` names the game still open, if any."""
+        game = self.game.open_game()
+        if game is not None:
+            self.emit("alarm", code="game_open", message=f"{why} with {game}")
+
+    def _check_clock(self) -> None:
+        """Journal a step of the wall clock (NTP at boot, a manual ``date``): record stamps
+        jump with it, intervals (measured on the monotonic clock) do not."""
+        offset = self.wall() - self.now()
+        step = offset - self._offset
+        if abs(step) > CLOCK_STEP_TOLERANCE_S:
+            self._offset = offset
+            self.emit("alarm", code="clock_step",
+                      message=f"the wall clock stepped {step:+.3f} s; intervals and verdicts "
+                              "use the monotonic clock and are not affected")
+
     def handle(self, event: Event) -> None:
         """Act on one event (on the controller thread only)."""
+        self._check_clock()
         if isinstance(event, GpioEdge):
             self._gpio(event)
         elif isinstance(event, BetPlaced):
@@ -148,19 +176,19 @@ class Table:
             self.game.port_status(event)
 
     def _gpio(self, edge: GpioEdge) -> None:
-        _, body = self.journal.append_edge(edge.t, edge.input, edge.level)
+        _, body = self.journal.append_edge(edge.t + self._offset, edge.input, edge.level)
         if self.sink is not None:
             self.sink(body)
+        if edge.input in WHEEL_INPUTS:
+            # The game reads its sensors' edges itself (missed and chattering edges are
+            # sensor faults it corrects and counts: controller.sensors).
+            self.game.gpio(edge)
+            return
         previous = self.levels.get(edge.input, 0)
         self.levels[edge.input] = edge.level
-        orphan = False
         if previous == edge.level:
-            orphan = edge.input == "ball_pocket" and edge.level == 0
-            what = ("the ball was read at the release (it came to rest under the sensor)"
-                    if orphan else "ignored")
             self.emit("alarm", code="unexpected_edge",
                       message=f"{edge.input} went to level {edge.level} at {edge.t:.6f} s "
-                              f"but was already at {edge.level}: {what}")
-            if not orphan:
-                return
-        self.game.gpio(edge, orphan_release=orphan)
+                              f"but was already at {edge.level}: ignored")
+            return
+        self.game.gpio(edge)

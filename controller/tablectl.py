@@ -22,7 +22,7 @@ from controller.control import ControlError, request
 from controller.errors import InputError, JournalError
 from controller.journal import Journal
 from controller.recall import games_in_full, public_view
-from controller.trace import loads_strict
+from controller.trace import MAX_DEPTH, depth, loads_strict
 
 EXIT_BAD = 1
 EXIT_USAGE = 2
@@ -93,7 +93,7 @@ def cmd_status(journal: Journal, as_json: bool) -> int:
     """Print the table's state, its last game, the shoe (card tables) and recent alarms."""
     startup = journal.last_of("startup")
     game = startup.get("game") if startup else _game_from_records(journal)
-    last_game = _newest(journal, ("spin_result", "spin_invalid", "coup_result"))
+    last_game = _newest(journal, ("spin_result", "spin_invalid", "spin_held", "coup_result"))
     alarms = [r for r in journal.records(after=max(0, journal.last_seq - 5000), types=("alarm",))]
     shoe = journal.last_of("shoe_procedure")
     card_table = game == "mini_baccarat"
@@ -111,6 +111,7 @@ def cmd_status(journal: Journal, as_json: bool) -> int:
         "recent_alarms": [public_view(a) for a in alarms[-5:]],
         "last_shoe_step": public_view(shoe) if shoe else None,
         "shoe": _shoe_status(journal) if card_table else None,
+        "limits": None if card_table else _limits_status(journal),
     }
     if as_json:
         print(json.dumps(status, indent=2, sort_keys=True))
@@ -121,6 +122,8 @@ def cmd_status(journal: Journal, as_json: bool) -> int:
     print(f"last game    {_summary(last_game) if last_game else 'none yet'}")
     if status["shoe"] is not None:
         print(f"shoe         {_shoe_line(status['shoe'])}")
+    if not card_table:
+        print(f"limits       {_limits_line(status['limits'])}")
     print(f"alarms       {len(alarms)} in the last 5000 records")
     for alarm in status["recent_alarms"]:
         print(f"  seq {alarm['seq']:>7}  {alarm['code']}: {alarm['message']}")
@@ -144,6 +147,44 @@ def _game_from_records(journal: Journal) -> str | None:
     if coup is None or (spin is not None and spin["seq"] > coup["seq"]):
         return "roulette"
     return "mini_baccarat"
+
+
+def _limits_status(journal: Journal) -> dict[str, Any] | None:
+    """A roulette table's limits (seed 001 Art. 16) from its journal, or None before any
+    record carries them: ``min_bet``, ``max_bet`` in force, ``seq`` of the record that
+    says so (a ``state`` record carries its game's limits; an ``applied`` change made while
+    the table was closed may be newer), and ``pending``: a change requested during the game
+    in progress, applied once that game is settled (``min_bet``, ``max_bet``,
+    ``requested_seq``), or None."""
+    state = journal.last_of("state")
+    in_force: dict[str, int] | None = state.get("limits") if state else None
+    seq = state["seq"] if state is not None and in_force is not None else 0
+    pending: dict[str, int] | None = None
+    for rec in journal.records(types=("config_change",)):
+        if rec.get("key") != "limits":
+            continue
+        limits = {"min_bet": rec["min_bet"], "max_bet": rec["max_bet"]}
+        if rec.get("status") == "applied":
+            pending = None
+            if rec["seq"] > seq:
+                in_force, seq = limits, rec["seq"]
+        elif rec.get("status") == "requested":
+            pending = {**limits, "requested_seq": rec["seq"]}
+    if in_force is None:
+        return None
+    return {"min_bet": in_force["min_bet"], "max_bet": in_force["max_bet"], "seq": seq,
+            "pending": pending}
+
+
+def _limits_line(limits: dict[str, Any] | None) -> str:
+    if limits is None:
+        return "none journaled yet (the config's [limits] apply)"
+    line = f"{limits['min_bet']}-{limits['max_bet']} chips in force (seq {limits['seq']})"
+    pending = limits["pending"]
+    if pending:
+        line += (f"; {pending['min_bet']}-{pending['max_bet']} requested at seq "
+                 f"{pending['requested_seq']}, from the next game (Art. 16)")
+    return line
 
 
 # A shoe closed for this reason needs this procedure next (controller.shoe).
@@ -236,13 +277,20 @@ def _shoe_line(shoe: dict[str, Any]) -> str:
 
 
 def _summary(record: dict[str, Any]) -> str:
+    by = f", decided by {record['decided_by']}" if record.get("decided_by") else ""
     if record["type"] == "spin_result":
         return (f"spin {record['spin']}: {record['number']} ({record['ball_revolutions']} ball "
                 f"revolutions, ball {record['ball_direction']}, rotor {record['rotor_direction']} "
-                f"at {record['rotor_rpm']} rpm)")
+                f"at {record['rotor_rpm']} rpm{by})")
     if record["type"] == "spin_invalid":
         reasons = ", ".join(record["reasons"])
-        return f"spin {record['spin']}: INVALID, {record['reason']} ({reasons})"
+        return f"spin {record['spin']}: INVALID, {record['reason']} ({reasons}{by})"
+    if record["type"] == "spin_held":
+        why = "; ".join(f"{k}: {v}" for k, v in sorted(record["details"].items()))
+        seen = record.get("candidate") or "no pocket read"
+        return (f"spin {record['spin']}: HELD for the inspector ({why}); the sensors point to "
+                f"{seen}; decide with `tablectl input confirm_result number=N by=NAME` or "
+                f"`tablectl input void reason=R by=NAME`")
     boxes = ", ".join(f"box {b['box']} {b['outcome']}" for b in record["boxes"])
     return f"coup {record['coup']}: Banca {record['banca']['total']}; {boxes}"
 
@@ -265,7 +313,7 @@ def cmd_recall(journal: Journal, last: int, as_json: bool) -> int:
 def _line(rec: dict[str, Any]) -> str:
     kind = rec["type"]
     head = f"seq {rec['seq']:>7}  {_time(rec['t'])}  {kind}"
-    if kind in ("spin_result", "spin_invalid", "coup_result"):
+    if kind in ("spin_result", "spin_invalid", "spin_held", "coup_result"):
         detail = _summary(rec)
         if kind != "coup_result":
             detail += (f"; laps {rec.get('lap_times')}; rotor periods "
@@ -306,6 +354,9 @@ def cmd_control(socket_path: str, args: argparse.Namespace) -> int:
                 message[key] = loads_strict(value)  # numbers, lists: boxes=[1,2]
             except (ValueError, RecursionError):
                 message[key] = value
+            if depth(message[key]) > MAX_DEPTH:
+                raise InputError("input", None, key, f"nested more than {MAX_DEPTH} levels "
+                                 "deep")
     reply = request(socket_path, message)
     if not reply.get("ok"):
         print(f"tablectl: refused: {reply.get('error')}", file=sys.stderr)

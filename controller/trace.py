@@ -25,13 +25,20 @@ DEALER_INPUTS = frozenset({
     # both games
     "open_table", "close_table", "open_bets", "no_more_bets", "set_limits",
     # roulette
-    "void",
+    "void", "confirm_result",
     # card tables: dealing, corrections and the shoe procedures (seed 002 Art. 5-6)
     "five_choice", "card", "procedure_step", "inspector_clear", "new_shoe",
 })
 _EVENT_KEYS = ("meta", "gpio", "serial", "input", "bet")
 _GPIO_NAMES = frozenset(WHEEL_INPUTS + BUTTON_INPUTS)
 _RESERVED = frozenset({"type", "seq", "action"})
+# RFC 8259 §6: integers beyond ±(2^53 - 1) are not interoperable (not exact in a double).
+# A trace's times, boxes, amounts and choices stay within it: a larger value is bad input.
+MAX_INT = 2**53 - 1
+_MAX_T = float(MAX_INT)
+# No field of a trace line is deeper than a list in an object; anything nested deeper than
+# this is refused before any code recurses into it (no RecursionError anywhere later).
+MAX_DEPTH = 16
 
 
 @dataclass
@@ -53,7 +60,9 @@ def read_trace(path: str, serial_ports: Iterable[str] = ("shoe",)) -> Trace:
     Raises:
         TraceError: the file cannot be read, or a line is not a JSON object, lacks ``t``,
             goes back in time, has no or two event keys, names an unknown input, port, bet
-            kind or dealer action, or has a field of the wrong type; names file, line, field.
+            kind or dealer action, has something else than a string where a name goes, a
+            field nested more than ``MAX_DEPTH`` levels, a time, box or amount beyond
+            ``MAX_INT``, or a field of the wrong type; names file, line, field.
     """
     try:
         raw = Path(path).read_bytes()
@@ -82,7 +91,7 @@ def read_trace(path: str, serial_ports: Iterable[str] = ("shoe",)) -> Trace:
                 raise TraceError(path, number, None, f"not JSON: {why}") from exc
             if not isinstance(objects[-1][1], dict):
                 raise TraceError(path, number, None, "not a JSON object") from None
-        raise TraceError(path, None, None, "a line holds more than one JSON value") from None
+        # Every line parses alone: the whole-file parse only went one level too deep.
     return trace_from_objects(path, objects, serial_ports)
 
 
@@ -103,14 +112,16 @@ def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]],
         # Fast path for the bulk of a trace: a well-formed GPIO change.
         if type(obj) is dict and len(obj) == 3 and "gpio" in obj:
             t, name, level = obj.get("t"), obj["gpio"], obj.get("level")
-            if ((type(t) is float or type(t) is int) and last_t <= t < math.inf
-                    and name in _GPIO_NAMES and type(level) is int and 0 <= level <= 1):
+            if ((type(t) is float or type(t) is int) and last_t <= t <= _MAX_T
+                    and type(name) is str and name in _GPIO_NAMES
+                    and type(level) is int and 0 <= level <= 1):
                 last_t = t
                 events.append(GpioEdge(float(t), name, level))
                 continue
         if not isinstance(obj, dict):
             raise TraceError(path, number, None, "not a JSON object")
         line = _Line(path, number, obj)
+        line.not_too_deep()
         t = line.number("t")
         if t < last_t:
             raise TraceError(path, number, "t", f"{t} goes back in time (previous {last_t})")
@@ -148,10 +159,36 @@ def loads_strict(text: str) -> Any:
     return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
 
 
+def show(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters; a huge integer as its digit count (for
+    one-line error messages about values nobody could read)."""
+    if type(value) is int and not -10**20 < value < 10**20:
+        return f"a {len(str(abs(value)))}-digit number"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def depth(value: Any, limit: int = MAX_DEPTH) -> int:
+    """How deep ``value`` nests lists and objects (a scalar is 0), counted without recursion
+    and only up to ``limit + 1``: enough to tell that it is too deep."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            level += 1
+            deepest = max(deepest, level)
+            if level > limit:
+                return level
+            stack.extend((x, level) for x in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"{text} is not a number a trace may hold")
+        shown = text if len(text) <= 24 else f"{text[:12]}...{text[-8:]} ({len(text)} digits)"
+        raise ValueError(f"{shown} is not a number a trace may hold")
     return value
 
 
@@ -163,19 +200,36 @@ class _Line:
     def error(self, fld: str | None, message: str) -> TraceError:
         return TraceError(self.path, self.n, fld, message)
 
+    def not_too_deep(self) -> None:
+        """Raise if a field nests lists or objects more than ``MAX_DEPTH`` levels deep."""
+        for key, value in self.obj.items():
+            if depth(value) > MAX_DEPTH:
+                raise self.error(key, f"nested more than {MAX_DEPTH} levels deep")
+
     def number(self, key: str) -> float:
         value = self.obj.get(key)
+        # NaN fails the comparison too; a huge integer compares exactly, never overflows.
         if (isinstance(value, bool) or not isinstance(value, int | float)
-                or not math.isfinite(value)):
-            raise self.error(key, f"must be a finite number of seconds, got {value!r}")
+                or not -_MAX_T <= value <= _MAX_T):
+            raise self.error(key, f"must be a finite number of seconds up to {MAX_INT}, "
+                             f"got {show(value)}")
         if value < 0:
             raise self.error(key, f"must not be negative, got {value!r}")
         return float(value)
 
     def integer(self, key: str, lo: int) -> int:
         value = self.obj.get(key)
-        if isinstance(value, bool) or not isinstance(value, int) or value < lo:
-            raise self.error(key, f"must be a whole number >= {lo}, got {value!r}")
+        if (isinstance(value, bool) or not isinstance(value, int)
+                or not lo <= value <= MAX_INT):
+            raise self.error(key, f"must be a whole number from {lo} to {MAX_INT}, "
+                             f"got {show(value)}")
+        return value
+
+    def name(self, key: str) -> str:
+        """The value of ``key`` where a name is expected (an input, a port, a bet kind)."""
+        value = self.obj[key]
+        if not isinstance(value, str):
+            raise self.error(key, f"must be a name (a string), got {show(value)}")
         return value
 
     def only(self, *allowed: str) -> None:
@@ -187,7 +241,7 @@ class _Line:
 def _event(line: _Line, kind: str, t: float, table: str, ports: set[str]) -> Event:
     obj = line.obj
     if kind == "gpio":
-        name = obj["gpio"]
+        name = line.name("gpio")
         if name not in WHEEL_INPUTS + BUTTON_INPUTS:
             raise line.error("gpio", f"unknown input {name!r}; inputs are "
                              f"{', '.join(WHEEL_INPUTS + BUTTON_INPUTS)}")
@@ -197,7 +251,7 @@ def _event(line: _Line, kind: str, t: float, table: str, ports: set[str]) -> Eve
         line.only("t", "gpio", "level")
         return GpioEdge(t, name, int(level))
     if kind == "serial":
-        port = obj["serial"]
+        port = line.name("serial")
         if port not in ports:
             raise line.error("serial", f"unknown port {port!r}; configured: "
                              f"{', '.join(sorted(ports)) or 'none'}")
@@ -219,7 +273,7 @@ def _event(line: _Line, kind: str, t: float, table: str, ports: set[str]) -> Eve
                 raise line.error("hex", f"not hexadecimal: {exc}") from exc
         return SerialData(t, port, data)
     if kind == "input":
-        action = obj["input"]
+        action = line.name("input")
         if action not in DEALER_INPUTS:
             raise line.error("input", f"unknown dealer input {action!r}")
         for key in obj:
@@ -229,7 +283,7 @@ def _event(line: _Line, kind: str, t: float, table: str, ports: set[str]) -> Eve
         return DealerInput(t, action, {k: v for k, v in obj.items() if k not in ("t", "input")})
     # a bet
     kinds = CARD_BETS.get(table, ROULETTE_BETS)
-    bet_kind = obj["bet"]
+    bet_kind = line.name("bet")
     if bet_kind not in kinds:
         raise line.error("bet", f"unknown bet kind {bet_kind!r} for {table}; kinds: "
                          f"{', '.join(kinds)}")
@@ -238,9 +292,10 @@ def _event(line: _Line, kind: str, t: float, table: str, ports: set[str]) -> Eve
     if numbers is not None and (not isinstance(numbers, list)
                                 or not all(isinstance(n, str) for n in numbers)):
         raise line.error("numbers", f"must be a list of strings (\"00\" for double zero), "
-                         f"got {numbers!r}")
+                         f"got {show(numbers)}")
     which = obj.get("which")
-    if which is not None and (isinstance(which, bool) or not isinstance(which, int)):
-        raise line.error("which", f"must be 1, 2 or 3, got {which!r}")
+    if which is not None and (isinstance(which, bool) or not isinstance(which, int)
+                              or not -MAX_INT <= which <= MAX_INT):
+        raise line.error("which", f"must be 1, 2 or 3, got {show(which)}")
     return BetPlaced(t, bet_kind, line.integer("box", 1), line.integer("amount", 1),
                      tuple(numbers) if numbers is not None else None, which)

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from controller.config import Config
+from controller.config import Config, SerialConfig
 from controller.events import BetPlaced, DealerInput, Event, SerialData
 from controller.loop import EventLoop, start_thread
 from controller.trace import trace_from_objects
@@ -101,7 +101,11 @@ def start_hardware(config: Config, loop: EventLoop, clock: Any, stop: threading.
     else:
         from drivers.serial_port import SerialTransport
 
-        for port in config.serial.values():
+        ports = list(config.serial.values())
+        if sim.enabled and "shoe" not in config.serial:
+            # The simulator supplies the shoe itself: its own pseudo-terminal, 9600 8N1.
+            ports.append(SerialConfig("shoe", "simulated"))
+        for port in ports:
             url = port.url
             if sim.enabled:
                 master, slave = os.openpty()

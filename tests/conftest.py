@@ -2,12 +2,12 @@
 running the whole controller on a trace (``table-controller replay``) in virtual time.
 
 Every expected value the tests use is derived here from the contract's geometry, the seed's
-articles and /work/shared/data (copied to tests/traces/ so the suite stands alone), never
+articles and ../shared/data (copied to tests/traces/ so the suite stands alone), never
 from the controller's own tables or output.
 
 Geometry (CONTRACT §1; angles clockwise seen from above): ``ball_a`` at 0°, ``ball_b`` at
 20°, ``rotor_a`` at 0°, ``rotor_b`` at 10°, ``ball_pocket`` at 0°; a sensor is active while
-its target is within ``PULSE_DEG`` of it (as in /work/shared/traces/README.md). The ball's
+its target is within ``PULSE_DEG`` of it (as in ../shared/traces/README.md). The ball's
 edges come from drivers.wheel_sim.ball_track_events (``ball_a`` exactly at the given lap
 times); the rotor's and the resting ball's are computed here.
 """
@@ -33,13 +33,16 @@ Event = dict[str, Any]
 
 TRACES = Path(__file__).resolve().parent / "traces"
 REPO = Path(__file__).resolve().parents[1]
+# The shared folder beside the repository (../shared): tests reach it only this way, never
+# by a machine's absolute path; a test that needs it skips where it is missing.
+SHARED = REPO.parent / "shared"
 
 PULSE_DEG = 2.0
 ROTOR_B_DEG = 10.0
 DROP_TIMEOUT_FACTOR = 2.0  # our default; CONTRACT §1 says 1.5, too short for real data
 SUSPENDED_WAIT_REVS = 6  # seed 001 Art. 12 (c); RULES.md decision: rotor revolutions
 
-# /work/shared/data/wheels.md: pockets clockwise from 0 (index 0).
+# ../shared/data/wheels.md: pockets clockwise from 0 (index 0).
 # fmt: off
 ORDERS: dict[str, tuple[str, ...]] = {
     "single_zero": (
@@ -77,7 +80,7 @@ def drop_time(ball_a: Sequence[float], factor: float = DROP_TIMEOUT_FACTOR) -> f
 
 
 def read_series(name: str) -> dict[int, list[float]]:
-    """A CSV of /work/shared/data (copied to tests/traces): series id -> times in seconds."""
+    """A CSV of ../shared/data (copied to tests/traces): series id -> times in seconds."""
     with open(TRACES / name, newline="") as f:
         rows = list(csv.reader(f))[1:]
     return {int(sid): [float(x) for x in times.split()] for sid, times in rows}
@@ -314,6 +317,18 @@ def run_replay(trace: Path, journal: Path, *args: str) -> Replay:
     return Replay(rc, records, err.getvalue(), journal)
 
 
+def power_cut(journal: Path, t: float) -> None:
+    """The controller lost power at trace time ``t``: what it journaled later never was
+    (a replay runs time on after its trace's last line, as the daemon would)."""
+    import sqlite3
+
+    con = sqlite3.connect(journal, isolation_level=None)
+    try:
+        con.execute("DELETE FROM records WHERE t > ?", (t,))
+    finally:
+        con.close()
+
+
 ReplayFn = Callable[..., Replay]
 
 
@@ -330,6 +345,17 @@ def replayer(directory: Path) -> ReplayFn:
             path = write_trace(directory / f"trace-{n}.jsonl", events)
         extra = [*args, *(["--config", config] if config else [])]
         return run_replay(path, directory / f"journal-{n}.sqlite", *extra)
+
+    return replay
+
+
+@pytest.fixture
+def replay_fresh(tmp_path_factory: pytest.TempPathFactory) -> ReplayFn:
+    """``replay`` for hypothesis tests: each call gets a fresh folder (a fixture's folder is
+    shared by all the examples of one test)."""
+
+    def replay(*args: Any, **kwargs: Any) -> Replay:
+        return replayer(tmp_path_factory.mktemp("example"))(*args, **kwargs)
 
     return replay
 

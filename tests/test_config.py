@@ -87,6 +87,17 @@ BAD: dict[str, tuple[str, str, str]] = {
                       "limits.max_bet"),
     "speed_0": ("speed = 1.0", "speed = 0", "simulator.speed"),
     "log_level": ("level = \"info\"", "level = \"chatty\"", "log.level"),
+    # A 400-digit integer where a number is expected: out of range, not an OverflowError.
+    "float_key_400_digits": ("drop_timeout_factor = 2.0",
+                             "drop_timeout_factor = 1" + "0" * 400,
+                             "roulette.drop_timeout_factor"),
+    "float_key_1e400": ("drop_timeout_factor = 2.0", "drop_timeout_factor = 1e400",
+                        "roulette.drop_timeout_factor"),
+    "int_key_400_digits": ("min_bet = 1\n", "min_bet = 1" + "0" * 400 + "\n", "limits.min_bet"),
+    "journal_path_empty": ('path = "var/journal.sqlite"', 'path = ""', "journal.path"),
+    "roulette_boxes_0": ("boxes = 8", "boxes = 0", "roulette.boxes"),
+    "roulette_boxes_13": ("boxes = 8", "boxes = 13", "roulette.boxes"),
+    "roulette_boxes_not_whole": ("boxes = 8", "boxes = 8.5", "roulette.boxes"),
 }
 
 
@@ -110,6 +121,51 @@ def test_error_names_file_line_and_key(tmp_path: Path, case: str) -> None:
     exc = err.value
     assert (exc.path, exc.line, exc.field) == (str(path), line, key)
     assert f"{path}:{line}" in str(exc) and key in str(exc)
+
+
+@pytest.mark.parametrize("revolutions", [-1, 0, 1, 2])
+def test_art12a_min_ball_revolutions_never_below_three(tmp_path: Path,
+                                                       revolutions: int) -> None:
+    # Seed 001 Art. 12 (a): "el minimo de vueltas (3)".
+    path, line = write(tmp_path, "min_ball_revolutions = 3",
+                       f"min_ball_revolutions = {revolutions}")
+    with pytest.raises(ConfigError) as err:
+        load_config(str(path))
+    exc = err.value
+    assert (exc.path, exc.line, exc.field) == (str(path), line, "roulette.min_ball_revolutions")
+    assert "seed 001 Art. 12 (a)" in exc.message
+
+
+@pytest.mark.parametrize("revolutions", [3, 4, 20])
+def test_art12a_three_or_more_revolutions_are_allowed(tmp_path: Path, revolutions: int) -> None:
+    # 4: South Dakota and Indiana.
+    path, _ = write(tmp_path, "min_ball_revolutions = 3", f"min_ball_revolutions = {revolutions}")
+    assert load_config(str(path)).roulette.min_ball_revolutions == revolutions
+
+
+def test_roulette_boxes_default_to_eight_seats(tmp_path: Path) -> None:
+    assert RouletteConfig().boxes == 8
+    assert all(load_config(str(p)).roulette.boxes == 8
+               for p in (REPO / "config").glob("roulette-*.toml"))
+    path, _ = write(tmp_path, "boxes = 8", "boxes = 12")
+    assert load_config(str(path)).roulette.boxes == 12
+
+
+@pytest.mark.parametrize(("section", "key"), [("[control]", "socket"), ("[journal]", "path")])
+def test_empty_or_overlong_paths_name_their_key(tmp_path: Path, section: str, key: str) -> None:
+    path = tmp_path / "table.toml"
+    if section == "[control]":
+        path.write_text(DEFAULT + f'\n[control]\nsocket = "{"/tmp/" + "c" * 103}"\n')
+        want = "at most 107 bytes"
+    else:
+        path.write_text(DEFAULT.replace('path = "var/journal.sqlite"', 'path = "  "'))
+        want = "empty"
+    with pytest.raises(ConfigError) as err:
+        load_config(str(path))
+    lines = path.read_text().splitlines()
+    assert err.value.field == f"{section.strip('[]')}.{key}"
+    assert lines[err.value.line - 1].startswith(f"{key} =")
+    assert want in err.value.message
 
 
 def test_toml_syntax_error_names_its_line(tmp_path: Path) -> None:
@@ -177,3 +233,106 @@ def test_dotted_key_error_names_its_line(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as err:
         load_config(str(path))
     assert (err.value.field, err.value.line) == ("roulette.min_ball_revolutions", line)
+
+
+# -- Mini-Bacará (seed 000 Art. 2) ---------------------------------------------------------
+MINI = (REPO / "config/mini-baccarat-sim.toml").read_text()
+MINI_DECKS = "decks = 4                      # seed 000 Art. 2"
+
+
+def write_mini(tmp_path: Path, old: str, new: str) -> tuple[Path, int]:
+    """The shipped Mini-Bacará config with ``old`` replaced by ``new``; the line of the first
+    line of ``new``."""
+    assert MINI.count(old) == 1, old
+    text = MINI.replace(old, new)
+    path = tmp_path / "mini.toml"
+    path.write_text(text)
+    return path, text[:text.index(new)].count("\n") + 1
+
+
+@pytest.mark.parametrize(("new", "key"), [
+    ("decks = 1", "mini_baccarat.decks"),
+    ("decks = 6", "mini_baccarat.decks"),
+    ("decks = 8", "mini_baccarat.decks"),
+    ("boxes = 6\ndecks = 4", "mini_baccarat.boxes"),
+    ("boxes = 4\ndecks = 4", "mini_baccarat.boxes"),
+])
+def test_art2_a_mini_baccarat_table_is_four_decks_and_five_boxes(tmp_path: Path, new: str,
+                                                                  key: str) -> None:
+    path, line = write_mini(tmp_path, MINI_DECKS, new)
+    with pytest.raises(ConfigError) as err:
+        load_config(str(path))
+    exc = err.value
+    assert (exc.path, exc.line, exc.field) == (str(path), line, key)
+    assert "seed 000 Art. 2" in exc.message
+
+
+def test_art2_the_decree_values_written_out_are_accepted(tmp_path: Path) -> None:
+    path, _ = write_mini(tmp_path, MINI_DECKS, "decks = 4\nboxes = 5")
+    mini = load_config(str(path)).mini_baccarat
+    assert (mini.decks, mini.boxes) == (4, 5)
+
+
+@pytest.mark.parametrize(("meta", "key"), [({"decks": 6}, "meta.decks"),
+                                           ({"boxes": 7}, "meta.boxes"),
+                                           ({"decks": True}, "meta.decks")])
+def test_art2_a_trace_meta_for_another_table_is_an_error(meta: dict[str, object],
+                                                         key: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        load_config("embedded:mini-baccarat-sim.toml", meta)
+    assert (err.value.line, err.value.field) == (1, key)
+
+
+@pytest.mark.parametrize(("value", "ok"), [(40, True), (104, True), (39, False), (105, False)])
+def test_art5e_cut_card_reserve_between_40_and_half_the_pack(tmp_path: Path, value: int,
+                                                             ok: bool) -> None:
+    # Seed 002 Art. 5 e: 40 cards at least below the cut card, and no more than half the
+    # pack (208 / 2 = 104): a larger reserve would make every cut card misplaced.
+    old = "cut_card_min_remaining = 40"
+    path, line = write_mini(tmp_path, old, f"cut_card_min_remaining = {value}")
+    if ok:
+        assert load_config(str(path)).mini_baccarat.cut_card_min_remaining == value
+        return
+    with pytest.raises(ConfigError) as err:
+        load_config(str(path))
+    assert (err.value.line, err.value.field) == (line, "mini_baccarat.cut_card_min_remaining")
+
+
+SHOE_PORT = '[serial.shoe]\nurl = "loop://"\nbaudrate = 9600\ncodec = "reference"\n'
+
+
+def test_mini_baccarat_without_a_shoe_port_is_an_error(tmp_path: Path) -> None:
+    # Without [serial.shoe] the table would start and never see a card.
+    text = MINI.replace(SHOE_PORT, "").replace("enabled = true", "enabled = false")
+    assert "\n[serial" not in text and "enabled = false" in text
+    path = tmp_path / "mini.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        load_config(str(path))
+    exc = err.value
+    game_line = text.splitlines().index('game = "mini_baccarat"') + 1
+    assert (exc.path, exc.line, exc.field) == (str(path), game_line, "serial.shoe")
+    assert f"{path}:{game_line}" in str(exc) and "serial.shoe" in str(exc)
+
+
+def test_mini_baccarat_shoe_port_under_another_name_is_an_error(tmp_path: Path) -> None:
+    text = MINI.replace("[serial.shoe]", "[serial.reader]").replace("enabled = true",
+                                                                    "enabled = false")
+    path = tmp_path / "mini.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        load_config(str(path))
+    assert err.value.field == "serial.shoe"
+    assert err.value.line == text.splitlines().index("[serial.reader]") + 1
+
+
+def test_mini_baccarat_simulator_supplies_the_shoe_without_a_shoe_port(tmp_path: Path) -> None:
+    path = tmp_path / "mini.toml"
+    path.write_text(MINI.replace(SHOE_PORT, ""))
+    config = load_config(str(path))
+    assert config.game == "mini_baccarat" and config.simulator.enabled
+    assert config.serial == {}
+
+
+def test_a_roulette_table_needs_no_shoe_port() -> None:
+    assert load_config().serial == {}

@@ -3,6 +3,7 @@ the socket is 0660 (owner and admin group only); bad requests are refused, not p
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from collections.abc import Iterator
@@ -13,6 +14,13 @@ import pytest
 from controller.control import ControlError, ControlServer, request
 from controller.events import BetPlaced, DealerInput, Event
 from controller.tablectl import main as tablectl_main
+
+
+def json_nested(levels: int) -> object:
+    value: object = "foreign_object"
+    for _ in range(levels):
+        value = [value]
+    return value
 
 
 @pytest.fixture
@@ -54,6 +62,13 @@ def test_a_bet_is_posted(server: tuple[ControlServer, list[Event]]) -> None:
     ({"gpio": "ball_a", "level": 1}, "input"),
     ({"serial": "shoe", "text": "[Game]<Card:9H>\r\n"}, "input"),
     ({"input": "void", "t": 3}, "t"),
+    # {} or [] where a name goes: refused with the trace reader's message, no traceback.
+    ({"input": {}}, "input"),
+    ({"input": []}, "input"),
+    ({"bet": {}, "box": 1, "amount": 5}, "bet"),
+    ({"bet": [], "box": 1, "amount": 5}, "bet"),
+    ({"bet": "red", "box": 10**400, "amount": 5}, "box"),
+    ({"input": "void", "reason": json_nested(500)}, "reason"),
 ])
 def test_bad_requests_are_refused_and_nothing_is_posted(
         server: tuple[ControlServer, list[Event]], message: dict[str, object],
@@ -62,6 +77,85 @@ def test_bad_requests_are_refused_and_nothing_is_posted(
     reply = request(str(srv.path), message)
     assert reply["ok"] is False
     assert f"'{field}'" in reply["error"]
+    assert posted == []
+
+
+def send_raw(path: Path, raw: bytes) -> str:
+    import socket
+
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.connect(str(path))
+        sock.sendall(raw)
+        return sock.makefile().readline()
+
+
+@pytest.mark.parametrize("levels", [17, 1000, 2000])
+def test_a_request_nested_a_thousand_levels_deep_is_one_clear_error(
+        server: tuple[ControlServer, list[Event]], levels: int) -> None:
+    srv, posted = server
+    raw = b'{"input": "void", "reason": ' + b"[" * levels + b"]" * levels + b"}\n"
+    reply = json.loads(send_raw(srv.path, raw))
+    assert reply["ok"] is False
+    assert "nested" in reply["error"] and "deep" in reply["error"]
+    assert posted == []
+    # The server is still there for the next request.
+    assert request(str(srv.path), {"input": "no_more_bets"})["ok"]
+
+
+def test_a_socket_path_over_the_unix_limit_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / ("s" * (108 - len(str(tmp_path))))
+    assert len(str(path).encode()) == 109
+    srv = ControlServer(str(path), None, lambda e: None, lambda: 0.0, dict, "roulette")
+    with pytest.raises(ControlError, match="at most 107 bytes"):
+        srv.start()
+    assert not path.exists()
+
+
+def test_an_empty_socket_path_is_refused() -> None:
+    srv = ControlServer("", None, lambda e: None, lambda: 0.0, dict, "roulette")
+    with pytest.raises(ControlError, match="empty"):
+        srv.start()
+
+
+def test_a_socket_under_a_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("")
+    srv = ControlServer(str(tmp_path / "afile" / "c.sock"), None, lambda e: None, lambda: 0.0,
+                        dict, "roulette")
+    with pytest.raises(ControlError, match="is a file, not a folder"):
+        srv.start()
+
+
+def test_tablectl_with_a_socket_path_over_the_limit_is_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text(f'[control]\nsocket = "/tmp/{"s" * 200}.sock"\n')
+    assert tablectl_main(["--config", str(config), "sensors"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and f"{config}:2" in err[0] and "control.socket" in err[0]
+
+
+def test_tablectl_input_nested_too_deep_is_refused_before_sending(
+        server: tuple[ControlServer, list[Event]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    srv, posted = server
+    config = tmp_path / "table.toml"
+    config.write_text(f'[control]\nsocket = "{srv.path}"\n')
+    deep = "[" * 900 + "]" * 900
+    assert tablectl_main(["--config", str(config), "input", "void", f"reason={deep}"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "nested more than" in err[0] and "reason" in err[0]
+    assert posted == []
+
+
+@pytest.mark.parametrize("action", ["{}", "[]"])
+def test_tablectl_input_with_an_object_for_the_action_is_refused(
+        server: tuple[ControlServer, list[Event]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str], action: str) -> None:
+    srv, posted = server
+    config = tmp_path / "table.toml"
+    config.write_text(f'[control]\nsocket = "{srv.path}"\n')
+    assert tablectl_main(["--config", str(config), "input", action]) == 2
+    assert "unknown dealer input" in capsys.readouterr().err
     assert posted == []
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO, one_spin, run_replay, write_trace
+from conftest import REPO, one_spin, power_cut, run_replay, write_trace
 
 from controller.journal import Journal
 
@@ -247,6 +247,7 @@ def test_cut_mid_spin_voids_it_and_returns_its_bets(tmp_path: Path) -> None:
     tb, spin = one_spin(pocket=8, bets=BETS)
     first = [e for e in tb.events() if e["t"] <= spin.launch + 4.0]  # the power cut
     assert run_replay(write_trace(tmp_path / "a.jsonl", first), db).rc == 0
+    power_cut(db, spin.launch + 4.0)
     assert spin_in_play(all_records(db)) is not None
     # The restart: the ball of the cut spin may still run, so the table comes back closed
     # (no late bet, no spin from the middle of a throw) until the dealer opens bets.

@@ -40,7 +40,7 @@ def outcomes(records: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     keys = ("type", "spin", "number", "reason", "reasons", "ball_revolutions",
             "ball_direction", "rotor_direction")
     return [tuple(r.get(k) for k in keys) for r in records
-            if r["type"] in ("spin_result", "spin_invalid")]
+            if r["type"] in ("spin_result", "spin_invalid", "spin_held")]
 
 
 def settlements(records: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
@@ -64,6 +64,11 @@ def traces(tmp_path_factory: pytest.TempPathFactory, simulated: Path) -> dict[st
         "example": shifted(EXAMPLE, LEAD_IN, tmp / "example.jsonl"),
         # The example 2.7 s earlier: its first spin starts 0.1 s in.
         "early": shifted(EXAMPLE, -2.7, tmp / "early.jsonl"),
+        # The example cut after spin 1's second pocket reading, before the rotor_a that
+        # closes its revolution: the verdict falls due after the trace's last line.
+        "cut": shifted(write_trace(tmp / "cut-raw.jsonl", [
+            e for e in map(json.loads, EXAMPLE.read_text().splitlines()) if e["t"] <= 23.0]),
+            LEAD_IN, tmp / "cut.jsonl"),
     }
 
 
@@ -93,7 +98,7 @@ def records_of(proc: subprocess.CompletedProcess[str]) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("name", [
     "simulated", "example",
-    "early",
+    "early", "cut",
 ])
 def test_realtime_gives_the_same_results(name: str, virtual: dict[str, Replay],
                                          realtime: dict[str, subprocess.CompletedProcess[str]]
@@ -106,6 +111,12 @@ def test_realtime_gives_the_same_results(name: str, virtual: dict[str, Replay],
     assert outcomes(got) == outcomes(want)
     assert settlements(got) == settlements(want)
     assert [r["seq"] for r in got] == list(range(1, len(got) + 1))
+
+
+def test_a_verdict_due_after_the_last_line_is_reached_in_both_modes(
+        virtual: dict[str, Replay]) -> None:
+    # CONTRACT §3: the replay runs trace time on after the last event, as the daemon would.
+    assert [o[:3] for o in outcomes(virtual["cut"].records)] == [("spin_result", 1, "20")]
 
 
 def test_simulated_spins_match_the_simulator(virtual: dict[str, Replay]) -> None:

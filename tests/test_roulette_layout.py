@@ -1,7 +1,7 @@
 """Seed 001 Art. 13 (roulette bets and payouts) against controller.roulette_layout.
 
 Every expected value here is written by hand from RULES.md §1 Art. 13, the seed's Art. 13
-text and /work/shared/data/wheels.md, or derived from the layout's rows and columns with
+text and ../shared/data/wheels.md, or derived from the layout's rows and columns with
 test-side geometry: never from the code under test.
 """
 

@@ -10,13 +10,13 @@ for each pocket, with a straight bet on the expected number (Art. 13: 35 to 1).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import (
     ORDERS,
     REAL_LAPS,
+    SHARED,
     TRACES,
     Replay,
     ReplayFn,
@@ -94,7 +94,7 @@ def test_every_pocket_trace_has_no_alarm(every_pocket: dict[tuple[str, str], Rep
         assert res.alarms() == []
 
 
-# -- the example trace of /work/shared/traces -------------------------------------------
+# -- the example trace of ../shared/traces -------------------------------------------------
 @pytest.fixture(scope="module")
 def example(tmp_path_factory: pytest.TempPathFactory) -> Replay:
     res = replayer(tmp_path_factory.mktemp("example"))(TRACES / "roulette-two-spins.jsonl")
@@ -126,9 +126,9 @@ def test_example_trace_settlements(example: Replay) -> None:
 
 def test_example_trace_is_the_shared_one() -> None:
     # tests/traces holds a copy so that the suite stands alone; it must not drift.
-    shared = Path("/work/shared/traces/roulette-two-spins.jsonl")
+    shared = SHARED / "traces" / "roulette-two-spins.jsonl"
     if not shared.exists():
-        pytest.skip("no /work/shared on this machine")
+        pytest.skip("no ../shared beside the repository")
     assert (TRACES / "roulette-two-spins.jsonl").read_bytes() == shared.read_bytes()
 
 

@@ -27,3 +27,9 @@ def test_unit_starts_at_boot_and_opens_no_network_socket() -> None:
     unit = _unit()
     assert unit["Install"]["WantedBy"] == "multi-user.target"
     assert unit["Service"]["RestrictAddressFamilies"] == "AF_UNIX"
+
+
+def test_unit_wants_the_clock_synchronised_before_it_stamps_records() -> None:
+    unit = _unit()["Unit"]
+    assert "time-sync.target" in unit["Wants"].split()
+    assert "time-sync.target" in unit["After"].split()

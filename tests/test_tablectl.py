@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import one_spin, run_replay, write_trace
 
 from controller.cli import main as controller_main
 from controller.tablectl import main as tablectl_main
@@ -155,3 +156,39 @@ def test_progress_bar_appears_only_after_a_second() -> None:
     late.close()
     assert quick.getvalue() == ""
     assert "50.0%" in slow.getvalue() and slow.getvalue().endswith("\n")
+
+
+# -- limits (seed 001 Art. 16): the ones in force, and a change waiting for its game ----------
+def limits_journal(tmp_path: Path, settle: bool) -> Path:
+    """A change requested during a game: the game played out (``settle``), or the journal
+    while that game's bets are still open."""
+    tb, spin = one_spin(pocket=8)
+    tb.inp(spin.launch + 1.0, "set_limits", min_bet=5, max_bet=500)
+    events = tb.events()
+    if not settle:
+        events = [events[0], {"t": 0.1, "input": "open_bets"},
+                  {"t": 0.2, "input": "set_limits", "min_bet": 5, "max_bet": 500}]
+    db = tmp_path / "journal.sqlite"
+    assert run_replay(write_trace(tmp_path / "t.jsonl", events), db).rc == 0
+    return db
+
+
+def test_art16_status_shows_the_limits_in_force_and_the_change_waiting(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = limits_journal(tmp_path, settle=False)
+    assert tablectl_main(["--journal", str(db), "status"]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("limits"))
+    assert "1-1000 chips in force" in line and "5-500 requested" in line
+    assert tablectl_main(["--journal", str(db), "status", "--json"]) == 0
+    limits = json.loads(capsys.readouterr().out)["limits"]
+    assert (limits["min_bet"], limits["max_bet"]) == (1, 1000)
+    assert (limits["pending"]["min_bet"], limits["pending"]["max_bet"]) == (5, 500)
+
+
+def test_art16_status_shows_the_new_limits_once_the_game_is_settled(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = limits_journal(tmp_path, settle=True)
+    assert tablectl_main(["--journal", str(db), "status", "--json"]) == 0
+    limits = json.loads(capsys.readouterr().out)["limits"]
+    assert (limits["min_bet"], limits["max_bet"], limits["pending"]) == (5, 500, None)

@@ -15,13 +15,14 @@ from typing import Any
 
 from statemachine import State, StateChart
 
-from controller.config import Config, Limits
+from controller.config import MAX_LIMIT, Config, Limits
 from controller.errors import RuleViolation
 from controller.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
 from controller.games.base import Emit
 from controller.journal import Journal
 from controller.roulette_layout import RouletteBet, layout_for, make_bet, push, settle
 from controller.spin import DEALER_REASONS, Schedule, SpinOutcome, SpinTracker
+from controller.trace import show
 
 
 class RoundMachine(StateChart):
@@ -34,6 +35,7 @@ class RoundMachine(StateChart):
     bets_open = State()
     ball_in_play = State()
     no_more_bets = State()
+    held = State()
     result = State()
     invalid = State()
     settled = State()
@@ -42,10 +44,12 @@ class RoundMachine(StateChart):
     close_table = bets_open.to(closed)
     launch = bets_open.to(ball_in_play) | no_more_bets.to.itself(internal=True)
     call_no_more_bets = bets_open.to(no_more_bets) | ball_in_play.to(no_more_bets)
-    declare_result = ball_in_play.to(result) | no_more_bets.to(result)
-    declare_invalid = ball_in_play.to(invalid) | no_more_bets.to(invalid)
+    declare_held = ball_in_play.to(held) | no_more_bets.to(held)
+    declare_result = ball_in_play.to(result) | no_more_bets.to(result) | held.to(result)
+    declare_invalid = ball_in_play.to(invalid) | no_more_bets.to(invalid) | held.to(invalid)
     settle = result.to(settled) | invalid.to(settled)
     reopen = settled.to(bets_open)
+    await_dealer = settled.to(closed)
 
     def __init__(self, on_transition: Callable[[str, str, str], None], **kwargs: Any) -> None:
         self._on_transition = on_transition
@@ -84,6 +88,8 @@ class RouletteRecovery:
     outcomes: dict[int, str | None] = field(default_factory=dict)
     interrupted_spin: int | None = None
     limits: Limits | None = None
+    pending_limits: Limits | None = None
+    held: dict[str, Any] | None = None
 
 
 class RouletteGame:
@@ -110,6 +116,7 @@ class RouletteGame:
         self.last_spin = 0
         self.spin_number: int | None = None
         self._closed_ball_alarmed = False
+        self.held_spin: dict[str, Any] | None = None  # the spin_held record awaiting a decision
         self.tracker = SpinTracker(rc, self.order, schedule, self._concluded, self.alarm,
                                    self._auto_no_more_bets)
         self.machine = RoundMachine(self._journal_transition)
@@ -119,8 +126,13 @@ class RouletteGame:
         self.emit("alarm", code=code, message=message, game=self._game_number())
 
     def _journal_transition(self, event: str, source: str, target: str) -> None:
+        # Every move carries the limits in force for its game (Art. 16): the one that opens
+        # bets starts the game, and they hold until that game is settled.
         self.emit("state", game=self._game_number(), trigger=event,
-                  **{"from": source, "to": target})
+                  **{"from": source, "to": target}, limits=self._limits_record())
+
+    def _limits_record(self) -> dict[str, int]:
+        return {"min_bet": self.limits.min_bet, "max_bet": self.limits.max_bet}
 
     def _game_number(self) -> int:
         return self.spin_number if self.spin_number is not None else self.last_spin + 1
@@ -137,51 +149,68 @@ class RouletteGame:
     def state(self) -> str:
         return self.machine.current
 
+    def open_game(self) -> str | None:
+        """The spin still open (in play, or held for the inspector), in words; else None."""
+        if self.held_spin is not None:
+            return f"spin {self.held_spin['spin']} held for the inspector (no settlement yet)"
+        spin = self.tracker.spin
+        if spin is not None and not spin.concluded:
+            return f"spin {spin.spin} still in play (no verdict)"
+        return None
+
     # -- events ----------------------------------------------------------------------
-    def gpio(self, edge: GpioEdge, orphan_release: bool = False) -> None:
-        """A wheel-sensor change (already journaled). Only activations carry information,
-        but for a ``ball_pocket`` release whose activation was missed (``orphan_release``)."""
+    def gpio(self, edge: GpioEdge) -> None:
+        """A raw edge of a wheel sensor or a dealer button (already journaled). The spin
+        tracker's edge filter turns sensor edges into activations (CONTRACT §5)."""
         name = edge.input
-        if edge.level == 0:
-            if orphan_release and name == "ball_pocket":
-                self.tracker.pocket(edge.t, orphan=True)
+        if name in ("open_bets", "no_more_bets"):
+            if edge.level == 1:
+                self.dealer_input(DealerInput(edge.t, name))
+            return
+        t, orphan = self.tracker.edge(name, edge.t, edge.level)
+        if t is None:
             return
         if name == "rotor_a":
-            self.tracker.rotor_a(edge.t)
+            self.tracker.rotor_a(t)
         elif name == "rotor_b":
-            self.tracker.rotor_b(edge.t)
+            self.tracker.rotor_b(t)
         elif name == "ball_pocket":
-            self.tracker.pocket(edge.t)
-        elif name in ("ball_a", "ball_b"):
-            self._ball(edge)
-        elif name == "open_bets":
-            self.dealer_input(DealerInput(edge.t, "open_bets"))
-        elif name == "no_more_bets":
-            self.dealer_input(DealerInput(edge.t, "no_more_bets"))
+            self.tracker.pocket(t, orphan)
+        else:
+            self._ball(name, t)
 
-    def _ball(self, edge: GpioEdge) -> None:
+    def _ball(self, name: str, t: float) -> None:
+        """A ball-track activation: the running ball's pass, or the launch of a new spin
+        when the table takes one. A running ball never starts a spin (CONTRACT §5)."""
         tracker = self.tracker
-        if not tracker.in_play and not tracker.ball_running:
+        if not tracker.owns_track_edge(t):
             state = self.state
-            if state not in ("bets_open", "no_more_bets"):
+            if tracker.in_play or state not in ("bets_open", "no_more_bets"):
                 if not self._closed_ball_alarmed:
                     self._closed_ball_alarmed = True
-                    self.alarm("unexpected_edge",
-                               f"{edge.input} at {edge.t:.3f} s: a ball was launched while "
-                               f"the table is {state}; ignored")
+                    why = (f"spin {tracker.spin.spin} is still in play" if tracker.in_play
+                           and tracker.spin is not None else f"the table is {state}")
+                    self.alarm("unexpected_edge", f"{name} at {t:.3f} s: a ball on the track "
+                               f"while {why}; no spin is launched")
                 return
             self.spin_number = self.last_spin + 1
-            self.emit("spin_start", spin=self.spin_number, bets=len(self.bets))
+            self.emit("spin_start", spin=self.spin_number, bets=len(self.bets),
+                      limits=self._limits_record())
             self.machine.send("launch")
-            tracker.launch(self.spin_number, edge.t)
-        if edge.input == "ball_a":
-            tracker.ball_a(edge.t)
+            tracker.launch(self.spin_number, t)
+        if name == "ball_a":
+            tracker.ball_a(t)
         else:
-            tracker.ball_b(edge.t)
+            tracker.ball_b(t)
 
     def dealer_input(self, inp: DealerInput) -> None:
         """A dealer or inspector action (CONTRACT §2 ``input``); refusals become alarms."""
         action = inp.action
+        if action in ("open_bets", "open_table") and self.tracker.ball_running:
+            spin = self.tracker.spin
+            self.alarm("input_refused", f"{action}: the ball of spin "
+                       f"{spin.spin if spin else '?'} is still on the track")
+            return
         if action in _INPUT_EVENTS:
             if self._send(_INPUT_EVENTS[action], action) and action != "no_more_bets":
                 self._closed_ball_alarmed = False
@@ -190,6 +219,8 @@ class RouletteGame:
                 self._apply_pending_limits()
         elif action == "void":
             self._void(inp)
+        elif action == "confirm_result":
+            self._confirm_result(inp)
         elif action == "set_limits":
             self._set_limits(inp)
         else:
@@ -201,23 +232,74 @@ class RouletteGame:
             self.alarm("input_refused", f"void: reason {reason!r} is not one of "
                        f"{', '.join(DEALER_REASONS)} (Art. 12 d-g)")
             return
-        if not self.tracker.void(inp.t, reason):
+        if self.held_spin is not None:
+            self._decide_held(inp, None, reason)
+        elif not self.tracker.void(inp.t, reason):
             self.alarm("input_refused", f"void ({reason}): no spin in play")
 
+    def _confirm_result(self, inp: DealerInput) -> None:
+        """CONTRACT §5: the dealer or inspector gives the number of a held spin."""
+        number = inp.args.get("number")
+        if type(number) is int and 0 <= number <= 36:
+            number = str(number)  # `tablectl input confirm_result number=17` sends 17
+        if self.held_spin is None:
+            self.alarm("input_refused", "confirm_result: no spin is held (only a held spin's "
+                       "number is given by hand)")
+        elif not isinstance(number, str) or number not in self.order:
+            self.alarm("input_refused", f"confirm_result: number {show(number)} is not a "
+                       f"pocket of this {self.config.roulette.wheel} wheel")
+        else:
+            self._decide_held(inp, number, None)
+
+    def _decide_held(self, inp: DealerInput, number: str | None, reason: str | None) -> None:
+        """Journal the decision on the held spin, with who took it, then settle it."""
+        held = self.held_spin
+        assert held is not None
+        self.held_spin = None
+        by = inp.args.get("by")
+        decided_by = by if isinstance(by, str) and by else "dealer"
+        keep = {k: v for k, v in held.items() if k not in ("type", "seq", "t", "reason",
+                                                            "details", "candidate", "spin")}
+        common = {"decided_by": decided_by, "held_for": held.get("details"), **keep}
+        spin = held["spin"]
+        if number is not None:
+            self.emit("spin_result", spin=spin, number=number,
+                      pocket_index=self.order.index(number), **common)
+            self.machine.send("declare_result")
+        else:
+            self.emit("spin_invalid", spin=spin, reason=reason, reasons=[reason], **common)
+            self.machine.send("declare_invalid")
+        self._settle(number, await_dealer=number is None)
+
     def _set_limits(self, inp: DealerInput) -> None:
+        """A dealer's ``set_limits`` (``min_bet``, ``max_bet``: whole chips, 1 <= min_bet <=
+        max_bet <= ``MAX_LIMIT``, the bound of the config's ``[limits]``).
+
+        Seed 001 Art. 16: limits change "despues de concluir dicha partida". A game starts
+        when bets open (RULES.md §1 decision): while the table is closed the change applies
+        at once; made while bets are open, a ball is in play or the spin is not yet settled,
+        it is journaled as ``requested`` and applies once that game is settled (or the table
+        is closed). A later request before then replaces it. Out-of-range values are
+        refused with an ``input_refused`` alarm and change nothing.
+        """
         lo, hi = inp.args.get("min_bet"), inp.args.get("max_bet")
-        if not (type(lo) is int and type(hi) is int and 1 <= lo <= hi):
-            self.alarm("input_refused", f"set_limits: min_bet {lo!r} and max_bet {hi!r} must be "
-                       "whole chips with 1 <= min_bet <= max_bet")
+        if not (type(lo) is int and type(hi) is int and 1 <= lo <= hi <= MAX_LIMIT):
+            self.alarm("input_refused", f"set_limits: min_bet {show(lo)} and max_bet {show(hi)} "
+                       f"must be whole chips with 1 <= min_bet <= max_bet <= {MAX_LIMIT} (the "
+                       "bound of the config's [limits]); the limits stay "
+                       f"{self.limits.min_bet}-{self.limits.max_bet}")
             return
         self.pending_limits = Limits(lo, hi)
+        at_once = self.state == "closed"
         self.emit("config_change", key="limits", min_bet=lo, max_bet=hi, status="requested",
-                  note="applied between spins (Art. 16)")
+                  note="table closed: applies at once" if at_once else
+                  f"applies after game {self._game_number()} is settled (Art. 16)")
         self._apply_pending_limits()
 
-    def _apply_pending_limits(self) -> None:
-        # Art. 16: a limits change takes effect only once the current game is over.
-        if self.pending_limits is None or self.state not in ("closed", "bets_open"):
+    def _apply_pending_limits(self, game_over: bool = False) -> None:
+        """Apply a requested limits change if no game is in progress (Art. 16): the table
+        is closed, the game was just settled, or ``game_over`` (a restart found it over)."""
+        if self.pending_limits is None or not (game_over or self.state in ("closed", "settled")):
             return
         limits, self.pending_limits = self.pending_limits, None
         self.emit("config_change", key="limits", min_bet=limits.min_bet,
@@ -225,12 +307,19 @@ class RouletteGame:
         self.limits = limits
 
     def place_bet(self, bet: BetPlaced) -> None:
-        """A bet on the layout: checked against the layout (Art. 13) and the limits (Art. 16)."""
+        """A bet on the layout: checked against the table's seats (``[roulette] boxes``), the
+        layout (Art. 13) and the limits in force (Art. 16); a refusal is a ``bet_refused``
+        alarm naming the rule."""
         state = self.state
         game = self._game_number()
         if state not in ("bets_open", "ball_in_play"):
             self.alarm("bet_refused", f"{bet.kind} on box {bet.box}: bets are not open "
                        f"(table {state})")
+            return
+        seats = self.config.roulette.boxes
+        if not 1 <= bet.box <= seats:
+            self.alarm("bet_refused", f"no_such_box: {bet.kind} on box {show(bet.box)}: this "
+                       f"table seats {seats} (boxes 1-{seats}, [roulette] boxes)")
             return
         try:
             placed = make_bet(self.layout, bet.kind, bet.box, bet.amount,
@@ -254,6 +343,13 @@ class RouletteGame:
     def _concluded(self, outcome: SpinOutcome) -> None:
         spin = outcome.spin.spin
         evidence = outcome.evidence()
+        if outcome.held:
+            # CONTRACT §5: no settlement until a person decides (confirm_result or void).
+            self.held_spin = self.emit(
+                "spin_held", spin=spin, reason="sensor_fault", candidate=outcome.candidate,
+                **{**evidence, "details": outcome.held})
+            self.machine.send("declare_held")
+            return
         if outcome.number is not None:
             self.emit("spin_result", spin=spin, number=outcome.number,
                       pocket_index=outcome.index, **evidence)
@@ -262,9 +358,11 @@ class RouletteGame:
             self.emit("spin_invalid", spin=spin, reason=outcome.reasons[0],
                       reasons=outcome.reasons, **evidence)
             self.machine.send("declare_invalid")
-        self._settle(outcome.number)
+        # After a dealer's void the ball may still run: the table waits, as after a restart,
+        # until the ball is out and the dealer opens bets.
+        self._settle(outcome.number, await_dealer=outcome.spin.declared)
 
-    def _settle(self, number: str | None) -> None:
+    def _settle(self, number: str | None, await_dealer: bool = False) -> None:
         game = self._game_number()
         for bet in self.bets:
             outcome, payout = settle(bet, number) if number is not None else push(bet)
@@ -272,10 +370,10 @@ class RouletteGame:
                       outcome=outcome, payout=payout, **_bet_fields(bet))
         self.bets = []
         self.machine.send("settle")
+        self._apply_pending_limits()  # Art. 16: settled, before the next game opens
         self.last_spin = game
         self.spin_number = None
-        self.machine.send("reopen")
-        self._apply_pending_limits()
+        self.machine.send("await_dealer" if await_dealer else "reopen")
 
     def _return_bets(self, why: str) -> None:
         game = self._game_number()
@@ -294,7 +392,8 @@ class RouletteGame:
     # -- restart ---------------------------------------------------------------------
     def recover_from(self, journal: Journal) -> None:
         """Scan ``journal`` and :meth:`recover` from it."""
-        types = ("state", "spin_start", "spin_result", "spin_invalid", "bet", "settlement",
+        types = ("state", "spin_start", "spin_result", "spin_invalid", "spin_held", "bet",
+                 "settlement",
                  "config_change")
         self.recover(self.scan_journal(list(journal.records(types=types))))
 
@@ -305,13 +404,23 @@ class RouletteGame:
         evidence stopped at the cut): it is voided with reason ``interrupted`` and its bets
         are returned. A spin concluded but not wholly settled gets its missing settlements.
         Bets placed for the next spin stay on the layout. Nothing journaled is repeated.
+        The limits in force are the last ``applied`` change's (else the config's); a change
+        ``requested`` and not yet applied applies now if no game is open, else when the
+        open game is settled (Art. 16).
         """
         self.last_spin = found.last_spin
         if found.limits is not None:
             self.limits = found.limits
+        self.pending_limits = found.pending_limits
         interrupted = found.interrupted_spin
         state = found.state
-        if state not in RoundMachine.states_map:
+        if found.held is not None and found.held["spin"] == interrupted:
+            # A held spin's evidence is all journaled: it stays held for the inspector.
+            self.held_spin = found.held
+            self.spin_number = interrupted
+            interrupted = None
+            state = "held"
+        elif state not in RoundMachine.states_map:
             self.alarm("journal_state_unknown", f"the journal's last table state {state!r} is "
                        "not a state of a roulette table: starting closed")
             state = "closed"
@@ -324,7 +433,7 @@ class RouletteGame:
             state = "bets_open"
         if state != found.state:
             self.emit("state", game=self.last_spin + 1, trigger="restart",
-                      **{"from": found.state, "to": state})
+                      **{"from": found.state, "to": state}, limits=self._limits_record())
         self.machine = RoundMachine(self._journal_transition, start_value=state)
         if interrupted is not None:
             self.emit("spin_invalid", spin=interrupted, reason="interrupted",
@@ -346,6 +455,11 @@ class RouletteGame:
                           note="settled on restart", **_bet_fields(bet))
             else:
                 self.bets.append(bet)
+        if state == "closed" or (state == "bets_open" and found.state != "bets_open"):
+            # No game in progress (or it was just concluded): a change requested during it
+            # applies now (Art. 16); with bets open or a spin held it waits for that game's
+            # settlement.
+            self._apply_pending_limits(game_over=True)
 
     @staticmethod
     def scan_journal(records: list[dict[str, Any]]) -> RouletteRecovery:
@@ -359,8 +473,11 @@ class RouletteGame:
                 found.state = r["to"]
             elif kind == "spin_start":
                 open_spin = r["spin"]
+            elif kind == "spin_held":
+                found.held = r
             elif kind in ("spin_result", "spin_invalid"):
                 open_spin = None
+                found.held = None
                 found.last_spin = max(found.last_spin, r["spin"])
                 found.outcomes[r["spin"]] = r.get("number")
             elif kind == "bet":
@@ -371,8 +488,12 @@ class RouletteGame:
                     if _bet_key(bet) == key:
                         del unsettled[i]
                         break
-            elif kind == "config_change" and r.get("key") == "limits" and r["status"] == "applied":
-                found.limits = Limits(r["min_bet"], r["max_bet"])
+            elif kind == "config_change" and r.get("key") == "limits":
+                if r["status"] == "applied":
+                    found.limits = Limits(r["min_bet"], r["max_bet"])
+                    found.pending_limits = None
+                elif r["status"] == "requested":
+                    found.pending_limits = Limits(r["min_bet"], r["max_bet"])
         found.interrupted_spin = open_spin
         found.unsettled = unsettled
         return found

@@ -1,0 +1,216 @@
+"""The rotor, from ``rotor_a`` and ``rotor_b`` (CONTRACT §1, §5; seed 001 Art. 12 f, g).
+
+:class:`RotorTracker` follows the rotor at all times, whether a ball is in play or not. Each
+``rotor_a`` activation closes a :class:`Revolution`; the revolution is *whole* when exactly
+one ``rotor_b`` activation fell in it, so that its period and direction were both measured.
+Only whole revolutions decode a pocket or judge the rotor.
+
+Sensor faults (CONTRACT §5) are told apart from the rotor's own behaviour by the other sensor:
+- no ``rotor_b`` in a revolution of the usual period: ``rotor_b`` missed a pass; the period
+  stands, and the direction is the one before (a rotor cannot reverse without slowing down,
+  which ``rotor_a`` would show);
+- two or more ``rotor_b`` in a "revolution" whose period is that many usual periods:
+  ``rotor_a`` missed passes; the rotor turned on at its speed, and nothing is judged of it;
+- anything else that is not one ``rotor_b`` per revolution: the revolution is not measured
+  whole; the tracker acquires the rotor afresh from its next sensor pairs.
+
+A rotor silent for more than twice its last period has stopped. With no ball in play that is
+the croupier stopping the wheel to spin it the other way: the rotor is acquired afresh (its
+speed and direction from its next sensor pairs), and no revolution spans the silence.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+class TimerHandle(Protocol):
+    def cancel(self) -> None: ...
+
+
+Schedule = Callable[[float, Callable[[], None]], TimerHandle]
+
+# A rotor is steady when its period is within this share of the one before. A free rotor
+# changes by well under 1 % a turn, but real-rotor-revs.csv, timed by hand, varies by up to
+# 31 % from one turn to the next: a steady reading must accept that. A merged "revolution"
+# of k periods, within this share of k × the last period and with its k rotor_b passes
+# evenly spread, is k - 1 missed rotor_a passes.
+_STEADY = 0.35
+
+
+@dataclass(frozen=True)
+class Revolution:
+    """One rotor revolution, from ``start`` to ``end`` (``rotor_a`` activations, seconds).
+
+    ``period`` in seconds; ``direction`` "cw", "ccw" or None (not known); ``measured`` when
+    ``rotor_b`` gave that direction in this very revolution (else it is carried over from
+    the one before); ``whole`` when its period and direction are both known (it decodes
+    pocket readings); ``faults`` name the
+    sensor faults seen in it (CONTRACT §5); ``reasons`` the Art. 12 (f)/(g) findings, as
+    (reason, detail); ``uncertain`` when, with a ball in play, the rotor changed speed and
+    its sensors disagree, so that nothing certain is known of it.
+    """
+
+    start: float
+    end: float
+    period: float
+    direction: str | None
+    whole: bool
+    measured: bool = False
+    faults: tuple[tuple[str, str], ...] = ()
+    reasons: tuple[tuple[str, str], ...] = ()
+    uncertain: bool = False
+
+    @property
+    def rpm(self) -> float:
+        return 60.0 / self.period
+
+
+@dataclass
+class RotorTracker:
+    """The rotor's period (seconds), speed (rpm) and direction, from its two sensors.
+
+    Args:
+        min_rotor_rpm: below this a whole revolution is Art. 12 (f) ``wheel_malfunction``.
+        max_rotor_period_ratio: a whole revolution longer than this × the one before is
+            Art. 12 (g) ``wheel_stopped``.
+        schedule: the controller loop's timer (``schedule(deadline_s, callback)``).
+        on_silent: called with the time the rotor was found silent (twice its last period
+            after its last ``rotor_a``), before the tracker forgets the rotor's speed.
+    """
+
+    min_rotor_rpm: float
+    max_rotor_period_ratio: float
+    schedule: Schedule
+    on_silent: Callable[[float], None]
+    last_a: float | None = None
+    period: float | None = None
+    direction: str | None = None
+    b_since_a: list[float] = field(default_factory=list)
+    _timer: TimerHandle | None = None
+
+    @property
+    def acquired(self) -> bool:
+        """Speed and direction are known from a whole revolution."""
+        return self.period is not None and self.direction is not None
+
+    def rotor_b(self, t: float) -> None:
+        self.b_since_a.append(t)
+
+    def rotor_a(self, t: float, ball_in_play: bool) -> Revolution | None:
+        """Close the revolution that ``rotor_a`` at ``t`` ends; None while acquiring."""
+        last, bs, prev = self.last_a, self.b_since_a, self.period
+        self.b_since_a = []
+        self._arm(t)
+        if last is None:
+            self.last_a = t
+            return None
+        period = t - last
+        self.last_a = t
+        faults: list[tuple[str, str]] = []
+        steady = prev is not None and abs(period - prev) <= _STEADY * prev
+        k = len(bs)
+        if k == 1:
+            direction = "cw" if bs[0] - last < t - bs[0] else "ccw"
+            if self.direction is not None and direction != self.direction and steady:
+                # A rotor cannot reverse without slowing down, which rotor_a would show:
+                # rotor_b fired on the wrong side of rotor_a (CONTRACT §5).
+                faults.append(("rotor_b", f"rotor_b read the rotor turning {direction} in a "
+                                          f"revolution ending at {t:.3f} s of the same period "
+                                          f"as the one before ({self.direction}): a fault"))
+                return self._whole(last, t, period, self.direction, prev, ball_in_play,
+                                   False, faults)
+            return self._whole(last, t, period, direction, prev, ball_in_play, True, faults)
+        if k == 0 and steady:
+            faults.append(("rotor_b", f"rotor_b missed its pass in the rotor revolution ending "
+                                      f"at {t:.3f} s; the rotor's period is steady"))
+            return self._whole(last, t, period, self.direction, prev, ball_in_play, False,
+                               faults)
+        spacing = [b - a for a, b in itertools.pairwise(bs)]
+        if (prev is not None and k >= 2 and abs(period - k * prev) <= _STEADY * k * prev
+                and all(abs(gap - period / k) <= _STEADY * period / k for gap in spacing)):
+            faults.append(("rotor_a", f"rotor_a missed {k - 1} pass(es) before {t:.3f} s: "
+                                      f"{k} rotor_b passes {period:.3f} s apart in all"))
+            return Revolution(last, t, period, self.direction, False, faults=tuple(faults))
+        # Nothing of this revolution is measured: the rotor is acquired afresh from here.
+        self.period = None
+        self.direction = None
+        if not steady and prev is not None:
+            # Its speed changed: slowed, stopped or reversed (a reversal leaves no rotor_b
+            # between, or two). Between spins that is the croupier's doing; with a ball in
+            # play the rotor was stopped (Art. 12 g) or, when it came round at about its
+            # speed with its sensors disagreeing, nothing certain is known of it.
+            if not ball_in_play:
+                return Revolution(last, t, period, None, False)
+            if period > self.max_rotor_period_ratio * prev:
+                return Revolution(last, t, period, None, False, reasons=(
+                    ("wheel_stopped", f"rotor period {period:.3f} s is more than "
+                     f"{self.max_rotor_period_ratio} x the previous {prev:.3f} s"),))
+            return Revolution(last, t, period, None, False, uncertain=True, faults=(
+                ("rotor_b", f"rotor_b fired {k} times in a rotor revolution of {period:.3f} s "
+                            f"(the one before: {prev:.3f} s) ending at {t:.3f} s"),))
+        faults.append(("rotor_b" if k else "rotor_a",
+                       f"rotor_b fired {k} times in a rotor revolution of {period:.3f} s ending "
+                       f"at {t:.3f} s (expected once)"))
+        return Revolution(last, t, period, None, False, faults=tuple(faults))
+
+    def _whole(self, start: float, end: float, period: float, direction: str | None,
+               prev: float | None, ball_in_play: bool, measured: bool,
+               faults: list[tuple[str, str]]) -> Revolution:
+        reasons: list[tuple[str, str]] = []
+        rpm = 60.0 / period
+        if rpm < self.min_rotor_rpm:
+            reasons.append(("wheel_malfunction",
+                            f"rotor at {rpm:.2f} rpm, below {self.min_rotor_rpm} rpm"))
+        if prev is not None and period > self.max_rotor_period_ratio * prev:
+            reasons.append(("wheel_stopped",
+                            f"rotor period {period:.3f} s is more than "
+                            f"{self.max_rotor_period_ratio} x the previous {prev:.3f} s"))
+        if (ball_in_play and direction is not None and self.direction is not None
+                and direction != self.direction):
+            reasons.append(("wheel_malfunction",
+                            f"rotor direction flipped to {direction} at {end:.3f} s after "
+                            "slowing down"))
+        self.period = period
+        if direction is not None:
+            self.direction = direction
+        return Revolution(start, end, period, direction, direction is not None, measured,
+                          tuple(faults), tuple(reasons))
+
+    def _arm(self, t: float) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.period is not None:
+            deadline = t + 2 * self.period
+            self._timer = self.schedule(deadline, lambda: self._silent(deadline))
+
+    def _silent(self, t: float) -> None:
+        """No ``rotor_a`` within twice the last period: the rotor stopped, or its sensor is
+        quiet. While ``rotor_b`` shows it turning, a missed ``rotor_a`` pass (and a slower
+        turn) is waited for, up to four periods. Then the caller judges it (Art. 12 g with a
+        ball in play); the rotor is acquired afresh, so no revolution is ever measured
+        across the silence."""
+        self._timer = None
+        last, period = self.last_a, self.period
+        if (last is not None and period is not None and self.turned_without_a()
+                and t + period <= last + 4 * period):
+            deadline = t + period
+            self._timer = self.schedule(deadline, lambda: self._silent(deadline))
+            return
+        self.on_silent(t)
+        self.last_a = None
+        self.period = None
+        self.direction = None
+        self.b_since_a = []
+
+    def turned_without_a(self) -> bool:
+        """``rotor_b`` fired past half a turn after the last ``rotor_a`` (its own pass
+        follows ``rotor_a`` by ``rotor_b_deg`` turning clockwise, and precedes it turning
+        counterclockwise): the rotor turned on while ``rotor_a`` was silent."""
+        if self.last_a is None or self.period is None:
+            return False
+        return any(b > self.last_a + 0.5 * self.period for b in self.b_since_a)
