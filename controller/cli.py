@@ -66,8 +66,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--config", default=DEFAULT_CONFIG)
     sim.add_argument("--table", choices=("roulette", "mini_baccarat"), default=None)
     sim.add_argument("--scenario", action="append", default=None,
-                     help="per spin: valid, too_few_revolutions, same_direction, "
-                          "ball_suspended, wheel_malfunction_sensor, wheel_slow, wheel_stopped")
+                     help="per spin (repeat it; one applies to all): valid, rotor_reversed, "
+                          "rotor_stops_after_settle; invalid: too_few_revolutions, "
+                          "same_direction, ball_suspended, wheel_slow, wheel_stopped; sensor "
+                          "faults: missed_pass, missing_fall, chatter_ball_a, "
+                          "chatter_ball_a_worn, chatter_rotor_a, chatter_rotor_b, "
+                          "chatter_pocket, rotor_b_dead")
 
     args = parser.parse_args(argv)
     command = args.command or "run"

@@ -102,9 +102,13 @@ class RotorTracker:
 
     def rotor_a(self, t: float, ball_in_play: bool) -> Revolution | None:
         """Close the revolution that ``rotor_a`` at ``t`` ends; None while acquiring."""
+        rev = self._close(t, ball_in_play)
+        self._arm(t)  # with the period this revolution measured
+        return rev
+
+    def _close(self, t: float, ball_in_play: bool) -> Revolution | None:
         last, bs, prev = self.last_a, self.b_since_a, self.period
         self.b_since_a = []
-        self._arm(t)
         if last is None:
             self.last_a = t
             return None
@@ -113,9 +117,16 @@ class RotorTracker:
         faults: list[tuple[str, str]] = []
         steady = prev is not None and abs(period - prev) <= _STEADY * prev
         k = len(bs)
+        if k != 1 and not ball_in_play:
+            # Between spins the croupier stops and reverses the rotor, sometimes within half
+            # a turn (no rotor_b pass, or two): nothing is carried over; acquired afresh.
+            self.period = None
+            self.direction = None
+            return Revolution(last, t, period, None, False)
         if k == 1:
             direction = "cw" if bs[0] - last < t - bs[0] else "ccw"
-            if self.direction is not None and direction != self.direction and steady:
+            if (ball_in_play and self.direction is not None and direction != self.direction
+                    and steady):
                 # A rotor cannot reverse without slowing down, which rotor_a would show:
                 # rotor_b fired on the wrong side of rotor_a (CONTRACT §5).
                 faults.append(("rotor_b", f"rotor_b read the rotor turning {direction} in a "

@@ -179,12 +179,22 @@ class SpinTracker:
             return
         spin.ball_b.append(t)
         if not spin.passes:
+            # No ball_a pass yet: ball_b alone keeps the ball on the track (ball_a may be
+            # dead; its passes are then recovered from ball_b at the drop timeout).
             self._arm_drop(t + self.cfg.launch_timeout_s)
+            self._track_until = max(self._track_until, t + self.cfg.launch_timeout_s * (
+                1 + self.cfg.drop_timeout_factor))
 
     def _track(self, t: float) -> Spin | None:
         spin = self.spin
         if spin is None or t > self._track_until:
             return None
+        if spin.readings and not spin.concluded:
+            # The ball runs on: what ball_pocket saw was not this ball at rest.
+            self._count_fault("ball_pocket", "while_running",
+                              f"ball_pocket fired at {spin.readings[0].t:.3f} s while the ball "
+                              f"was still on the track (passing at {t:.3f} s): not a reading")
+            spin.readings.clear()
         if spin.left_t is not None:
             # The ball was taken for gone, but it is on the track: a missed pass.
             spin.left_t = None
@@ -193,6 +203,9 @@ class SpinTracker:
             if self._judge_timer is not None:
                 self._judge_timer.cancel()
                 self._judge_timer = None
+            passes = spin.passes
+            lap = passes[-1] - passes[-2] if len(passes) >= 2 else self.cfg.launch_timeout_s
+            self._arm_drop(t + self.cfg.drop_timeout_factor * lap)
         return spin
 
     def _fill_gap(self, spin: Spin, last: float, t: float) -> None:
@@ -274,20 +287,26 @@ class SpinTracker:
         self._drop_timer = None
         spin = self.spin
         assert spin is not None
-        if spin.passes:
-            last = spin.passes[-1]
-            lap = last - spin.passes[-2] if len(spin.passes) >= 2 else None
-            half = 0.5 * lap if lap is not None else self.cfg.min_lap_s
-            lone = [b for b in spin.ball_b if b > last + half]
-            if lone:
-                spin.recovered.append({"t": round(lone[0], 6), "from": "ball_b"})
-                self._count_fault("ball_a", "missed_pass",
-                                  f"ball_a missed a pass of the ball at about {lone[0]:.3f} s; "
-                                  "recovered from ball_b")
-                spin.passes.append(lone[0])
-                self._after_pass(spin, lone[0])
-                return
+        passes = spin.passes
+        last = passes[-1] if passes else spin.launch_t
+        lap = last - passes[-2] if len(passes) >= 2 else None
+        half = 0.5 * lap if lap is not None else self.cfg.min_lap_s
+        lone = [b for b in spin.ball_b if b > last + half]
+        if lone:
+            spin.recovered.append({"t": round(lone[0], 6), "from": "ball_b"})
+            self._count_fault("ball_a", "missed_pass",
+                              f"ball_a missed a pass of the ball at about {lone[0]:.3f} s; "
+                              "recovered from ball_b")
+            passes.append(lone[0])
+            self._after_pass(spin, lone[0])
+            return
         self._left(t)
+        if spin.readings:
+            # Read in a pocket and no pass since: the ball is off the track.
+            self._judge_track(t)
+            if not spin.concluded:
+                self._check_confirmed(t)
+            return
         self._judge_timer = self.schedule(self._track_until,
                                           lambda: self._judge_track(self._track_until))
 
@@ -302,19 +321,17 @@ class SpinTracker:
         """A ``ball_pocket`` reading; ignored unless a spin is waiting for its pocket
         (between spins the last ball still rests in its pocket and passes the sensor)."""
         spin = self.spin
-        if spin is None:
-            return
-        if not spin.track_judged:
-            # A ball read in a pocket is off the track, whatever the timers say.
-            if self._drop_timer is not None:
-                self._drop_timer.cancel()
-                self._drop_timer = None
-            if spin.left_t is None:
-                self._left(t)
-            self._judge_track(t)
-        if spin.concluded:
+        if spin is None or spin.concluded:
             return
         spin.readings.append(PocketReading(t, orphan=orphan))
+        if spin.left_t is None:
+            # Judged when the drop timeout shows the ball off the track: a ball_pocket
+            # glitch while the ball still runs must not end its run (CONTRACT §5).
+            return
+        if not spin.track_judged:
+            self._judge_track(t)  # read after the drop: the ball is surely off the track
+            if spin.concluded:
+                return
         self._check_confirmed(t)
 
     # -- the rotor ---------------------------------------------------------------------
@@ -410,11 +427,20 @@ class SpinTracker:
         elif low < need:
             spin.held.setdefault("ball_a", f"between {low} and {high} ball revolutions (passes "
                                  f"missed by both ball sensors); the minimum is {need}")
+        if spin.ball_direction is None and low >= need:
+            # Laps enough to have measured it: ball_b said nothing certain (CONTRACT §5).
+            spin.held.setdefault("ball_b", "the ball's direction was not measured (no lap "
+                                 "with one ball_b pass in it): Art. 12 (b) cannot be judged")
         if self._spin_rotor_direction() is None:
             spin.pending_direction = True
             if self.rotor.last_a is None:
-                spin.add_reason("wheel_stopped",
-                                "the rotor is not turning while the ball is in play")
+                slowest = 60.0 / self.cfg.min_rotor_rpm
+                if any(b > t - 2 * slowest for b in self.rotor.b_since_a):
+                    spin.held.setdefault("rotor_a", "rotor_a silent while rotor_b shows the "
+                                         "rotor turning: a sensor fault")
+                else:
+                    spin.add_reason("wheel_stopped",
+                                    "the rotor is not turning while the ball is in play")
             else:
                 # The rotor was being acquired afresh: its first whole revolution tells;
                 # a rotor that never completes one at the slowest speed has stopped.
@@ -433,6 +459,8 @@ class SpinTracker:
     def _check_confirmed(self, now: float) -> None:
         spin = self.spin
         assert spin is not None
+        if not spin.track_judged:
+            return
         readings = spin.readings
         for first, second in itertools.pairwise(readings):
             if first.index is None or first.period is None:

@@ -120,13 +120,13 @@ def start_hardware(config: Config, loop: EventLoop, clock: Any, stop: threading.
 
 def _simulated_spins(config: Config, start: float, table_open: bool = False
                      ) -> Iterator[list[Event]]:
-    from drivers.wheel_sim import SCENARIOS, WheelSimConfig, simulate
+    from drivers.wheel_sim import INVALID_SCENARIOS, WheelSimConfig, simulate
 
     sim = config.simulator
     sim_config = WheelSimConfig(wheel=config.roulette.wheel)
     # Now and then a sensor-detectable invalid spin, so the table shows its rejections.
     rng = random.Random(sim.seed)
-    invalid = [s for s in SCENARIOS if s != "valid"]
+    invalid = list(INVALID_SCENARIOS)  # never a held spin: nobody decides it in `make run`
     batch_index = 0
     offset = start
     remaining = sim.spins

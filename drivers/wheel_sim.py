@@ -2,7 +2,8 @@
 
 Pure and deterministic: ``simulate`` draws everything from ``random.Random(seed)``, does no
 I/O and never touches GPIO; another module plays the events into pins. ``write_trace`` is the
-only I/O here.
+only I/O here. The sensors' geometry (angles to edges) is :mod:`drivers.wheel_geometry`;
+the sensor faults are :mod:`drivers.wheel_faults`.
 
 Geometry (CONTRACT §1; angles in degrees, clockwise seen from above): ``ball_a`` at 0°,
 ``ball_b`` at ``ball_b_deg``; ``rotor_a`` at 0°, ``rotor_b`` at ``rotor_b_deg``; ``ball_pocket``
@@ -12,7 +13,7 @@ i of the wheel order is centred at θ + i·360/N. A sensor is active while its t
 centred; the rotor marker and a resting ball share that offset, which is why the contract's
 decoding rule k = round(f·N) recovers the pocket.
 
-Physics (calibrated on /work/shared/data/real-lap-times.md and its two CSVs):
+Physics (calibrated on ../shared/data/real-lap-times.md and its two CSVs):
 
 - Rotor: launched between 10 and 30 rpm with a median of 11 rpm (real revolutions: median
   5.3 s), then slowing by a small constant deceleration. The dealer re-spins it before each
@@ -27,6 +28,17 @@ Physics (calibrated on /work/shared/data/real-lap-times.md and its two CSVs):
   median 11 for these series, 6-25 for all).
   Between two ``ball_a`` activations the ball's angle is interpolated linearly, so a trace
   built from given lap times has its activations exactly at their cumulative sums.
+
+Scenarios (per spin; ``SimulatedSpin.expected`` says what a controller must conclude):
+``valid``; two wheel habits, results too: ``rotor_reversed`` (the croupier brakes the rotor to
+a stop, leaves it 8-15 s and spins it up the other way; the launch comes 0.5-1.5 revolutions
+after it is back at speed) and ``rotor_stops_after_settle`` (an 11 rpm rotor braked to a stop
+right after the ball's second ``ball_pocket`` pass, so that reading's revolution never
+closes); ``INVALID_SCENARIOS``, Art. 12 invalid spins; and ``FAULT_SCENARIOS``, a sensor fault
+(CONTRACT §5) between the launch and the removal of an otherwise valid spin, a result while
+its corrections stay within the controller's error budget (``chatter_*``: 3 passes), held
+beyond it (``chatter_ball_a_worn``: every pass; ``rotor_b_dead``: dead from part-way through
+the run, in about 2 spins out of 5).
 """
 
 from __future__ import annotations
@@ -41,23 +53,42 @@ from itertools import pairwise
 from typing import Any
 
 from controller.roulette_layout import WHEEL_ORDERS, layout_for
+from drivers import wheel_faults
+from drivers.wheel_geometry import (
+    Event,
+    Interval,
+    Motion,
+    ahead_of,
+    ball_motion,
+    ball_track_events,
+    clip,
+    cut,
+    edges,
+    rotor_events,
+    sign,
+)
 
-Event = dict[str, Any]
-Interval = tuple[float, float]
+__all__ = [  # ball_track_events and rotor_events are re-exported for the tests' traces
+    "FAULT_SCENARIOS", "INVALID_SCENARIOS", "SCENARIOS", "Event", "SimulatedSpin",
+    "WheelSimConfig", "ball_track_events", "rotor_events", "simulate", "write_trace",
+]
+
+# Scenario -> the CONTRACT §1 reason of its Art. 12 invalid spin.
+_INVALID_REASON = {"too_few_revolutions": "too_few_revolutions", "same_direction": "same_direction",
+                   "ball_suspended": "ball_suspended", "wheel_slow": "wheel_malfunction",
+                   "wheel_stopped": "wheel_stopped"}
+
+INVALID_SCENARIOS: tuple[str, ...] = tuple(_INVALID_REASON)
+"""Scenarios whose true verdict is an Art. 12 invalid spin (``SimulatedSpin.reason``)."""
+
+FAULT_SCENARIOS: tuple[str, ...] = (*wheel_faults.EDGE_FAULTS, "rotor_b_dead")
+"""Scenarios that inject a sensor fault into an otherwise valid spin (CONTRACT §5)."""
 
 SCENARIOS: tuple[str, ...] = (
-    "valid",
-    "too_few_revolutions",
-    "same_direction",
-    "ball_suspended",
-    "wheel_malfunction_sensor",
-    "wheel_slow",
-    "wheel_stopped",
-)
-"""Per-spin scenarios ``simulate`` accepts; all but "valid" make an invalid spin (CONTRACT §1)."""
+    "valid", "rotor_reversed", "rotor_stops_after_settle", *INVALID_SCENARIOS, *FAULT_SCENARIOS)
+"""Every per-spin scenario ``simulate`` accepts."""
 
 _OUTSIDE_BETS = ("red", "black", "even", "odd", "low", "high")
-_EPS = 1e-9  # seconds: intervals this close touch; angles this close coincide
 
 
 @dataclass
@@ -76,8 +107,8 @@ class WheelSimConfig:
             last period stays within about 1° of the true pocket (half a pocket is 4.7°).
         slow_rotor_rpm: (min, max) launch speed in the "wheel_slow" scenario, rpm (< 5).
         respin_accel_deg_s2: the dealer's hand braking and re-spinning the rotor, deg/s².
-        brake_deg_s2: (min, max) deceleration bringing the rotor to a stop in
-            "wheel_stopped", deg/s².
+        brake_deg_s2: (min, max) deceleration of the croupier's hand bringing the rotor to
+            a stop ("wheel_stopped", "rotor_reversed", "rotor_stops_after_settle"), deg/s².
         ball_first_lap_s: (min, mode, max) of the triangular law of the first lap time from
             the launch to the first ``ball_a`` activation: median 0.54 s and 90 % in
             0.41-0.72 s, as the real first laps (0.39-0.75 s).
@@ -94,6 +125,16 @@ class WheelSimConfig:
             ``ball_a`` activation ending a lap this long, or this long after the launch,
             whichever comes first.
         pause_s: (min, max) time between removing the ball and opening the next bets.
+        reverse_rest_s: (min, max) time the rotor rests, stopped, in "rotor_reversed".
+        reverse_launch_revolutions: (min, max) rotor revolutions from the end of the re-spin
+            to the launch in "rotor_reversed" (2-3 otherwise).
+        settle_stop_rotor_rpm: (min, max) launch speed in "rotor_stops_after_settle", rpm.
+        chatter_passes: passes a ``chatter_*`` scenario strikes (``chatter_ball_a_worn``:
+            every ``ball_a`` pass of the run).
+        chatter_rises: rises of a chattering pass, all within ``chatter_span_s`` seconds.
+        sensor_error_budget: the controller's corrections allowed per input in one spin
+            (``[roulette] sensor_error_budget``, CONTRACT §5): a fault scenario needing more
+            is expected to be held.
     """
 
     wheel: str = "single_zero"
@@ -116,6 +157,13 @@ class WheelSimConfig:
     no_more_bets_lap_s: float = 0.8
     no_more_bets_after_s: float = 3.0
     pause_s: tuple[float, float] = (3.0, 8.0)
+    reverse_rest_s: tuple[float, float] = (8.0, 15.0)
+    reverse_launch_revolutions: tuple[float, float] = (0.5, 1.5)
+    settle_stop_rotor_rpm: tuple[float, float] = (10.0, 12.0)
+    chatter_passes: int = 3
+    chatter_rises: int = 5
+    chatter_span_s: float = 0.003
+    sensor_error_budget: int = 3
 
 
 @dataclass(frozen=True)
@@ -126,7 +174,8 @@ class SimulatedSpin:
         pocket_index: index in the wheel order of the pocket the ball settled in, or None
             if it never settled ("ball_suspended").
         number: that pocket's number ("0".."36", "00"), or None.
-        ball_revolutions: ``ball_a`` activations from the launch until the ball left.
+        ball_revolutions: ``ball_a`` activations from the launch until the ball left (the
+            real passes, whether a faulty sensor recorded them or not).
         ball_direction, rotor_direction: "cw" or "ccw".
         rotor_rpm: rotor speed at the launch, rpm.
         scenario: one of ``SCENARIOS``.
@@ -136,6 +185,16 @@ class SimulatedSpin:
             reaching its pocket under ``ball_pocket`` rests only once past it, so every
             ``ball_pocket`` activation is a whole pass.
         remove_t: time the dealer took the ball out of the wheel, s.
+        expected: what a controller must conclude (CONTRACT §1, §5): "result" (``number``),
+            "invalid" (``reason``) or "held" (``number`` is what the inspector would confirm).
+        reason: the CONTRACT §1 reason of an invalid spin, "sensor_fault" if held, else None.
+        faulty_input: the input a fault scenario strikes (its ``sensor_fault`` alarms name it).
+        corrections: corrections of that input due before the second pocket reading confirms
+            the pocket (struck passes; for "rotor_b_dead", revolutions without ``rotor_b``);
+            held when over ``WheelSimConfig.sensor_error_budget``.
+        rotor_rest: (start, end) s when the rotor surely stood still: the stop before a
+            "rotor_reversed" launch; a stop in the run ("wheel_stopped") or after the settle
+            ("rotor_stops_after_settle") until the removal at least. None otherwise.
     """
 
     pocket_index: int | None
@@ -149,248 +208,11 @@ class SimulatedSpin:
     leave_t: float
     settle_t: float | None
     remove_t: float
-
-
-@dataclass(frozen=True)
-class _Segment:
-    """Angle θ(t) = theta0 + omega0·(t − t0) + acc·(t − t0)²/2 on [t0, t1], monotonic."""
-
-    t0: float
-    t1: float
-    theta0: float
-    omega0: float
-    acc: float
-
-    def angle(self, t: float) -> float:
-        dt = t - self.t0
-        return self.theta0 + self.omega0 * dt + 0.5 * self.acc * dt * dt
-
-    def time_at(self, theta: float) -> float:
-        delta = theta - self.theta0
-        if delta == 0.0:
-            return self.t0
-        # The smaller root, in the form that does not cancel when acc is tiny.
-        sign = math.copysign(1.0, self.omega0 if self.omega0 != 0.0 else self.acc)
-        root = math.sqrt(max(0.0, self.omega0 * self.omega0 + 2.0 * self.acc * delta))
-        dt = 2.0 * delta / (self.omega0 + sign * root)
-        return min(max(self.t0 + dt, self.t0), self.t1)
-
-
-class _Motion:
-    """An angle (degrees) made of constant-acceleration pieces, built forward in time."""
-
-    def __init__(self, t: float, theta: float, omega: float) -> None:
-        self.segments: list[_Segment] = []
-        self.t = t
-        self.theta = theta
-        self.omega = omega
-
-    def run(self, duration: float, acc: float = 0.0) -> None:
-        """Move for ``duration`` s at constant acceleration ``acc`` (deg/s²)."""
-        if duration <= 0.0:
-            return
-        seg = _Segment(self.t, self.t + duration, self.theta, self.omega, acc)
-        self.segments.append(seg)
-        self.t = seg.t1
-        self.theta = seg.angle(seg.t1)
-        self.omega += acc * duration
-
-    def coast(self, until: float, decel: float) -> None:
-        """Slow down by ``decel`` (deg/s², >= 0) until ``until``, stopping at rest."""
-        if until <= self.t:
-            return
-        if self.omega != 0.0 and decel > 0.0:
-            stop_after = abs(self.omega) / decel
-            step = min(stop_after, until - self.t)
-            self.run(step, -math.copysign(decel, self.omega))
-            if step == stop_after:
-                self.omega = 0.0  # exactly at rest, not a rounding residue
-        self.run(until - self.t)
-
-    def ramp(self, omega: float, accel: float) -> None:
-        """Change speed to ``omega`` (deg/s) at ``accel`` (deg/s²), through rest if reversing."""
-        if self.omega * omega < 0.0:
-            self.ramp(0.0, accel)
-        self.run(abs(omega - self.omega) / accel, math.copysign(accel, omega - self.omega))
-        self.omega = omega
-
-    def turn_time(self, degrees: float, decel: float) -> float | None:
-        """Seconds from now to turn ``degrees`` while coasting, or None if it stops first."""
-        w = abs(self.omega)
-        disc = w * w - 2.0 * decel * degrees
-        if w == 0.0 or disc < 0.0:
-            return None
-        return 2.0 * degrees / (w + math.sqrt(disc))
-
-    def active(self, centre: float, half: float, t_lo: float = -math.inf,
-               t_hi: float = math.inf) -> list[Interval]:
-        """Time intervals while the angle is within ``half`` of ``centre`` (mod 360°),
-        looking only at the segments that overlap [``t_lo``, ``t_hi``] s."""
-        found: list[Interval] = []
-        for seg in self.segments:
-            if seg.t1 < t_lo or seg.t0 > t_hi:
-                continue
-            a, b = seg.angle(seg.t0), seg.angle(seg.t1)
-            lo, hi = min(a, b), max(a, b)
-            first = math.ceil((lo - centre - half) / 360.0 - _EPS)
-            last = math.floor((hi - centre + half) / 360.0 + _EPS)
-            for m in range(first, last + 1):
-                w_lo = max(lo, centre + 360.0 * m - half)
-                w_hi = min(hi, centre + 360.0 * m + half)
-                if w_lo > w_hi + _EPS:
-                    continue
-                if hi - lo < _EPS:  # at rest inside the window
-                    found.append((seg.t0, seg.t1))
-                    break
-                ta, tb = seg.time_at(w_lo), seg.time_at(w_hi)
-                found.append((min(ta, tb), max(ta, tb)))
-        return _merge(found)
-
-
-def _merge(intervals: list[Interval]) -> list[Interval]:
-    """Sorted, touching intervals joined (a window can span two segments)."""
-    out: list[Interval] = []
-    for a, b in sorted(intervals):
-        if out and a <= out[-1][1] + _EPS:
-            out[-1] = (out[-1][0], max(out[-1][1], b))
-        else:
-            out.append((a, b))
-    return out
-
-
-def _clip(intervals: list[Interval], lo: float, hi: float) -> list[Interval]:
-    return [(max(a, lo), min(b, hi)) for a, b in intervals if b > lo and a < hi]
-
-
-def _cut(intervals: list[Interval], holes: list[Interval]) -> list[Interval]:
-    """``intervals`` minus ``holes`` (a dead sensor shows nothing during a hole)."""
-    for h_lo, h_hi in holes:
-        kept: list[Interval] = []
-        for a, b in intervals:
-            kept += _clip([(a, b)], -math.inf, h_lo) + _clip([(a, b)], h_hi, math.inf)
-        intervals = kept
-    return intervals
-
-
-def _edges(gpio: str, intervals: list[Interval], end: float) -> list[Event]:
-    """Rising and falling edges; a pulse still on at ``end`` (the trace's end) stays on.
-
-    Pulses shorter than the trace's microsecond resolution (a target grazing a window's
-    edge) are dropped rather than written as a rise and fall at the same time.
-    """
-    events: list[Event] = []
-    for a, b in intervals:
-        if round(b, 6) <= round(a, 6):
-            continue
-        events.append({"t": round(a, 6), "gpio": gpio, "level": 1})
-        if b < end - _EPS:
-            events.append({"t": round(b, 6), "gpio": gpio, "level": 0})
-    return events
-
-
-def _sign(direction: str) -> float:
-    if direction not in ("cw", "ccw"):
-        raise ValueError(f"direction must be 'cw' or 'ccw', got {direction!r}")
-    return 1.0 if direction == "cw" else -1.0
-
-
-def _ball_motion(
-    lap_times: Sequence[float], direction: str, t0: float, pulse_deg: float, leave_deg: float
-) -> _Motion:
-    if not lap_times or min(lap_times) <= 0.0:
-        raise ValueError("lap_times must be a non-empty list of positive seconds")
-    if not 0.0 < leave_deg < 360.0:
-        raise ValueError(f"leave_deg must be in (0, 360), got {leave_deg}")
-    s = _sign(direction)
-    # Released just past ball_a, so the first lap ends at the next activation like the others.
-    motion = _Motion(t0, s * pulse_deg, 0.0)
-    for i, lap in enumerate(lap_times):
-        span = 360.0 - 2.0 * pulse_deg if i == 0 else 360.0
-        motion.omega = s * span / lap
-        motion.run(lap)
-    motion.omega = s * 360.0 / lap_times[-1]
-    motion.run(leave_deg / 360.0 * lap_times[-1])
-    return motion
-
-
-def ball_track_events(
-    lap_times: Sequence[float],
-    direction: str,
-    t0: float,
-    *,
-    ball_b_deg: float = 20.0,
-    pulse_deg: float = 2.0,
-    leave_deg: float = 180.0,
-) -> list[Event]:
-    """``ball_a``/``ball_b`` edges of one ball run, its activations at given lap times.
-
-    The ball is released at ``t0`` just past ``ball_a`` and activates ``ball_a`` at
-    t0 + lap_times[0], t0 + lap_times[0] + lap_times[1], ... (exactly, to the microsecond),
-    moving at a constant speed within each lap; so a real series of n laps
-    (real-ball-laps.csv) gives n ball revolutions (CONTRACT §1). After the last activation it
-    goes on ``leave_deg`` degrees at the last lap's speed and leaves the track.
-
-    Args:
-        lap_times: seconds per lap, > 0.
-        direction: "cw" or "ccw", the ball's direction seen from above.
-        t0: launch time, s.
-        ball_b_deg, pulse_deg: geometry in degrees (CONTRACT §1 defaults).
-        leave_deg: degrees travelled after the last ``ball_a`` activation, in (0, 360).
-
-    Returns:
-        Events sorted by time, each ``{"t": s, "gpio": "ball_a"|"ball_b", "level": 1|0}``.
-
-    Raises:
-        ValueError: empty or non-positive lap times, bad direction or ``leave_deg``.
-    """
-    motion = _ball_motion(lap_times, direction, t0, pulse_deg, leave_deg)
-    events = _edges("ball_a", motion.active(0.0, pulse_deg), math.inf)
-    events += _edges("ball_b", motion.active(ball_b_deg, pulse_deg), math.inf)
-    return sorted(events, key=lambda e: e["t"])
-
-
-def rotor_events(
-    rev_times: Sequence[float],
-    direction: str,
-    t0: float,
-    *,
-    rotor_b_deg: float = 10.0,
-    pulse_deg: float = 2.0,
-) -> list[Event]:
-    """``rotor_a``/``rotor_b`` edges of a rotor with given revolution times.
-
-    ``rotor_a`` activates at t0, t0 + rev_times[0], t0 + rev_times[0] + rev_times[1], ...
-    (exactly), so the periods a controller measures are ``rev_times`` (real-rotor-revs.csv).
-    The rotor turns at a constant speed within each revolution, and the events cover half a
-    revolution before the first and after the last activation, so every ``rotor_a`` pulse
-    has its ``rotor_b`` partner.
-
-    Args:
-        rev_times: seconds per rotor revolution, > 0.
-        direction: "cw" or "ccw", the rotor's direction seen from above.
-        t0: time of the first ``rotor_a`` activation, s.
-        rotor_b_deg, pulse_deg: geometry in degrees (CONTRACT §1 defaults).
-
-    Returns:
-        Events sorted by time, each ``{"t": s, "gpio": "rotor_a"|"rotor_b", "level": 1|0}``.
-
-    Raises:
-        ValueError: empty or non-positive revolution times, or a bad direction.
-    """
-    if not rev_times or min(rev_times) <= 0.0:
-        raise ValueError("rev_times must be a non-empty list of positive seconds")
-    s = _sign(direction)
-    half_first = rev_times[0] / 2.0
-    # The marker enters the rotor_a window (at -pulse_deg in its direction) at t0.
-    motion = _Motion(t0 - half_first, -s * (pulse_deg + 180.0), s * 360.0 / rev_times[0])
-    motion.run(half_first)
-    for rev in rev_times:
-        motion.omega = s * 360.0 / rev
-        motion.run(rev)
-    motion.run(rev_times[-1] / 2.0)
-    events = _edges("rotor_a", motion.active(0.0, pulse_deg), math.inf)
-    events += _edges("rotor_b", motion.active(rotor_b_deg, pulse_deg), math.inf)
-    return sorted(events, key=lambda e: e["t"])
+    expected: str
+    reason: str | None
+    faulty_input: str | None
+    corrections: int
+    rotor_rest: Interval | None
 
 
 def _ball_time(u: float, omega0: float, a: float, c: float) -> float:
@@ -458,16 +280,47 @@ def _bets(rng: random.Random, wheel: str, t_lo: float, t_hi: float) -> list[Even
     return events
 
 
+_PAST_DEG = 0.5  # the croupier brakes the rotor once the ball is this far past ball_pocket
+_STOP_MARGIN_DEG = 1.0  # and it stops at least this short of the rotor_a window
+
+
+def _stoppable_pockets(rotor: Motion, cfg: WheelSimConfig, n: int) -> list[int]:
+    """Pockets (indices) in which a resting ball lets the croupier brake the rotor, turning
+    at ``rotor.omega`` deg/s, to a stop (at most ``brake_deg_s2``) right after the ball's
+    pass under ``ball_pocket`` and short of the next ``rotor_a`` activation."""
+    s, w, p = math.copysign(1.0, rotor.omega), abs(rotor.omega), cfg.pulse_deg
+    need = w * w / (2.0 * cfg.brake_deg_s2[1]) + _STOP_MARGIN_DEG
+    # Braking starts with pocket i at p + _PAST_DEG past the sensor (in the direction of turn),
+    # so the marker, i·360/n behind it, still has this far to go to rotor_a's window.
+    return [i for i in range(n) if (s * i * 360.0 / n - 2.0 * p - _PAST_DEG) % 360.0 >= need]
+
+
+def _brake_after_second_pass(rng: random.Random, rotor: Motion, cfg: WheelSimConfig,
+                             pocket_deg: float, decel: float) -> None:
+    """Coast until the resting ball (``pocket_deg`` clockwise of the marker) has made its
+    second pass under ``ball_pocket``, then brake to a stop before ``rotor_a`` fires again."""
+    s, p = math.copysign(1.0, rotor.omega), cfg.pulse_deg
+    # The first pass ends when the pocket is p past the sensor: the marker at s·p − pocket.
+    turn = rotor.turn_time(ahead_of(rotor, s * p - pocket_deg) + 360.0 + _PAST_DEG, decel)
+    assert turn is not None  # a rotor at about 11 rpm turns two more revolutions
+    rotor.coast(rotor.t + turn, decel)
+    least = rotor.omega**2 / (2.0 * (ahead_of(rotor, -s * p) - _STOP_MARGIN_DEG))
+    lo, hi = cfg.brake_deg_s2
+    assert least <= hi, "the pocket was drawn from _stoppable_pockets"
+    rotor.ramp(0.0, rng.uniform(max(lo, least), hi))
+
+
 def simulate(
     spins: int, seed: int, config: WheelSimConfig, scenarios: Sequence[str] | None = None
 ) -> tuple[list[Event], list[SimulatedSpin]]:
     """Simulate ``spins`` consecutive spins and return their trace and true outcomes.
 
     Each spin: ``open_bets`` (at t=0 for the first), the dealer re-spins the rotor (reversing
-    it), a few bets, the launch at least two rotor revolutions later (so the controller has a
-    clean period and direction), ``no_more_bets``, the ball run, 1-4 s of bouncing, the ball
+    it), a few bets, the launch 2-3 rotor revolutions later (so the controller has a clean
+    period and direction), ``no_more_bets``, the ball run, 1-4 s of bouncing, the ball
     resting in a uniformly random pocket for ``confirm_rotor_revolutions``, its removal and a
-    pause. Rotor pulses run throughout.
+    pause. Rotor pulses run throughout. Scenarios change this as the module docstring says;
+    a fault strikes only its spin, between the launch and the removal.
 
     Args:
         spins: number of spins, >= 0.
@@ -510,23 +363,39 @@ def simulate(
     theta0 = rng.uniform(0.0, 360.0)
     while any(abs((theta0 - s + 180.0) % 360.0 - 180.0) <= p + 1.0 for s in (0, cfg.rotor_b_deg)):
         theta0 = rng.uniform(0.0, 360.0)
-    rotor = _Motion(0.0, theta0, 0.0)
+    rotor = Motion(0.0, theta0, 0.0)
 
     results: list[SimulatedSpin] = []
     pockets: list[tuple[int, float, float]] = []  # (index, settle_t, remove_t)
     rotor_b_dead: list[Interval] = []
+    faults: list[wheel_faults.Fault] = []
     t_open = 0.0
     for k, scenario in enumerate(plan):
         if k > 0:
             # No open_bets: the table reopens bets itself once a spin is settled.
             rotor_dir = "ccw" if rotor_dir == "cw" else "cw"
             rotor.coast(t_open + rng.uniform(0.5, 2.0), decel)
-        rpm_at_launch = _launch_rpm(rng, cfg, scenario == "wheel_slow")
-        # Launch 2-3 revolutions after the re-spin; spin the rotor a little faster so that it
-        # has slowed to rpm_at_launch by then (v² = u² − 2·decel·angle).
-        wait_deg = rng.uniform(2.0, 3.0) * 360.0
-        spun = _sign(rotor_dir) * math.sqrt((6.0 * rpm_at_launch) ** 2 + 2.0 * decel * wait_deg)
-        if k == 0:
+        rest: Interval | None = None
+        turns = (2.0, 3.0)
+        if scenario == "rotor_reversed":
+            if k == 0:  # turning the other way since before the table opened
+                rotor.omega = -sign(rotor_dir) * 6.0 * _launch_rpm(rng, cfg, False)
+                rotor.coast(rng.uniform(8.0, 12.0), decel)
+            # The croupier brakes it to a stop, leaves it, and spins it up the other way.
+            rotor.ramp(0.0, rng.uniform(*cfg.brake_deg_s2))
+            stopped = rotor.t
+            rotor.run(rng.uniform(*cfg.reverse_rest_s))
+            rest = (stopped, rotor.t)
+            turns = cfg.reverse_launch_revolutions
+        if scenario == "rotor_stops_after_settle":
+            rpm_at_launch = rng.uniform(*cfg.settle_stop_rotor_rpm)
+        else:
+            rpm_at_launch = _launch_rpm(rng, cfg, scenario == "wheel_slow")
+        # Launch some revolutions after the re-spin; spin the rotor a little faster so that
+        # it has slowed to rpm_at_launch by then (v² = u² − 2·decel·angle).
+        wait_deg = rng.uniform(*turns) * 360.0
+        spun = sign(rotor_dir) * math.sqrt((6.0 * rpm_at_launch) ** 2 + 2.0 * decel * wait_deg)
+        if k == 0 and rest is None:
             rotor.omega = spun  # already turning at t=0
         else:
             rotor.ramp(spun, cfg.respin_accel_deg_s2)
@@ -539,10 +408,11 @@ def simulate(
         same = scenario == "same_direction"
         ball_dir = rotor_dir if same else ("ccw" if rotor_dir == "cw" else "cw")
         laps, leave_deg = _ball_run(rng, cfg, scenario == "too_few_revolutions")
-        ball = _ball_motion(laps, ball_dir, launch, p, leave_deg)
+        ball = ball_motion(laps, ball_dir, launch, p, leave_deg)
         leave = ball.t
-        events += _edges("ball_a", ball.active(0.0, p), math.inf)
-        events += _edges("ball_b", ball.active(cfg.ball_b_deg, p), math.inf)
+        ball_a = edges("ball_a", ball.active(0.0, p), math.inf)
+        events += ball_a
+        events += edges("ball_b", ball.active(cfg.ball_b_deg, p), math.inf)
 
         t_nmb = launch + cfg.no_more_bets_after_s
         t_lap = launch
@@ -556,6 +426,7 @@ def simulate(
         if scenario == "wheel_stopped":
             rotor.coast(launch + rng.uniform(0.2, 0.5) * (leave - launch), decel)
             rotor.ramp(0.0, rng.uniform(*cfg.brake_deg_s2))
+            rest = (rotor.t, math.inf)
         fail_t = launch + rng.uniform(0.1, 0.4) * (leave - launch)
 
         rotor.coast(leave + rng.uniform(*cfg.bounce_s), decel)
@@ -563,7 +434,10 @@ def simulate(
         index: int | None = None
         revolutions = cfg.suspended_rotor_revolutions
         if scenario != "ball_suspended":
-            index = rng.randrange(len(order))
+            if scenario == "rotor_stops_after_settle":
+                index = rng.choice(_stoppable_pockets(rotor, cfg, len(order)))
+            else:
+                index = rng.randrange(len(order))
             revolutions = cfg.confirm_rotor_revolutions
             # A ball reaching its pocket under ball_pocket rolls in it until past the sensor,
             # so every activation is a whole pass, which the contract's rule decodes exactly.
@@ -573,41 +447,62 @@ def simulate(
             if rolling is not None:
                 rotor.coast(rotor.t + rolling, decel)
             settle = rotor.t
+            if scenario == "rotor_stops_after_settle":
+                _brake_after_second_pass(rng, rotor, cfg, index * pitch, decel)
+                rest = (rotor.t, math.inf)
         wait = rotor.turn_time(revolutions * 360.0, decel)
         # A stopped rotor never turns: the dealer waits a while, then takes the ball.
         remove = rotor.t + (wait if wait is not None else rng.uniform(8.0, 12.0))
         rotor.coast(remove, decel)
+        if rest is not None and rest[1] == math.inf:
+            rest = (rest[0], remove)
+
+        readings: list[float] = []
         if index is not None and settle is not None:
             pockets.append((index, settle, remove))
-        if scenario == "wheel_malfunction_sensor":
-            rotor_b_dead.append((fail_t, remove))
+            seen = clip(rotor.active(-index * pitch, p, settle, remove), settle, remove)
+            readings = [round(a, 6) for a, _ in seen]
+        corrections, faulty = 0, None
+        if scenario in FAULT_SCENARIOS:
+            assert settle is not None
+            fault, corrections = wheel_faults.strike(
+                scenario, rng, ball_a=[e["t"] for e in ball_a if e["level"] == 1],
+                rotor=rotor, rotor_b_deg=cfg.rotor_b_deg, pulse_deg=p, window=(launch, remove),
+                pocket=readings, settle=settle, fail_t=fail_t, passes=cfg.chatter_passes)
+            faulty = fault.gpio
+            if fault.kind == "dead":
+                rotor_b_dead.append((fail_t, remove))
+            else:
+                faults.append(fault)
 
-        results.append(
-            SimulatedSpin(
-                pocket_index=index,
-                number=order[index] if index is not None else None,
-                ball_revolutions=len(laps),
-                ball_direction=ball_dir,
-                rotor_direction=rotor_dir,
-                rotor_rpm=rpm_at_launch,
-                scenario=scenario,
-                launch_t=round(launch, 6),
-                leave_t=round(leave, 6),
-                settle_t=round(settle, 6) if settle is not None else None,
-                remove_t=round(remove, 6),
-            )
-        )
+        if scenario in _INVALID_REASON:
+            expected, reason = "invalid", _INVALID_REASON[scenario]
+        elif corrections > cfg.sensor_error_budget:
+            expected, reason = "held", "sensor_fault"
+        else:
+            expected, reason = "result", None
+        results.append(SimulatedSpin(
+            pocket_index=index, number=order[index] if index is not None else None,
+            ball_revolutions=len(laps), ball_direction=ball_dir, rotor_direction=rotor_dir,
+            rotor_rpm=rpm_at_launch, scenario=scenario, launch_t=round(launch, 6),
+            leave_t=round(leave, 6), settle_t=round(settle, 6) if settle is not None else None,
+            remove_t=round(remove, 6), expected=expected, reason=reason,
+            faulty_input=faulty, corrections=corrections,
+            rotor_rest=(round(rest[0], 6), round(rest[1], 6)) if rest else None))
         t_open = remove + rng.uniform(*cfg.pause_s)
 
     rotor.coast(t_open, decel)
     end = rotor.t
-    events += _edges("rotor_a", rotor.active(0.0, p), end)
-    events += _edges("rotor_b", _cut(rotor.active(cfg.rotor_b_deg, p), rotor_b_dead), end)
+    events += edges("rotor_a", rotor.active(0.0, p), end)
+    events += edges("rotor_b", cut(rotor.active(cfg.rotor_b_deg, p), rotor_b_dead), end)
     for i, settle_t, remove_t in pockets:
         # The resting ball is in pocket i, centred at θ + i·pitch, seen at 0°.
-        seen = _clip(rotor.active(-i * pitch, p, settle_t, remove_t), settle_t, remove_t)
-        events += _edges("ball_pocket", seen, end)
+        seen = clip(rotor.active(-i * pitch, p, settle_t, remove_t), settle_t, remove_t)
+        events += edges("ball_pocket", seen, end)
     events.sort(key=lambda e: e["t"])
+    if faults:
+        events = wheel_faults.apply(events, faults, count=cfg.chatter_rises,
+                                    span_s=cfg.chatter_span_s)
     return [{"t": 0, "meta": meta}, *events], results
 
 

@@ -414,3 +414,26 @@ def test_tablectl_status_shows_the_held_spin_and_how_to_decide_it(replay: Replay
     assert "table state  held" in text
     assert "spin 1: HELD for the inspector" in text
     assert f"point to {spin.number}" in text and "confirm_result" in text
+
+
+# -- a sensor dead for a whole spin, a glitch on another ------------------------------------
+@pytest.mark.parametrize("name", ["ball_a", "ball_b"])
+def test_a_dead_ball_sensor_holds_the_spin_never_voids_it(replay: ReplayFn, name: str) -> None:
+    tb, _spin = one_spin(pocket=14)
+    tb._events = [e for e in tb._events if e.get("gpio") != name]
+    res = replay(tb)
+    assert not res.of("spin_invalid", "settlement")
+    (held,) = res.of("spin_held")
+    assert set(held["details"]) & {"ball_a", "ball_b"}
+    assert len(res.of("spin_start")) == 1
+
+
+def test_a_ball_pocket_glitch_while_the_ball_runs_does_not_end_the_run(
+        replay: ReplayFn) -> None:
+    tb, spin = one_spin(pocket=14)
+    tb.add({"t": round(spin.ball_a[3] + 0.2, 6), "gpio": "ball_pocket", "level": 1},
+           {"t": round(spin.ball_a[3] + 0.201, 6), "gpio": "ball_pocket", "level": 0})
+    res = replay(tb)
+    out = result(res, spin.number or "")
+    assert out["ball_revolutions"] == len(REAL_LAPS)
+    assert faults_of(res, "ball_pocket")
