@@ -141,7 +141,8 @@ class RotorTracker:
             return self._whole(last, t, period, self.direction, prev, ball_in_play, False,
                                faults)
         spacing = [b - a for a, b in itertools.pairwise(bs)]
-        if (prev is not None and k >= 2 and abs(period - k * prev) <= _STEADY * k * prev
+        ratio = self.max_rotor_period_ratio
+        if (prev is not None and k >= 2 and prev / ratio <= period / k <= prev * ratio
                 and all(abs(gap - period / k) <= _STEADY * period / k for gap in spacing)):
             faults.append(("rotor_a", f"rotor_a missed {k - 1} pass(es) before {t:.3f} s: "
                                       f"{k} rotor_b passes {period:.3f} s apart in all"))

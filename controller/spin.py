@@ -168,6 +168,7 @@ class SpinTracker:
         if spin is None:
             return
         passes = spin.passes
+        self._confirm_tentative(spin)
         if passes:
             self._fill_gap(spin, passes[-1], t)
         passes.append(t)
@@ -240,6 +241,14 @@ class SpinTracker:
                           f"a lap of {t - last:.3f} s after one of {lap:.3f} s at {t:.3f} s: "
                           f"both ball sensors missed {fewest - 1} to {most - 1} pass(es)")
 
+    def _confirm_tentative(self, spin: Spin) -> None:
+        """The ball was seen again after a pass recovered from ``ball_b`` alone: certain."""
+        if spin.tentative is not None:
+            self._count_fault("ball_a", "missed_pass",
+                              f"ball_a missed a pass of the ball at about {spin.tentative:.3f} "
+                              "s; recovered from ball_b")
+            spin.tentative = None
+
     def _recover_first_pass(self, spin: Spin) -> None:
         """A ``ball_a`` pass missed before the first one seen, told by ``ball_b`` once the
         ball's direction is known: turning clockwise a pass's ``ball_b`` edge follows it,
@@ -293,10 +302,16 @@ class SpinTracker:
         half = 0.5 * lap if lap is not None else self.cfg.min_lap_s
         lone = [b for b in spin.ball_b if b > last + half]
         if lone:
+            self._confirm_tentative(spin)
             spin.recovered.append({"t": round(lone[0], 6), "from": "ball_b"})
-            self._count_fault("ball_a", "missed_pass",
-                              f"ball_a missed a pass of the ball at about {lone[0]:.3f} s; "
-                              "recovered from ball_b")
+            if spin.ball_direction == "cw":  # ball_b follows ball_a: the ball passed both
+                self._count_fault("ball_a", "missed_pass",
+                                  f"ball_a missed a pass of the ball at about {lone[0]:.3f} s; "
+                                  "recovered from ball_b")
+            else:
+                # Counterclockwise ball_b comes 20° before ball_a: the ball may have left the
+                # track between them. Certain only if the ball is seen again.
+                spin.tentative = lone[0]
             passes.append(lone[0])
             self._after_pass(spin, lone[0])
             return
@@ -418,6 +433,13 @@ class SpinTracker:
         self._track_until = float("-inf")
         if spin.concluded:
             return
+        if spin.tentative is not None and spin.passes and spin.passes[-1] == spin.tentative:
+            # The last ball_b pass, with no ball_a after it: a missed pass or a ball that left
+            # the track between the two sensors. One revolution more is possible, not certain.
+            spin.passes.pop()
+            spin.recovered.pop()
+            spin.extra_max += 1
+            spin.tentative = None
         self._recover_first_pass(spin)
         low, high = len(spin.passes), len(spin.passes) + spin.extra_max
         need = self.cfg.min_ball_revolutions
@@ -519,7 +541,10 @@ class SpinTracker:
             return
         wait_state.after_deadline += 1
         if wait_state.after_deadline >= 2 and spin.track_judged:
-            spin.add_reason("ball_suspended", "pocket readings did not confirm one pocket")
+            # Read within the wait, but a fault kept the readings from confirming one
+            # pocket: the ball was not suspended; nothing certain is known of where it is.
+            spin.held.setdefault("ball_pocket", "the ball was read within the wait of Art. 12 "
+                                 "(c), but the readings did not confirm one pocket")
             self._conclude(rev.end, None)
 
     def void(self, t: float, reason: str) -> bool:

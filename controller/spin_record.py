@@ -50,6 +50,7 @@ class Spin:
     ball_b: list[float] = field(default_factory=list)
     recovered: list[dict[str, Any]] = field(default_factory=list)
     extra_max: int = 0
+    tentative: float | None = None  # a last pass recovered from ball_b alone, counterclockwise
     left_t: float | None = None
     track_judged: bool = False
     pending_direction: bool = False

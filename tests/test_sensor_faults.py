@@ -437,3 +437,21 @@ def test_a_ball_pocket_glitch_while_the_ball_runs_does_not_end_the_run(
     out = result(res, spin.number or "")
     assert out["ball_revolutions"] == len(REAL_LAPS)
     assert faults_of(res, "ball_pocket")
+
+
+def test_art12a_ccw_ball_leaving_between_ball_b_and_ball_a_is_not_a_third_revolution(
+        replay: ReplayFn) -> None:
+    # Two ball_a passes; the ball then passes ball_b (20° before ball_a turning ccw) and
+    # leaves the track before ball_a: it looks like a missed third pass, but is not certain.
+    from drivers.wheel_sim import ball_track_events
+
+    tb, spin = one_spin(laps=(1.2, 1.7), rotor_dir="cw", pocket=9)
+    tb.remove("ball_a", "ball_b")
+    tb.add(*ball_track_events([1.2, 1.7], "ccw", spin.launch, leave_deg=345.0))
+    res = replay(tb)
+    assert not res.of("spin_result")
+    (out,) = res.of("spin_invalid", "spin_held")
+    if out["type"] == "spin_invalid":
+        assert out["reason"] == "too_few_revolutions"
+    else:
+        assert "ball_a" in out["details"]

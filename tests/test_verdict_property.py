@@ -76,6 +76,10 @@ def test_single_fault_never_gives_a_wrong_verdict(
     assert out["type"] != "spin_invalid", context
     if out["type"] == "spin_result":
         assert out["number"] == ORDERS[wheel][pocket], context
-        assert out["ball_revolutions"] == len(BALL[sid]), context
+        # A range when the evidence allows two counts (e.g. a last pass seen only by ball_b,
+        # counterclockwise): the truth is inside it.
+        low, high = out["ball_revolutions"], out.get("ball_revolutions_max",
+                                                      out["ball_revolutions"])
+        assert low <= len(BALL[sid]) <= high, context
         assert out["ball_direction"] == opposite(rotor_dir), context
         assert out["rotor_direction"] == rotor_dir, context
