@@ -38,36 +38,18 @@ from dataclasses import dataclass
 from controller.config import RouletteConfig
 from controller.rotor import Revolution, RotorTracker, Schedule, TimerHandle
 from controller.sensors import Correction, EdgeFilter
-from controller.spin_record import PocketReading, Spin, SpinOutcome
+from controller.spin_record import (
+    DEALER_REASONS,
+    REASONS,
+    PocketReading,
+    Spin,
+    SpinOutcome,
+    lap_count_range,
+)
 
 __all__ = ["DEALER_REASONS", "REASONS", "Schedule", "SpinOutcome", "SpinTracker"]
 
-# CONTRACT §1 order: the first applicable is `reason`, all are listed in `reasons`.
-REASONS = (
-    "too_few_revolutions",
-    "same_direction",
-    "ball_suspended",
-    "ball_out_of_wheel",
-    "foreign_object",
-    "wheel_malfunction",
-    "wheel_stopped",
-)
-DEALER_REASONS = ("ball_out_of_wheel", "foreign_object", "wheel_malfunction", "wheel_stopped")
 _FREE_ROTOR = 0.05  # a rotor turning freely changes its period by less than this a turn
-_LAP_JITTER = 0.02  # a lap may look this much shorter than the one before (sensor timing)
-
-
-def lap_count_range(gap: float, last_lap: float, growth: float) -> tuple[int, int]:
-    """How many laps a gap of ``gap`` seconds between two passes can hold, after a lap of
-    ``last_lap`` seconds: (fewest, most). A decelerating ball never laps faster than before
-    (most = gap / last_lap), and a lap is at most ``growth`` × the one before (fewest)."""
-    most = max(1, int(gap / last_lap * (1 + _LAP_JITTER)))
-    fewest, total, lap = 0, 0.0, last_lap
-    while total < gap * (1 - _LAP_JITTER) and fewest < most:
-        lap *= growth
-        total += lap
-        fewest += 1
-    return max(1, fewest), most
 
 
 @dataclass

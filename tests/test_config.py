@@ -155,7 +155,7 @@ def test_roulette_boxes_default_to_eight_seats(tmp_path: Path) -> None:
 def test_empty_or_overlong_paths_name_their_key(tmp_path: Path, section: str, key: str) -> None:
     path = tmp_path / "table.toml"
     if section == "[control]":
-        path.write_text(DEFAULT + f'\n[control]\nsocket = "{"/tmp/" + "c" * 103}"\n')
+        path.write_text(DEFAULT + f'\n[control]\nsocket = "{"var/" + "c" * 104}"\n')
         want = "at most 107 bytes"
     else:
         path.write_text(DEFAULT.replace('path = "var/journal.sqlite"', 'path = "  "'))
