@@ -19,7 +19,7 @@ test: $(BIN)/table-controller lint
 	$(BIN)/python -m pytest -q
 
 lint: $(BIN)/table-controller
-	$(BIN)/ruff check controller drivers tests bench
+	$(BIN)/ruff check controller drivers sim tests bench
 	$(BIN)/mypy
 
 ## bench: print throughput, latency and memory figures for this machine

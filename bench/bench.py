@@ -71,12 +71,12 @@ def bench_replay(scratch: Path) -> None:
 def _replay_phases(trace: Path, scratch: Path) -> tuple[float, float]:
     """The replay's two phases timed in this process: reading the trace, then the
     controller on trace time (scratch journal, records printed to nowhere)."""
-    from controller.clock import VirtualClock
     from controller.config import apply_overrides, load_config
-    from controller.journal import Journal
-    from controller.logs import configure
-    from controller.loop import EventLoop
-    from controller.table import Table
+    from controller.core.clock import VirtualClock
+    from controller.core.logs import configure
+    from controller.core.loop import EventLoop
+    from controller.core.table import Table
+    from controller.store.journal import Journal
     from controller.trace import read_trace
 
     configure("warning")
@@ -110,12 +110,12 @@ def _bare_commit_s(path: Path, n: int = 200) -> list[float]:
 
 
 def bench_latency(scratch: Path) -> None:
-    from controller.cli import _replay_realtime
+    from controller.cli.main import _replay_realtime
     from controller.config import apply_overrides, load_config
-    from controller.events import GpioEdge
-    from controller.journal import Journal
-    from controller.logs import configure
-    from controller.table import Table
+    from controller.core.events import GpioEdge
+    from controller.core.logs import configure
+    from controller.core.table import Table
+    from controller.store.journal import Journal
     from controller.trace import read_trace
 
     trace = scratch / "spins-3.jsonl"
@@ -152,12 +152,12 @@ def bench_latency(scratch: Path) -> None:
 _MEMORY_CHILD = r"""
 import os, sys, tempfile
 from dataclasses import replace
-from controller.clock import VirtualClock
+from controller.core.clock import VirtualClock
 from controller.config import load_config
-from controller.journal import Journal
-from controller.logs import configure
-from controller.loop import EventLoop
-from controller.table import Table
+from controller.store.journal import Journal
+from controller.core.logs import configure
+from controller.core.loop import EventLoop
+from controller.core.table import Table
 from drivers.daemon_io import _simulated_spins
 
 def rss_mb():
@@ -195,8 +195,8 @@ def bench_memory(scratch: Path) -> None:
 
 
 def bench_shoe(scratch: Path) -> None:
-    from controller.games.mini_baccarat import analyze
-    from drivers.shoe_codec import make_codec
+    from controller.games.mini_baccarat.game import analyze
+    from controller.protocols.shoe_reference import make_codec
 
     lines = [f"[Game]<Card:{r}{s}>\r\n" for r in "A23456789TJQK" for s in "SHDC"] * 200
     data = "".join(lines).encode()
@@ -230,17 +230,17 @@ def _coup_latency(scratch: Path) -> list[float]:
     being committed, on a durable journal, over a simulated shoe: one figure per coup
     concluded (``COUPS`` when every bet was accepted)."""
     try:
-        from drivers.shoe_sim import sim_config_from, simulate_shoe
+        from sim.shoe_sim import sim_config_from, simulate_shoe
     except ImportError:
         return []
-    from controller.clock import VirtualClock
     from controller.config import load_config
-    from controller.journal import Journal
-    from controller.logs import configure
-    from controller.loop import EventLoop
-    from controller.table import Table
+    from controller.core.clock import VirtualClock
+    from controller.core.logs import configure
+    from controller.core.loop import EventLoop
+    from controller.core.table import Table
+    from controller.protocols.shoe_reference import make_codec
+    from controller.store.journal import Journal
     from controller.trace import trace_from_objects
-    from drivers.shoe_codec import make_codec
 
     configure("warning")
     config = load_config("embedded:mini-baccarat-sim.toml")

@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from controller.errors import ConfigError
+from controller.core.errors import ConfigError
 
 GAMES = ("roulette", "mini_baccarat")
 WHEEL_INPUTS = ("ball_a", "ball_b", "rotor_a", "rotor_b", "ball_pocket")
@@ -417,7 +417,7 @@ def _parse(loader: _Loader, data: dict[str, Any]) -> Config:
 
 
 def _parse_roulette(sec: _Section, base: RouletteConfig) -> RouletteConfig:
-    from controller.roulette_layout import WHEEL_ORDERS
+    from controller.games.roulette.layout import WHEEL_ORDERS
 
     wheel = sec.choice("wheel", base.wheel, tuple(WHEEL_ORDERS))
     order_list = sec.get("order", list, list(base.order) if base.order else None)
@@ -475,7 +475,7 @@ def _parse_mini(sec: _Section, base: MiniBaccaratConfig) -> MiniBaccaratConfig:
         ConfigError: a wrong type, another number of decks or boxes, a value out of range;
             it names the file, line and key.
     """
-    from controller.games.mini_baccarat import BOXES, DECKS
+    from controller.games.mini_baccarat.game import BOXES, DECKS
 
     decks = sec.get("decks", int, base.decks)
     if decks != DECKS:

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from controller.config import BUTTON_INPUTS, WHEEL_INPUTS
-from controller.errors import TraceError
-from controller.events import BetPlaced, DealerInput, Event, GpioEdge, SerialData
+from controller.core.errors import TraceError
+from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, SerialData
 
 ROULETTE_BETS = ("straight", "split", "street", "corner", "five_numbers", "six_line", "column",
                  "dozen", "red", "black", "even", "odd", "low", "high")

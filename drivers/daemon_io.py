@@ -11,11 +11,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from controller.config import Config, SerialConfig
-from controller.events import BetPlaced, DealerInput, Event, SerialData
-from controller.loop import EventLoop, start_thread
+from controller.core.events import BetPlaced, DealerInput, Event, SerialData
+from controller.core.loop import EventLoop, start_thread
 from controller.trace import trace_from_objects
 from drivers.gpio import GpioInputs, make_pin_factory
-from drivers.trace_player import TracePlayer
+from sim.trace_player import TracePlayer
 
 _SIM_BATCH = 50  # spins generated at a time when the simulator runs until stopped
 
@@ -120,7 +120,7 @@ def start_hardware(config: Config, loop: EventLoop, clock: Any, stop: threading.
 
 def _simulated_spins(config: Config, start: float, table_open: bool = False
                      ) -> Iterator[list[Event]]:
-    from drivers.wheel_sim import INVALID_SCENARIOS, WheelSimConfig, simulate
+    from sim.wheel_sim import INVALID_SCENARIOS, WheelSimConfig, simulate
 
     sim = config.simulator
     sim_config = WheelSimConfig(wheel=config.roulette.wheel)
@@ -165,7 +165,7 @@ def _start_wheel_simulator(config: Config, hw: Hardware, loop: EventLoop, clock:
 
 def _start_shoe_simulator(config: Config, hw: Hardware, loop: EventLoop, clock: Any,
                           master: int, port: str, resume: SimulatorResume) -> None:
-    from drivers.shoe_sim import simulated_shoe_events
+    from sim.shoe_sim import simulated_shoe_events
 
     def play() -> None:
         start = clock.now() + 1.0

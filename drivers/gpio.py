@@ -17,8 +17,8 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from controller.config import InputPin
-from controller.errors import TableControllerError
-from controller.events import Event, GpioEdge
+from controller.core.errors import TableControllerError
+from controller.core.events import Event, GpioEdge
 
 
 class GpioError(TableControllerError):

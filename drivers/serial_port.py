@@ -1,8 +1,8 @@
 """The serial transport: owns one port, moves its bytes to the controller, reconnects.
 
-It only moves bytes: decoding is a codec's job (``drivers.shoe_codec``) on the controller
-thread. The reader thread posts ``SerialData`` for every chunk and ``PortStatus`` when the
-port goes away or comes back, and does nothing else (ANCHORS.md, klippy).
+It only moves bytes: decoding is a codec's job (``controller.protocols.shoe_reference``) on
+the controller thread. The reader thread posts ``SerialData`` for every chunk and
+``PortStatus`` when the port goes away or comes back, and does nothing else (ANCHORS.md, klippy).
 
 Why not ``serial.threaded.ReaderThread``: it is a one-shot ``Thread`` that ends on the first
 read error and calls ``connection_lost`` on its own thread, so reconnecting needs a new
@@ -20,8 +20,8 @@ from typing import Any
 
 import serial
 
-from controller.clock import Clock
-from controller.events import Event, PortStatus, SerialData
+from controller.core.clock import Clock
+from controller.core.events import Event, PortStatus, SerialData
 
 log = logging.getLogger(__name__)
 

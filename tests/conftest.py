@@ -8,7 +8,7 @@ from the controller's own tables or output.
 Geometry (CONTRACT §1; angles clockwise seen from above): ``ball_a`` at 0°, ``ball_b`` at
 20°, ``rotor_a`` at 0°, ``rotor_b`` at 10°, ``ball_pocket`` at 0°; a sensor is active while
 its target is within ``PULSE_DEG`` of it (as in ../shared/traces/README.md). The ball's
-edges come from drivers.wheel_sim.ball_track_events (``ball_a`` exactly at the given lap
+edges come from sim.wheel_sim.ball_track_events (``ball_a`` exactly at the given lap
 times); the rotor's and the resting ball's are computed here.
 """
 
@@ -26,8 +26,8 @@ from typing import Any
 
 import pytest
 
-from controller import cli
-from drivers.wheel_sim import ball_track_events
+from controller.cli import main as cli
+from sim.wheel_sim import ball_track_events
 
 Event = dict[str, Any]
 

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from conftest import REPO, run_replay
 
-from controller import cli
+from controller.cli import main as cli
 
 META = {"t": 0, "meta": {"table": "roulette"}}
 OPEN = {"t": 0.1, "input": "open_bets"}

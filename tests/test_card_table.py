@@ -17,16 +17,17 @@ from typing import Any
 
 import pytest
 
-from controller import cli, tablectl
-from controller.cards import full_deck
-from controller.clock import VirtualClock
+from controller.cards.card import full_deck
+from controller.cli import main as cli
+from controller.cli import tablectl
 from controller.config import load_config
-from controller.journal import Journal
-from controller.logs import configure
-from controller.loop import EventLoop
-from controller.table import Table
+from controller.core.clock import VirtualClock
+from controller.core.logs import configure
+from controller.core.loop import EventLoop
+from controller.core.table import Table
+from controller.protocols.shoe_reference import make_codec
+from controller.store.journal import Journal
 from controller.trace import read_trace
-from drivers.shoe_codec import make_codec
 
 ART5 = ("show", "turn", "scramble", "shuffle", "cut", "load")  # seed 002 Art. 5 a-f
 ART6 = ("shuffle", "cut", "load")  # seed 002 Art. 6

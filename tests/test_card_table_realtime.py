@@ -17,17 +17,17 @@ from typing import Any
 
 import pytest
 
-from controller import cli
-from controller.clock import ScaledClock
+from controller.cli import main as cli
 from controller.config import SimulatorConfig, load_config
-from controller.events import BetPlaced, DealerInput, Event, PortStatus, SerialData
-from controller.journal import Journal
-from controller.loop import EventLoop, start_thread
-from controller.table import Table
+from controller.core.clock import ScaledClock
+from controller.core.events import BetPlaced, DealerInput, Event, PortStatus, SerialData
+from controller.core.loop import EventLoop, start_thread
+from controller.core.table import Table
+from controller.protocols.shoe_reference import make_codec
+from controller.store.journal import Journal
 from drivers.serial_port import SerialTransport
-from drivers.shoe_codec import make_codec
-from drivers.shoe_sim import shoe_events
-from drivers.wheel_sim import write_trace
+from sim.shoe_sim import shoe_events
+from sim.wheel_sim import write_trace
 
 WAIT = 10.0  # seconds: upper bound of every wait
 SPEED = 20.0

@@ -17,14 +17,14 @@ from typing import Any
 
 import pytest
 
-from controller.clock import VirtualClock
 from controller.config import load_config
-from controller.events import Event
-from controller.journal import Journal
-from controller.loop import EventLoop
-from controller.table import Table
+from controller.core.clock import VirtualClock
+from controller.core.events import Event
+from controller.core.loop import EventLoop
+from controller.core.table import Table
+from controller.protocols.shoe_reference import make_codec
+from controller.store.journal import Journal
 from controller.trace import trace_from_objects
-from drivers.shoe_codec import make_codec
 
 WAIT = 15.0  # seconds: upper bound of every wait
 POLL = 0.005  # seconds between two looks at the journal
@@ -108,7 +108,7 @@ speed = 20.0
 
 def start_daemon(config: Path, tmp_path: Path, name: str) -> subprocess.Popen[bytes]:
     log = open(tmp_path / f"{name}.log", "wb")  # noqa: SIM115 - closed with the process
-    return subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config",
+    return subprocess.Popen([sys.executable, "-m", "controller.cli.main", "run", "--config",
                              str(config)], cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT)
 
 

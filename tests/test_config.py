@@ -10,7 +10,7 @@ import pytest
 from conftest import REPO
 
 from controller.config import RouletteConfig, load_config
-from controller.errors import ConfigError
+from controller.core.errors import ConfigError
 
 DEFAULT = (REPO / "controller/data/default.toml").read_text()
 WHEEL_PINS = {"ball_a": 17, "ball_b": 27, "rotor_a": 22, "rotor_b": 23, "ball_pocket": 24}

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.control import ControlError, ControlServer, request
-from controller.events import BetPlaced, DealerInput, Event
-from controller.tablectl import main as tablectl_main
+from controller.cli.control import ControlError, ControlServer, request
+from controller.cli.tablectl import main as tablectl_main
+from controller.core.events import BetPlaced, DealerInput, Event
 
 
 def json_nested(levels: int) -> object:
@@ -247,9 +247,9 @@ def test_a_failed_second_server_leaves_the_first_ones_socket(
 
 def test_a_second_daemon_on_one_journal_stops_before_writing(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from controller.cli import _lock_journal
-    from controller.cli import main as controller_main
-    from controller.journal import Journal
+    from controller.cli.main import _lock_journal
+    from controller.cli.main import main as controller_main
+    from controller.store.journal import Journal
 
     journal = tmp_path / "journal.sqlite"
     config = tmp_path / "table.toml"

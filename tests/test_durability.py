@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 from conftest import REPO, one_spin, power_cut, run_replay, write_trace
 
-from controller.journal import Journal
+from controller.store.journal import Journal
 
 Row = tuple[int, str, str]  # seq, body, hash
 TIMEOUT = 30.0  # seconds of wall time for anything we wait for
@@ -85,7 +85,7 @@ def daemon_starter(tmp: Path, journal: Path) -> Iterator[Callable[[], subprocess
     def start() -> subprocess.Popen[bytes]:
         with open(tmp / f"daemon-{len(started)}.log", "wb") as log:
             proc = subprocess.Popen(
-                [sys.executable, "-m", "controller.cli", "run", "--config", str(config)],
+                [sys.executable, "-m", "controller.cli.main", "run", "--config", str(config)],
                 cwd=tmp, stdout=log, stderr=log, env={**os.environ, "PYTHONPATH": str(REPO)})
         started.append(proc)
         return proc

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.errors import JournalError
-from controller.journal import Journal
+from controller.core.errors import JournalError
+from controller.store.journal import Journal
 
 N = 8
 

@@ -9,9 +9,9 @@ def test_loop_handles_waiting_events_before_a_later_timer() -> None:
     import threading
     import time
 
-    from controller.clock import ScaledClock
-    from controller.events import GpioEdge
-    from controller.loop import EventLoop
+    from controller.core.clock import ScaledClock
+    from controller.core.events import GpioEdge
+    from controller.core.loop import EventLoop
 
     clock = ScaledClock(1.0)
     order: list[str] = []

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from controller.games.mini_baccarat import analyze, format_analysis, insurance_probability
+from controller.games.mini_baccarat.game import analyze, format_analysis, insurance_probability
 
 # decks, box on five: P(Banca), P(box), P(standoff), EV Punto %, EV Banca 10% %, EV Banca 5% %
 EXACT = [

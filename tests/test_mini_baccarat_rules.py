@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.cards import full_deck, parse_card
-from controller.errors import RuleViolation
-from controller.events import BetPlaced
-from controller.games.mini_baccarat import (
+from controller.cards.card import full_deck, parse_card
+from controller.core.errors import RuleViolation
+from controller.core.events import BetPlaced
+from controller.games.mini_baccarat.game import (
     MiniBaccarat,
     banca_draws,
     box_draws,

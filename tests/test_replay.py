@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from conftest import REPO, TRACES, Replay, replayer, run_replay, write_trace
 
-from controller import cli
+from controller.cli import main as cli
 
 EXAMPLE = TRACES / "roulette-two-spins.jsonl"
 SPEED = "10"
@@ -80,7 +80,7 @@ def realtime(tmp_path_factory: pytest.TempPathFactory, traces: dict[str, Path]
     fire 0.05 × speed clock seconds late) on a loaded 2-core machine."""
     tmp = tmp_path_factory.mktemp("realtime")
     return {name: subprocess.run(
-        [sys.executable, "-m", "controller.cli", "replay", str(trace), "--realtime",
+        [sys.executable, "-m", "controller.cli.main", "replay", str(trace), "--realtime",
          "--speed", SPEED, "--journal", str(tmp / f"{name}.sqlite")],
         cwd=REPO, capture_output=True, text=True, timeout=60) for name, trace in traces.items()}
 
@@ -121,7 +121,7 @@ def test_a_verdict_due_after_the_last_line_is_reached_in_both_modes(
 
 def test_simulated_spins_match_the_simulator(virtual: dict[str, Replay]) -> None:
     # The simulator's own truth for seed 7 (it knows where each ball came to rest).
-    from drivers.wheel_sim import WheelSimConfig, simulate
+    from sim.wheel_sim import WheelSimConfig, simulate
 
     _, truth = simulate(3, 7, WheelSimConfig())
     got = [(o["number"], o["ball_revolutions"], o["ball_direction"], o["rotor_direction"])
@@ -137,7 +137,7 @@ def test_replay_is_deterministic(tmp_path: Path, simulated: Path) -> None:
 
 
 def test_replay_journal_holds_what_was_printed(tmp_path: Path) -> None:
-    from controller.journal import Journal
+    from controller.store.journal import Journal
 
     res = run_replay(EXAMPLE, tmp_path / "j.sqlite")
     with Journal(res.journal, readonly=True) as journal:

@@ -20,7 +20,7 @@ from conftest import (
     write_trace,
 )
 
-from controller import cli
+from controller.cli import main as cli
 
 META = {"t": 0, "meta": {"table": "roulette"}}
 

@@ -1,4 +1,4 @@
-"""Seed 001 Art. 13 (roulette bets and payouts) against controller.roulette_layout.
+"""Seed 001 Art. 13 (roulette bets and payouts) against controller.games.roulette.layout.
 
 Every expected value here is written by hand from RULES.md §1 Art. 13, the seed's Art. 13
 text and ../shared/data/wheels.md, or derived from the layout's rows and columns with
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.errors import RuleViolation
-from controller.roulette_layout import (
+from controller.core.errors import RuleViolation
+from controller.games.roulette.layout import (
     BET_KINDS,
     PAYOUT_TO_ONE,
     RED,

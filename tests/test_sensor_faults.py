@@ -265,11 +265,11 @@ def test_replay_names_a_game_still_open_at_the_end(replay: ReplayFn) -> None:
 
 # -- 6. the clock ---------------------------------------------------------------------------
 def test_wall_clock_step_changes_no_verdict(tmp_path: Any) -> None:
-    from controller.clock import VirtualClock
     from controller.config import apply_overrides, load_config
-    from controller.journal import Journal
-    from controller.loop import EventLoop
-    from controller.table import Table
+    from controller.core.clock import VirtualClock
+    from controller.core.loop import EventLoop
+    from controller.core.table import Table
+    from controller.store.journal import Journal
     from controller.trace import trace_from_objects
 
     tb, spin = one_spin(pocket=19)
@@ -403,7 +403,7 @@ def test_tablectl_status_shows_the_held_spin_and_how_to_decide_it(replay: Replay
     import io
     from contextlib import redirect_stdout
 
-    from controller import tablectl
+    from controller.cli import tablectl
 
     tb, spin = held_trace()
     res = replay(tb)
@@ -443,7 +443,7 @@ def test_art12a_ccw_ball_leaving_between_ball_b_and_ball_a_is_not_a_third_revolu
         replay: ReplayFn) -> None:
     # Two ball_a passes; the ball then passes ball_b (20° before ball_a turning ccw) and
     # leaves the track before ball_a: it looks like a missed third pass, but is not certain.
-    from drivers.wheel_sim import ball_track_events
+    from sim.wheel_sim import ball_track_events
 
     tb, spin = one_spin(laps=(1.2, 1.7), rotor_dir="cw", pocket=9)
     tb.remove("ball_a", "ball_b")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.events import Event, PortStatus, SerialData
+from controller.core.events import Event, PortStatus, SerialData
 from drivers.serial_port import SerialTransport
 
 WAIT = 5.0  # seconds: upper bound of every wait; they end as soon as the condition holds

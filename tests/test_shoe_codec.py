@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.cards import Card, full_deck
-from controller.shoe_lines import (
+from controller.cards.card import Card, full_deck
+from controller.cards.shoe_lines import (
     BadCardLine,
     CardLine,
     CutCardLine,
@@ -19,7 +19,7 @@ from controller.shoe_lines import (
     ShoeLine,
     UnknownLine,
 )
-from drivers.shoe_codec import MAX_LINE_BYTES, ReferenceShoeCodec, make_codec
+from controller.protocols.shoe_reference import MAX_LINE_BYTES, ReferenceShoeCodec, make_codec
 
 
 def decode(data: bytes) -> list[ShoeLine]:

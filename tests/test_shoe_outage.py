@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 
-from controller.cards import full_deck
-from controller.clock import VirtualClock
+from controller.cards.card import full_deck
 from controller.config import load_config
-from controller.events import BetPlaced, DealerInput, Event, PortStatus, SerialData
-from controller.journal import Journal
-from controller.loop import EventLoop
-from controller.table import Table
-from drivers.shoe_codec import make_codec
+from controller.core.clock import VirtualClock
+from controller.core.events import BetPlaced, DealerInput, Event, PortStatus, SerialData
+from controller.core.loop import EventLoop
+from controller.core.table import Table
+from controller.protocols.shoe_reference import make_codec
+from controller.store.journal import Journal
 
 ART5 = ("show", "turn", "scramble", "shuffle", "cut", "load")  # seed 002 Art. 5 a-f
 

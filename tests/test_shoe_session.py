@@ -6,10 +6,9 @@ from typing import Any
 
 import pytest
 
-from controller.cards import Card, full_deck
-from controller.errors import RuleViolation
-from controller.shoe import CUT_CARD, NEW_DECKS, ShoeSession
-from controller.shoe_lines import (
+from controller.cards.card import Card, full_deck
+from controller.cards.shoe import CUT_CARD, NEW_DECKS, ShoeSession
+from controller.cards.shoe_lines import (
     BadCardLine,
     CardLine,
     CutCardLine,
@@ -19,6 +18,7 @@ from controller.shoe_lines import (
     ReaderWarning,
     UnknownLine,
 )
+from controller.core.errors import RuleViolation
 
 ART5 = ["show", "turn", "scramble", "shuffle", "cut", "load"]
 ART6 = ["shuffle", "cut", "load"]

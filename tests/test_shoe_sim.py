@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from controller import cli
-from controller.cards import Card, parse_card
+from controller.cards.card import Card, parse_card
+from controller.cli import main as cli
 from controller.config import load_config
-from controller.events import DealerInput, SerialData
+from controller.core.events import DealerInput, SerialData
 from controller.trace import read_trace
-from drivers.shoe_sim import (
+from sim.shoe_sim import (
     ART5_STEPS,
     ART6_STEPS,
     ShoeSimConfig,
@@ -29,7 +29,7 @@ from drivers.shoe_sim import (
     simulate_shoe_trace,
     simulated_shoe_events,
 )
-from drivers.wheel_sim import write_trace
+from sim.wheel_sim import write_trace
 
 REPO = Path(__file__).resolve().parents[1]
 DECKS = 4

@@ -1,6 +1,6 @@
 """Every wheel-simulator scenario through the whole controller (CONTRACT §1, §3, §5; issue 6).
 
-Each trace is ``drivers.wheel_sim.simulate`` of three spins (a valid one, the scenario, a valid
+Each trace is ``sim.wheel_sim.simulate`` of three spins (a valid one, the scenario, a valid
 one), written with ``write_trace`` and replayed by ``table-controller replay`` in virtual time.
 What the controller must conclude is the simulator's truth, ``SimulatedSpin.expected``: the
 true number for a result, the Art. 12 reason for an invalid spin, a ``spin_held`` record and
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from conftest import Replay, ReplayFn
 
-from drivers.wheel_sim import (
+from sim.wheel_sim import (
     FAULT_SCENARIOS,
     INVALID_SCENARIOS,
     SCENARIOS,
@@ -160,7 +160,8 @@ def test_make_run_draws_only_invalid_scenarios(monkeypatch: pytest.MonkeyPatch) 
     import dataclasses
 
     from controller.config import load_config
-    from drivers import daemon_io, wheel_sim
+    from drivers import daemon_io
+    from sim import wheel_sim
 
     drawn: list[str] = []
     real = wheel_sim.simulate

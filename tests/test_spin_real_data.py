@@ -27,11 +27,11 @@ from conftest import (
     read_series,
 )
 
-from controller.clock import VirtualClock
 from controller.config import RouletteConfig
-from controller.events import GpioEdge
-from controller.loop import EventLoop
-from controller.spin import SpinOutcome, SpinTracker
+from controller.core.clock import VirtualClock
+from controller.core.events import GpioEdge
+from controller.core.loop import EventLoop
+from controller.games.roulette.spin import SpinOutcome, SpinTracker
 
 BALL = read_series("real-ball-laps.csv")
 ROTOR_ALL = read_series("real-rotor-revs.csv")

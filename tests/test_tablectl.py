@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import one_spin, run_replay, write_trace
 
-from controller.cli import main as controller_main
-from controller.tablectl import main as tablectl_main
+from controller.cli.main import main as controller_main
+from controller.cli.tablectl import main as tablectl_main
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "shared" / "traces" / "roulette-two-spins.jsonl"
 
@@ -91,7 +91,7 @@ def test_recall_gives_each_record_to_one_spin_only(
 
 def test_recall_ends_a_voided_spin_at_its_last_settlement_when_no_reopen_follows(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from controller.journal import Journal
+    from controller.store.journal import Journal
 
     path = tmp_path / "voided.sqlite"
     with Journal(path, durable=False) as journal:
@@ -119,7 +119,7 @@ def test_tablectl_reads_while_a_writer_holds_the_journal(journal: Path) -> None:
     writer = sqlite3.connect(journal)
     writer.execute("BEGIN IMMEDIATE")
     try:
-        done = subprocess.run([sys.executable, "-m", "controller.tablectl", "--journal",
+        done = subprocess.run([sys.executable, "-m", "controller.cli.tablectl", "--journal",
                                str(journal), "verify"], capture_output=True, text=True,
                               timeout=60)
     finally:
@@ -145,7 +145,7 @@ def test_analyze_prints_the_published_figures(capsys: pytest.CaptureFixture[str]
 def test_progress_bar_appears_only_after_a_second() -> None:
     import io
 
-    from controller.tablectl import ProgressBar
+    from controller.cli.tablectl import ProgressBar
 
     quick, slow = io.StringIO(), io.StringIO()
     bar = ProgressBar(quick)

@@ -1,4 +1,4 @@
-"""drivers.wheel_sim against CONTRACT §1-2 and the real lap times (real-lap-times.md).
+"""sim.wheel_sim against CONTRACT §1-2 and the real lap times (real-lap-times.md).
 
 The decoding and direction rules here are written from CONTRACT §1, test-side, so the
 simulator's geometry is checked against the contract, not against itself.
@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from controller.roulette_layout import WHEEL_ORDERS, layout_for, make_bet
-from drivers.wheel_sim import (
+from controller.games.roulette.layout import WHEEL_ORDERS, layout_for, make_bet
+from sim.wheel_sim import (
     FAULT_SCENARIOS,
     INVALID_SCENARIOS,
     SCENARIOS,

@@ -15,8 +15,8 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from controller.clock import Clock, VirtualClock
-from controller.events import Event
+from controller.core.clock import Clock, VirtualClock
+from controller.core.events import Event
 
 
 @dataclass(order=True)

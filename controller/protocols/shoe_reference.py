@@ -1,4 +1,4 @@
-"""Shoe reader codecs: a reader's bytes in, ``controller.shoe_lines`` records out, no I/O.
+"""Shoe reader codecs: a reader's bytes in, ``controller.cards.shoe_lines`` records out, no I/O.
 
 ``ReferenceShoeCodec`` speaks the reference reader's plain text lines (CONTRACT §4). Another
 reader is one more class in ``CODECS``, chosen by name in the config.
@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from controller.cards import parse_card
-from controller.shoe_lines import (
+from controller.cards.card import parse_card
+from controller.cards.shoe_lines import (
     BadCardLine,
     CardLine,
     CutCardLine,

@@ -8,7 +8,7 @@ named by its rise time (seconds):
 - ``chatter``: the pass becomes ``count`` rises within ``span_s`` (a worn reed switch
   bouncing), all inside the real pulse, the last one ending with the real fall.
 
-:func:`strike` chooses the passes of a fault scenario of :mod:`drivers.wheel_sim`;
+:func:`strike` chooses the passes of a fault scenario of :mod:`sim.wheel_sim`;
 :func:`apply` rewrites the edges; :func:`revolutions_without_b` counts what a dead
 ``rotor_b`` costs. Pure: the only randomness is the ``random.Random`` passed in.
 """
@@ -22,12 +22,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from drivers.wheel_geometry import Event, Interval, Motion, cut
+from sim.wheel_geometry import Event, Interval, Motion, cut
 
 _MATCH_S = 2e-6  # a struck pass is named by its rise time, to the trace's microsecond
 
 # Fault scenario -> (kind of fault, the input it strikes). "rotor_b_dead" is not here: a dead
-# sensor is a hole in its active intervals (drivers.wheel_geometry.cut), not an edge rewrite.
+# sensor is a hole in its active intervals (sim.wheel_geometry.cut), not an edge rewrite.
 EDGE_FAULTS: dict[str, tuple[str, str]] = {
     "missed_pass": ("drop_pass", "ball_a"),
     "missing_fall": ("drop_fall", "ball_a"),
@@ -59,7 +59,7 @@ def strike(scenario: str, rng: random.Random, *, ball_a: Sequence[float], rotor:
     Args:
         scenario: a key of ``EDGE_FAULTS``, or "rotor_b_dead": then the fault is
             ``Fault("dead", "rotor_b", ())``, ``rotor_b`` dead from ``fail_t`` to the removal
-            (a hole in its active intervals, drivers.wheel_geometry.cut), and the
+            (a hole in its active intervals, sim.wheel_geometry.cut), and the
             corrections are :func:`revolutions_without_b` until the second reading.
         rng: the simulator's random source.
         ball_a: the spin's ``ball_a`` rises, s, in run order (one per ball revolution).

@@ -1,5 +1,5 @@
 """Exact probabilities of one Mini-Bacará box against the Banca (layer 3 of the game, see
-:mod:`controller.games.mini_baccarat`), enumerated through the same rules functions."""
+:mod:`controller.games.mini_baccarat.game`), enumerated through the same rules functions."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from controller.games.mini_baccarat_rules import (
+from controller.games.mini_baccarat.rules import (
     FIVE_CHOICES,
     banca_takes_third,
     box_takes_third,

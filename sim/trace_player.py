@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import replace
 
-from controller.events import BetPlaced, DealerInput, Event, GpioEdge, SerialData
+from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, SerialData
 from drivers.gpio import GpioInputs
 
 

@@ -2,7 +2,8 @@
 
 The round ("jugada") goes: table closed → bets open → ball in play → no more bets
 ("no va más") → result or invalid → settled → bets open again. The ball's evidence comes
-from :class:`controller.spin.SpinTracker`; payouts from :mod:`controller.roulette_layout`.
+from :class:`controller.games.roulette.spin.SpinTracker`; payouts from
+:mod:`controller.games.roulette.layout`.
 Every input that the current state does not allow is refused with an ``alarm`` record that
 says why; nothing is silently dropped.
 """
@@ -16,12 +17,12 @@ from typing import Any
 from statemachine import State, StateChart
 
 from controller.config import MAX_LIMIT, Config, Limits
-from controller.errors import RuleViolation
-from controller.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
+from controller.core.errors import RuleViolation
+from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
 from controller.games.base import Emit
-from controller.journal import Journal
-from controller.roulette_layout import RouletteBet, layout_for, make_bet, push, settle
-from controller.spin import DEALER_REASONS, Schedule, SpinOutcome, SpinTracker
+from controller.games.roulette.layout import RouletteBet, layout_for, make_bet, push, settle
+from controller.games.roulette.spin import DEALER_REASONS, Schedule, SpinOutcome, SpinTracker
+from controller.store.journal import Journal
 from controller.trace import show
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.config import why_not_made
-from controller.errors import JournalError
+from controller.core.errors import JournalError
 
 GENESIS = "0" * 64
 _SCHEMA = """

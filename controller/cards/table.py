@@ -19,15 +19,15 @@ import json
 from collections.abc import Callable
 from typing import Any, TypeGuard
 
-from controller.cards import parse_card
+from controller.cards.card import parse_card
+from controller.cards.shoe import ShoeSession
+from controller.cards.shoe_lines import MisreadLine, ShoeCodec, ShoeLine
 from controller.config import Config
-from controller.errors import RuleViolation
-from controller.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
+from controller.core.errors import RuleViolation
+from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
 from controller.games.base import Emit
-from controller.games.mini_baccarat import MiniBaccarat
-from controller.journal import Journal
-from controller.shoe import ShoeSession
-from controller.shoe_lines import MisreadLine, ShoeCodec, ShoeLine
+from controller.games.mini_baccarat.game import MiniBaccarat
+from controller.store.journal import Journal
 
 CodecFactory = Callable[[str], ShoeCodec]
 # Records that are the table's inputs (replayed on restart) or the Table's own markers.
@@ -44,7 +44,7 @@ class CardTable:
         config: the checked config (decks, limits, insurance rule, ports and codecs).
         emit: journals a record and returns it.
         codec_factory: makes the codec named in the config for each serial port (the
-            composition root passes ``drivers.shoe_codec.make_codec``).
+            composition root passes ``controller.protocols.shoe_reference.make_codec``).
     """
 
     def __init__(self, config: Config, emit: Emit, codec_factory: CodecFactory) -> None:

@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
+from controller.cli.control import ControlError, request
 from controller.config import DEFAULT_CONFIG, load_config
-from controller.control import ControlError, request
-from controller.errors import InputError, JournalError
-from controller.journal import Journal
-from controller.recall import games_in_full, public_view
+from controller.core.errors import InputError, JournalError
+from controller.store.journal import Journal
+from controller.store.recall import games_in_full, public_view
 from controller.trace import MAX_DEPTH, depth, loads_strict
 
 EXIT_BAD = 1
@@ -187,7 +187,7 @@ def _limits_line(limits: dict[str, Any] | None) -> str:
     return line
 
 
-# A shoe closed for this reason needs this procedure next (controller.shoe).
+# A shoe closed for this reason needs this procedure next (controller.cards.shoe).
 _PROCEDURE_AFTER = {"cut_card": "cut_card", "decks_changed": "new_decks"}
 _COUP_STATES = ("coup_start", "bets_closed", "coup_result", "shoe_procedure", "shoe_closed")
 
@@ -372,7 +372,7 @@ def cmd_control(socket_path: str, args: argparse.Namespace) -> int:
 def cmd_analyze(decks: int, five: str) -> int:
     if not 1 <= decks <= 8:
         raise InputError("--decks", None, None, f"must be 1 to 8, got {decks}")
-    from controller.games.mini_baccarat import analyze, format_analysis
+    from controller.games.mini_baccarat.game import analyze, format_analysis
 
     bar = ProgressBar(sys.stderr)
     result = analyze(decks, five, progress=bar.update)

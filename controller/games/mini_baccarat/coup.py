@@ -1,5 +1,5 @@
 """The Mini-Bacará coup as a statechart (seed 000 Art. 5-11): layer 2 of the game, see
-:mod:`controller.games.mini_baccarat`."""
+:mod:`controller.games.mini_baccarat.game`."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from typing import Any
 
 from statemachine import State, StateChart
 
-from controller.cards import Card
-from controller.errors import RuleViolation
-from controller.events import BetPlaced
+from controller.cards.card import Card
+from controller.core.errors import RuleViolation
+from controller.core.events import BetPlaced
 from controller.games.base import Emit
-from controller.games.mini_baccarat_rules import (
+from controller.games.mini_baccarat.rules import (
     BANCA,
     BET_KINDS,
     BOXES,

@@ -3,7 +3,7 @@
 ``ShoeSession`` keeps the shoe's composition, enforces the deck procedures of seed 002
 Art. 5 (new decks) and Art. 6 (after the cut card, "cortador"), and decides which card read
 from the shoe goes to the game. It journals through ``emit`` and never touches hardware:
-it is fed ``controller.shoe_lines`` records decoded from the reader's bytes.
+it is fed ``controller.cards.shoe_lines`` records decoded from the reader's bytes.
 
 Decisions (RULES.md §3, "Decisions for the controller"; seed 002 Art. 4-6):
 
@@ -23,7 +23,7 @@ Decisions (RULES.md §3, "Decisions for the controller"; seed 002 Art. 4-6):
   have: dealing on into the 40-card reserve is what the cut card prevents.
 - "After the current game": the session does not know the coups, so its owner calls
   ``coup_finished`` when a coup ends, and also as soon as ``shoe_ending`` is set while no
-  coup is under way (``controller.card_table``): the shoe then closes at once, and the
+  coup is under way (``controller.cards.table``): the shoe then closes at once, and the
   Art. 6 procedure is due before the next coup.
 - A misread is not an alarm: ``feed`` returns the ``MisreadLine`` and the game waits for
   ``manual_card``.
@@ -37,10 +37,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Final, assert_never
 
-from controller.cards import Card
-from controller.errors import RuleViolation
-from controller.games.base import Emit
-from controller.shoe_lines import (
+from controller.cards.card import Card
+from controller.cards.shoe_lines import (
     BadCardLine,
     CardLine,
     CutCardLine,
@@ -52,6 +50,8 @@ from controller.shoe_lines import (
     ShoeLine,
     UnknownLine,
 )
+from controller.core.errors import RuleViolation
+from controller.games.base import Emit
 
 NEW_DECKS: Final = "new_decks"
 """Seed 002 Art. 5: procedure when new decks are used."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.journal import Journal
+from controller.store.journal import Journal
 
 _GAME_FIELDS = {"spin_start": "spin", "coup_start": "coup"}
 _RESULTS = ("spin_result", "spin_invalid", "coup_result")  # a spin_held is not an end

@@ -1,6 +1,6 @@
 """Mini-Bacará rules on hands (seed 000, decree 217/978, applying Punto y Banca 526/977).
 
-Layer 1 of the game (see :mod:`controller.games.mini_baccarat`): pure functions on hands
+Layer 1 of the game (see :mod:`controller.games.mini_baccarat.game`): pure functions on hands
 given as cards or point values, and the table's fixed numbers (Art. 2).
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
-from controller.cards import Card
+from controller.cards.card import Card
 
 BOXES = (1, 2, 3, 4, 5)
 """The numbered boxes ("casilleros") of the layout, five seated bettors (Art. 2)."""

@@ -18,7 +18,7 @@ from functools import cache
 from itertools import pairwise
 from typing import TypeGuard
 
-from controller.errors import RuleViolation
+from controller.core.errors import RuleViolation
 
 # fmt: off
 WHEEL_ORDERS: dict[str, tuple[str, ...]] = {

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from controller.config import socket_path_problem, why_not_made
-from controller.errors import TableControllerError, TraceError
-from controller.events import Event
+from controller.core.errors import TableControllerError, TraceError
+from controller.core.events import Event
 from controller.trace import loads_strict, trace_from_objects
 
 MAX_REQUEST = 4096  # bytes: a request is one short JSON line

@@ -33,13 +33,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.cards import Card
-from controller.errors import RuleViolation
-from controller.events import BetPlaced
+from controller.cards.card import Card
+from controller.core.errors import RuleViolation
+from controller.core.events import BetPlaced
 from controller.games.base import Emit
-from controller.games.mini_baccarat_analysis import analyze, format_analysis, insurance_probability
-from controller.games.mini_baccarat_coup import CoupChart
-from controller.games.mini_baccarat_rules import (
+from controller.games.mini_baccarat.analysis import analyze, format_analysis, insurance_probability
+from controller.games.mini_baccarat.coup import CoupChart
+from controller.games.mini_baccarat.rules import (
     BANCA,
     BET_KINDS,
     BOXES,

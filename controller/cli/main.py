@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from controller import __version__
-from controller.clock import ScaledClock, SystemClock, VirtualClock
+from controller.cli.control import ControlServer
 from controller.config import (
     DEFAULT_CONFIG,
     WHEEL_INPUTS,
@@ -27,12 +27,12 @@ from controller.config import (
     load_config,
     why_not_made,
 )
-from controller.control import ControlServer
-from controller.errors import ConfigError, InputError, JournalError, TableControllerError
-from controller.journal import Journal
-from controller.logs import configure, get_logger
-from controller.loop import EventLoop, start_thread
-from controller.table import CodecFactory, Table
+from controller.core.clock import ScaledClock, SystemClock, VirtualClock
+from controller.core.errors import ConfigError, InputError, JournalError, TableControllerError
+from controller.core.logs import configure, get_logger
+from controller.core.loop import EventLoop, start_thread
+from controller.core.table import CodecFactory, Table
+from controller.store.journal import Journal
 from controller.trace import Trace, read_trace
 
 EXIT_BAD_INPUT = 2
@@ -149,7 +149,7 @@ def cmd_replay(trace_path: str, config_path: str, realtime: bool, speed: float,
 def _replay_realtime(config: Config, trace: Trace, journal: Journal, speed: float,
                      sink: Callable[[str], None]) -> None:
     from drivers.gpio import GpioInputs, make_pin_factory
-    from drivers.trace_player import TracePlayer
+    from sim.trace_player import TracePlayer
 
     clock = ScaledClock(speed, origin=0.0)
     loop = EventLoop(clock, lambda e: None)
@@ -174,7 +174,7 @@ def _replay_realtime(config: Config, trace: Trace, journal: Journal, speed: floa
 
 
 def _codecs() -> CodecFactory:
-    from drivers.shoe_codec import make_codec
+    from controller.protocols.shoe_reference import make_codec
 
     return make_codec
 
@@ -187,7 +187,7 @@ class _serial_ptys:
     """Pseudo-terminals for the serial ports a trace uses, read by the real serial driver."""
 
     def __init__(self, config: Config, trace: Trace, loop: EventLoop, clock: ScaledClock) -> None:
-        from controller.events import SerialData
+        from controller.core.events import SerialData
 
         self.ports = sorted({e.port for e in trace.events if isinstance(e, SerialData)})
         self.config, self.loop, self.clock = config, loop, clock
@@ -225,7 +225,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     table = args.table or config.game
     _writable_out(args.out)
     if table == "roulette":
-        from drivers.wheel_sim import WheelSimConfig, simulate, write_trace
+        from sim.wheel_sim import WheelSimConfig, simulate, write_trace
 
         if args.spins < 1:
             raise InputError("--spins", None, None, f"must be at least 1, got {args.spins}")
@@ -242,7 +242,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         end = {"t": round(max(e["t"] for e in events) + 30.0, 6), "input": "close_table"}
         write_trace(args.out, [*events, end])
         return 0
-    from drivers.shoe_sim import simulate_shoe_trace
+    from sim.shoe_sim import simulate_shoe_trace
 
     coups = args.coups or args.spins
     simulate_shoe_trace(args.out, coups, args.seed, config.mini_baccarat.decks,

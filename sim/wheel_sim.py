@@ -2,8 +2,8 @@
 
 Pure and deterministic: ``simulate`` draws everything from ``random.Random(seed)``, does no
 I/O and never touches GPIO; another module plays the events into pins. ``write_trace`` is the
-only I/O here. The sensors' geometry (angles to edges) is :mod:`drivers.wheel_geometry`;
-the sensor faults are :mod:`drivers.wheel_faults`.
+only I/O here. The sensors' geometry (angles to edges) is :mod:`sim.wheel_geometry`;
+the sensor faults are :mod:`sim.wheel_faults`.
 
 Geometry (CONTRACT §1; angles in degrees, clockwise seen from above): ``ball_a`` at 0°,
 ``ball_b`` at ``ball_b_deg``; ``rotor_a`` at 0°, ``rotor_b`` at ``rotor_b_deg``; ``ball_pocket``
@@ -52,9 +52,9 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from controller.roulette_layout import WHEEL_ORDERS, layout_for
-from drivers import wheel_faults
-from drivers.wheel_geometry import (
+from controller.games.roulette.layout import WHEEL_ORDERS, layout_for
+from sim import wheel_faults
+from sim.wheel_geometry import (
     Event,
     Interval,
     Motion,
@@ -96,7 +96,7 @@ class WheelSimConfig:
     """Wheel geometry and physics of ``simulate``. Times in seconds, angles in degrees.
 
     Attributes:
-        wheel: "single_zero" or "double_zero" (pocket order: controller.roulette_layout).
+        wheel: "single_zero" or "double_zero" (pocket order: controller.games.roulette.layout).
         ball_b_deg, rotor_b_deg: sensor positions clockwise of the ``_a`` sensors (CONTRACT §1).
         pulse_deg: a sensor is active while its target is within this angle of it.
         rotor_rpm: (min, max) rotor speed at launch, rpm; the brief's 10-30 rpm.

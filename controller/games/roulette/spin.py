@@ -1,9 +1,10 @@
 """Spin tracking and validation from the wheel's sensors (CONTRACT §1, §5; seed 001 Art. 12).
 
 The :class:`SpinTracker` is fed every edge of the wheel inputs, in time order, on the
-controller thread. Edges become activations through :class:`controller.sensors.EdgeFilter`
-(chatter merged, missed edges corrected, each input's corrections counted); the rotor is
-followed by :class:`controller.rotor.RotorTracker`; from the ball's launch the tracker keeps
+controller thread. Edges become activations through
+:class:`controller.games.roulette.sensors.EdgeFilter` (chatter merged, missed edges corrected,
+each input's corrections counted); the rotor is followed by
+:class:`controller.games.roulette.rotor.RotorTracker`; from the ball's launch the tracker keeps
 the ball's passes, its direction, the moment it leaves the track and the pocket readings,
 until the spin is concluded: a confirmed result, an invalid spin ("tiro no válido") with its
 reasons, or a spin **held** for the inspector when the evidence is not certain (CONTRACT §5).
@@ -36,9 +37,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from controller.config import RouletteConfig
-from controller.rotor import Revolution, RotorTracker, Schedule, TimerHandle
-from controller.sensors import Correction, EdgeFilter
-from controller.spin_record import (
+from controller.games.roulette.rotor import Revolution, RotorTracker, Schedule, TimerHandle
+from controller.games.roulette.sensors import Correction, EdgeFilter
+from controller.games.roulette.spin_record import (
     DEALER_REASONS,
     REASONS,
     PocketReading,

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from controller.cards.shoe_lines import ShoeCodec
 from controller.config import WHEEL_INPUTS, Config
-from controller.events import BetPlaced, DealerInput, Event, GpioEdge, PortStatus, SerialData
-from controller.journal import Journal, canonical
-from controller.logs import get_logger
-from controller.recall import public_view
-from controller.shoe_lines import ShoeCodec
-from controller.spin import Schedule
+from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, PortStatus, SerialData
+from controller.core.logs import get_logger
+from controller.games.roulette.spin import Schedule
+from controller.store.journal import Journal, canonical
+from controller.store.recall import public_view
 
 CodecFactory = Callable[[str], ShoeCodec]
 CLOCK_STEP_TOLERANCE_S = 0.5  # wall minus monotonic drifts by ms (NTP slews); steps are seconds
@@ -70,10 +70,10 @@ class Table:
 
     def _make_game(self, schedule: Schedule) -> Any:
         if self.config.game == "roulette":
-            from controller.games.roulette import RouletteGame
+            from controller.games.roulette.game import RouletteGame
 
             return RouletteGame(self.config, self.emit, schedule, self.now)
-        from controller.card_table import CardTable
+        from controller.cards.table import CardTable
 
         if self.codec_factory is None:
             raise ValueError("a card table needs the shoe codecs (codec_factory)")
@@ -181,7 +181,7 @@ class Table:
             self.sink(body)
         if edge.input in WHEEL_INPUTS:
             # The game reads its sensors' edges itself (missed and chattering edges are
-            # sensor faults it corrects and counts: controller.sensors).
+            # sensor faults it corrects and counts: controller.games.roulette.sensors).
             self.game.gpio(edge)
             return
         previous = self.levels.get(edge.input, 0)

@@ -7,7 +7,7 @@ sensor's window, and :func:`edges` turns those intervals into CONTRACT §2 ``gpi
 (rounded to the microsecond). :func:`ball_track_events` and :func:`rotor_events` build the
 ``ball_a``/``ball_b`` and ``rotor_a``/``rotor_b`` edges of given lap and revolution times.
 
-No randomness and no I/O: :mod:`drivers.wheel_sim` draws the physics and uses these.
+No randomness and no I/O: :mod:`sim.wheel_sim` draws the physics and uses these.
 """
 
 from __future__ import annotations

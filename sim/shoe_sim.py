@@ -13,7 +13,7 @@ What the dealer does, in order (times in seconds):
 2. Coups (seed 000 Art. 4-11): ``open_bets``; Punto and/or Banca bets on 1 to 5 boxes, whole
    chips within the limits (Art. 4-5); ``no_more_bets``; then the cards as
    ``[Game]<Card:RS>`` lines 0.5-1.2 s apart, exactly the cards the rules ask for: a
-   ``controller.games.mini_baccarat.MiniBaccarat`` runs alongside and its ``needs_card()``
+   ``controller.games.mini_baccarat.game.MiniBaccarat`` runs alongside and its ``needs_card()``
    says which hand the next card goes to, so the simulator never deals a card the rules do
    not need. Boxes on five with a Punto bet get a random ``five_choice`` before the Banca's
    second card (Art. 8); when the Banca's first card, turned, is a nine, some of the
@@ -38,10 +38,10 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from controller.cards import Card, full_deck
+from controller.cards.card import Card, full_deck
 from controller.config import Config
-from controller.events import BetPlaced, Event
-from controller.games.mini_baccarat import MiniBaccarat, hand_total
+from controller.core.events import BetPlaced, Event
+from controller.games.mini_baccarat.game import MiniBaccarat, hand_total
 from controller.trace import trace_from_objects
 
 TraceObject = dict[str, Any]
@@ -343,8 +343,8 @@ def shoe_events(coups: int, seed: int, decks: int = 4, *, misread_rate: float = 
 
 
 def write_objects(path: str | os.PathLike[str], objects: list[TraceObject]) -> None:
-    """Write trace objects as JSON Lines (the format of ``drivers.wheel_sim.write_trace``)."""
-    from drivers.wheel_sim import write_trace
+    """Write trace objects as JSON Lines (the format of ``sim.wheel_sim.write_trace``)."""
+    from sim.wheel_sim import write_trace
 
     write_trace(path, objects)
 
@@ -389,7 +389,7 @@ def simulated_shoe_events(config: Config, start: float, port: str = DEFAULT_PORT
     that time, so the first ones are not already overdue when the player gets them (overdue
     events would be played in a burst, and dealer inputs, posted directly, would overtake
     the shoe's bytes on their way through the pseudo-terminal). The daemon's clock runs at
-    ``[simulator] speed`` (``controller.cli.cmd_run``).
+    ``[simulator] speed`` (``controller.cli.main.cmd_run``).
     """
     began = time.monotonic()
     sim = config.simulator

@@ -1,7 +1,7 @@
 """What a card shoe ("zapato" or "sabot", seed 004 Art. 2 h) reports, one line at a time.
 
 These frozen records are the controller's vocabulary for the shoe: a codec in ``drivers/``
-turns a reader's bytes into them, and ``controller.shoe.ShoeSession`` acts on them. No I/O
+turns a reader's bytes into them, and ``controller.cards.shoe.ShoeSession`` acts on them. No I/O
 here, and nothing specific to one reader's wire format (CONTRACT §4 is one such format).
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from controller.cards import Card
+from controller.cards.card import Card
 
 
 @dataclass(frozen=True, slots=True)
