@@ -71,8 +71,8 @@ def bench_replay(scratch: Path) -> None:
 def _replay_phases(trace: Path, scratch: Path) -> tuple[float, float]:
     """The replay's two phases timed in this process: reading the trace, then the
     controller on trace time (scratch journal, records printed to nowhere)."""
-    from controller.config import apply_overrides, load_config
     from controller.core.clock import VirtualClock
+    from controller.core.config import apply_overrides, load_config
     from controller.core.logs import configure
     from controller.core.loop import EventLoop
     from controller.core.table import Table
@@ -111,7 +111,7 @@ def _bare_commit_s(path: Path, n: int = 200) -> list[float]:
 
 def bench_latency(scratch: Path) -> None:
     from controller.cli.main import _replay_realtime
-    from controller.config import apply_overrides, load_config
+    from controller.core.config import apply_overrides, load_config
     from controller.core.events import GpioEdge
     from controller.core.logs import configure
     from controller.core.table import Table
@@ -153,12 +153,13 @@ _MEMORY_CHILD = r"""
 import os, sys, tempfile
 from dataclasses import replace
 from controller.core.clock import VirtualClock
-from controller.config import load_config
+from controller.core.config import load_config
 from controller.store.journal import Journal
 from controller.core.logs import configure
 from controller.core.loop import EventLoop
 from controller.core.table import Table
-from drivers.daemon_io import _simulated_spins
+from controller.games.roulette.simulation import daemon_events
+from sim.daemon import SimulatorResume
 
 def rss_mb():
     for line in open("/proc/self/status"):
@@ -174,7 +175,7 @@ loop = EventLoop(clock, lambda e: None)
 table = Table(config, journal, loop.call_at, clock.now)
 loop.handler = table.handle
 samples = {}
-for batch in _simulated_spins(config, 0.0):
+for batch in daemon_events(config, 0.0, SimulatorResume()):
     loop.run_events(batch)
     samples[table.game.last_spin] = rss_mb()
 print(" ".join(f"{k}:{v:.1f}" for k, v in sorted(samples.items())))
@@ -196,7 +197,7 @@ def bench_memory(scratch: Path) -> None:
 
 def bench_shoe(scratch: Path) -> None:
     from controller.games.mini_baccarat.game import analyze
-    from controller.protocols.shoe_reference import make_codec
+    from controller.protocols import make_codec
 
     lines = [f"[Game]<Card:{r}{s}>\r\n" for r in "A23456789TJQK" for s in "SHDC"] * 200
     data = "".join(lines).encode()
@@ -233,12 +234,11 @@ def _coup_latency(scratch: Path) -> list[float]:
         from sim.shoe_sim import sim_config_from, simulate_shoe
     except ImportError:
         return []
-    from controller.config import load_config
     from controller.core.clock import VirtualClock
+    from controller.core.config import load_config
     from controller.core.logs import configure
     from controller.core.loop import EventLoop
     from controller.core.table import Table
-    from controller.protocols.shoe_reference import make_codec
     from controller.store.journal import Journal
     from controller.trace import trace_from_objects
 
@@ -259,7 +259,7 @@ def _coup_latency(scratch: Path) -> list[float]:
         if '"type":"coup_result"' in body:
             results.append(time.perf_counter() - started[0])
 
-    table = Table(config, journal, loop.call_at, clock.now, sink, make_codec)
+    table = Table(config, journal, loop.call_at, clock.now, sink)
 
     def handle(event: Any) -> None:
         started[0] = time.perf_counter()

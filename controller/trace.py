@@ -2,35 +2,28 @@
 
 A trace is read and checked whole before anything of it is played, so a bad line stops a
 replay with one error naming the file, line and field, and nothing of it reaches the
-journal.
+journal. What a line may name (inputs, bet kinds, dealer actions) comes from the games'
+registry entries: the table of the trace's ``meta`` gives its bet kinds; every registered
+game's inputs and actions are known words (a game refuses, with an alarm, what it does not
+take).
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.config import BUTTON_INPUTS, WHEEL_INPUTS
+from controller.core.config import BUTTON_INPUTS
 from controller.core.errors import TraceError
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, SerialData
+from controller.games import registry
 
-ROULETTE_BETS = ("straight", "split", "street", "corner", "five_numbers", "six_line", "column",
-                 "dozen", "red", "black", "even", "odd", "low", "high")
-CARD_BETS = {"mini_baccarat": ("punto", "banca", "insurance")}
-DEALER_INPUTS = frozenset({
-    # both games
-    "open_table", "close_table", "open_bets", "no_more_bets", "set_limits",
-    # roulette
-    "void", "confirm_result",
-    # card tables: dealing, corrections and the shoe procedures (seed 002 Art. 5-6)
-    "five_choice", "card", "procedure_step", "inspector_clear", "new_shoe",
-})
 _EVENT_KEYS = ("meta", "gpio", "serial", "input", "bet")
-_GPIO_NAMES = frozenset(WHEEL_INPUTS + BUTTON_INPUTS)
 _RESERVED = frozenset({"type", "seq", "action"})
 # RFC 8259 §6: integers beyond ±(2^53 - 1) are not interoperable (not exact in a double).
 # A trace's times, boxes, amounts and choices stay within it: a larger value is bad input.
@@ -106,6 +99,8 @@ def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]],
     """
     trace = Trace(path)
     ports = set(serial_ports)
+    words = _words()
+    gpio_names = words.gpio
     last_t = 0.0
     events = trace.events
     for number, obj in objects:
@@ -113,7 +108,7 @@ def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]],
         if type(obj) is dict and len(obj) == 3 and "gpio" in obj:
             t, name, level = obj.get("t"), obj["gpio"], obj.get("level")
             if ((type(t) is float or type(t) is int) and last_t <= t <= _MAX_T
-                    and type(name) is str and name in _GPIO_NAMES
+                    and type(name) is str and name in gpio_names
                     and type(level) is int and 0 <= level <= 1):
                 last_t = t
                 events.append(GpioEdge(float(t), name, level))
@@ -139,11 +134,48 @@ def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]],
             if not isinstance(meta, dict):
                 raise TraceError(path, number, "meta", "must be an object")
             line.only("t", "meta")
+            table = meta.get("table", registry.DEFAULT_GAME)
+            if table not in registry.names():
+                raise TraceError(path, number, "meta.table", f"{show(table)} is not one of "
+                                 f"{', '.join(registry.names())}")
             trace.meta = meta
             continue
-        table = str(trace.meta.get("table", "roulette"))
-        trace.events.append(_event(line, kind, t, table, ports))
+        table = str(trace.meta.get("table", registry.DEFAULT_GAME))
+        trace.events.append(_event(line, kind, t, table, ports, words))
     return trace
+
+
+@dataclass(frozen=True)
+class _Words:
+    """What a trace line may name, from the registry: GPIO inputs, dealer actions, and the
+    bet kinds of each table."""
+
+    gpio: frozenset[str]
+    gpio_order: tuple[str, ...]
+    actions: frozenset[str]
+    bets: dict[str, tuple[str, ...]]
+
+
+_WORDS: _Words | None = None
+
+
+def _words() -> _Words:
+    global _WORDS
+    if _WORDS is None:
+        specs = registry.games().values()
+        order = list(dict.fromkeys([n for s in specs for n in s.gpio_inputs] + list(BUTTON_INPUTS)))
+        _WORDS = _Words(frozenset(order), tuple(order),
+                        frozenset(a for s in specs for a in s.input_actions),
+                        {s.name: s.bet_kinds for s in specs})
+    return _WORDS
+
+
+def write_trace(path: str | os.PathLike[str], objects: Sequence[dict[str, Any]]) -> None:
+    """Write trace objects as JSON Lines (CONTRACT §2): compact, times rounded to µs."""
+    with open(path, "w", encoding="utf-8", newline="\n") as out:
+        for obj in objects:
+            line = {**obj, "t": round(obj["t"], 6)}
+            out.write(json.dumps(line, separators=(",", ":"), ensure_ascii=False) + "\n")
 
 
 def _reject_constant(name: str) -> Any:
@@ -238,13 +270,14 @@ class _Line:
                 raise self.error(key, "unknown field")
 
 
-def _event(line: _Line, kind: str, t: float, table: str, ports: set[str]) -> Event:
+def _event(line: _Line, kind: str, t: float, table: str, ports: set[str],
+           words: _Words) -> Event:
     obj = line.obj
     if kind == "gpio":
         name = line.name("gpio")
-        if name not in WHEEL_INPUTS + BUTTON_INPUTS:
+        if name not in words.gpio:
             raise line.error("gpio", f"unknown input {name!r}; inputs are "
-                             f"{', '.join(WHEEL_INPUTS + BUTTON_INPUTS)}")
+                             f"{', '.join(words.gpio_order)}")
         level = obj.get("level")
         if level not in (0, 1) or isinstance(level, bool):
             raise line.error("level", f"must be 0 or 1, got {level!r}")
@@ -274,7 +307,7 @@ def _event(line: _Line, kind: str, t: float, table: str, ports: set[str]) -> Eve
         return SerialData(t, port, data)
     if kind == "input":
         action = line.name("input")
-        if action not in DEALER_INPUTS:
+        if action not in words.actions:
             raise line.error("input", f"unknown dealer input {action!r}")
         for key in obj:
             if key in _RESERVED:
@@ -282,7 +315,7 @@ def _event(line: _Line, kind: str, t: float, table: str, ports: set[str]) -> Eve
                                  f"{key!r} (a field of every record)")
         return DealerInput(t, action, {k: v for k, v in obj.items() if k not in ("t", "input")})
     # a bet
-    kinds = CARD_BETS.get(table, ROULETTE_BETS)
+    kinds = words.bets.get(table, ())
     bet_kind = line.name("bet")
     if bet_kind not in kinds:
         raise line.error("bet", f"unknown bet kind {bet_kind!r} for {table}; kinds: "

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Any
 
-from controller.config import InputPin
+from controller.core.config import InputPin
 from controller.core.errors import TableControllerError
 from controller.core.events import Event, GpioEdge
 

@@ -13,7 +13,6 @@ end it too. One small loop here does open, read, backoff and reopen on a single 
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -22,8 +21,9 @@ import serial
 
 from controller.core.clock import Clock
 from controller.core.events import Event, PortStatus, SerialData
+from controller.core.logs import get_logger
 
-log = logging.getLogger(__name__)
+log = get_logger(component="serial")
 
 
 class SerialTransport:
@@ -99,6 +99,10 @@ class SerialTransport:
                 raise TimeoutError(f"serial reader {self.port_name!r} did not stop")
         self._close()
 
+    def alive(self) -> bool:
+        """The reader thread runs (a port that is down but being reopened is alive)."""
+        return self._thread is not None and self._thread.is_alive()
+
     def write(self, data: bytes) -> None:
         """Send ``data`` on the port (tests, and readers that take commands).
 
@@ -162,7 +166,7 @@ class SerialTransport:
             try:
                 port.close()
             except Exception:  # a vanished port may fail to close; it is gone anyway
-                log.debug("closing serial port %s failed", self.port_name, exc_info=True)
+                log.debug("closing the serial port failed", port=self.port_name, exc_info=True)
 
     def _report(self, up: bool, detail: str) -> None:
         if self._reported_up is up:
@@ -175,6 +179,5 @@ class SerialTransport:
         try:
             self._post_fn(event)
         except Exception:
-            log.exception(
-                "posting %s from serial port %s failed", type(event).__name__, self.port_name
-            )
+            log.exception("posting an event from the serial port failed",
+                          kind=type(event).__name__, port=self.port_name)

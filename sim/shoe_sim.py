@@ -2,7 +2,7 @@
 
 Pure and deterministic: everything is drawn from ``random.Random(seed)``; no I/O except
 ``simulate_shoe_trace``, which writes the trace. Another module plays the events into a
-pseudo-terminal (``drivers.daemon_io``) or the controller replays them (``replay``).
+pseudo-terminal (``sim.daemon``) or the controller replays them (``replay``).
 
 What the dealer does, in order (times in seconds):
 
@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from controller.cards.card import Card, full_deck
-from controller.config import Config
+from controller.core.config import Config
 from controller.core.events import BetPlaced, Event
 from controller.games.mini_baccarat.game import MiniBaccarat, hand_total
 from controller.trace import trace_from_objects
@@ -369,7 +369,7 @@ def sim_config_from(config: Config, port: str = DEFAULT_PORT, *,
                     misread_rate: float = DAEMON_MISREAD_RATE,
                     warning_rate: float = DAEMON_WARNING_RATE) -> ShoeSimConfig:
     """The simulator's settings for a table's config (decks, limits, cut card, insurance)."""
-    mini = config.mini_baccarat
+    mini = config.rules
     return ShoeSimConfig(decks=mini.decks, limits=(config.limits.min_bet, config.limits.max_bet),
                          cut_card_min_remaining=mini.cut_card_min_remaining,
                          insurance_pays_on=mini.insurance_pays_on, misread_rate=misread_rate,

@@ -20,12 +20,11 @@ import pytest
 from controller.cards.card import full_deck
 from controller.cli import main as cli
 from controller.cli import tablectl
-from controller.config import load_config
 from controller.core.clock import VirtualClock
+from controller.core.config import load_config
 from controller.core.logs import configure
 from controller.core.loop import EventLoop
 from controller.core.table import Table
-from controller.protocols.shoe_reference import make_codec
 from controller.store.journal import Journal
 from controller.trace import read_trace
 
@@ -594,7 +593,7 @@ def test_face_down_card_not_in_the_log_before_it_is_turned(tmp_path: Path) -> No
     with log_to(buffer), Journal(tmp_path / "j.sqlite", durable=False) as journal:
         clock = VirtualClock()
         loop = EventLoop(clock, lambda e: None)
-        table = Table(config, journal, loop.call_at, clock.now, None, make_codec)
+        table = Table(config, journal, loop.call_at, clock.now, None)
         loop.handler = table.handle
         loop.run_events(trace.events)
     lines = buffer.getvalue().splitlines()

@@ -18,12 +18,11 @@ from typing import Any
 import pytest
 
 from controller.cli import main as cli
-from controller.config import SimulatorConfig, load_config
 from controller.core.clock import ScaledClock
+from controller.core.config import SimulatorConfig, load_config
 from controller.core.events import BetPlaced, DealerInput, Event, PortStatus, SerialData
 from controller.core.loop import EventLoop, start_thread
 from controller.core.table import Table
-from controller.protocols.shoe_reference import make_codec
 from controller.store.journal import Journal
 from drivers.serial_port import SerialTransport
 from sim.shoe_sim import shoe_events
@@ -117,7 +116,7 @@ class LiveTable:
         try:
             with Journal(self.journal_path, durable=False) as journal:
                 table = Table(self.config, journal, self.loop.call_at, self.clock.now,
-                              self.records.sink, make_codec)
+                              self.records.sink)
                 self.loop.handler = table.handle
                 self._ready.set()
                 self.loop.run_forever()
@@ -294,7 +293,8 @@ def test_the_simulator_supplies_the_shoe_of_a_config_without_a_shoe_port(
 ) -> None:
     # Issue 6: a Mini-Bacará config without [serial.shoe] is refused unless the embedded
     # simulator is enabled; then the simulator must really deal into a shoe port.
-    from drivers.daemon_io import start_hardware
+    from drivers.hardware import Hardware
+    from sim.daemon import SimulatedTable, SimulatorResume
 
     text = (Path(__file__).resolve().parents[1] / "config" / "mini-baccarat-sim.toml")
     config_text = text.read_text().replace(
@@ -306,13 +306,15 @@ def test_the_simulator_supplies_the_shoe_of_a_config_without_a_shoe_port(
     assert config.serial == {} and config.simulator.enabled
     posted = _Posted()
     clock = ScaledClock(SPEED)
-    stop = threading.Event()
-    hardware = start_hardware(config, posted, clock, stop)  # type: ignore[arg-type]
+    simulated = SimulatedTable(config, clock, posted.post, SimulatorResume())
+    hardware = Hardware(config, posted.post, clock, simulated.urls)
+    hardware.start()
+    simulated.start(hardware.gpio)
     try:
         posted.wait_for(lambda: b"[Game]<Card:" in b"".join(
             e.data for e in posted.events if isinstance(e, SerialData)))
     finally:
-        stop.set()
-        hardware.close()
+        simulated.stop()
+        hardware.stop()
     ports = {e.port for e in posted.events if isinstance(e, SerialData | PortStatus)}
     assert ports == {"shoe"}

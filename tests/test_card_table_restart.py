@@ -17,12 +17,11 @@ from typing import Any
 
 import pytest
 
-from controller.config import load_config
 from controller.core.clock import VirtualClock
+from controller.core.config import load_config
 from controller.core.events import Event
 from controller.core.loop import EventLoop
 from controller.core.table import Table
-from controller.protocols.shoe_reference import make_codec
 from controller.store.journal import Journal
 from controller.trace import trace_from_objects
 
@@ -224,7 +223,7 @@ def play(path: Path, events: list[Event], start: float = 0.0) -> None:
     with Journal(path, durable=False) as journal:
         clock = VirtualClock(start)
         loop = EventLoop(clock, lambda e: None)
-        table = Table(config, journal, loop.call_at, clock.now, None, make_codec)
+        table = Table(config, journal, loop.call_at, clock.now, None)
         loop.handler = table.handle
         table.recover()
         loop.run_events(events)

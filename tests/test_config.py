@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
+from controller.games.roulette.config import RouletteConfig
 
-from controller.config import RouletteConfig, load_config
+from controller.core.config import load_config
 from controller.core.errors import ConfigError
 
 DEFAULT = (REPO / "controller/data/default.toml").read_text()
@@ -28,7 +29,7 @@ def test_embedded_default_loads() -> None:
 def test_defaults_are_the_contracts() -> None:
     # CONTRACT §1 and seed 001 Art. 12: 3 revolutions, 6 rotor revolutions, 5 rpm,
     # 1.5 × the last lap / the previous period; sensors 20° and 10° from the _a ones.
-    for rc in (RouletteConfig(), load_config().roulette):
+    for rc in (RouletteConfig(), load_config().rules):
         assert rc.min_ball_revolutions == 3
         assert rc.suspended_wait_rotor_revolutions == 6
         assert rc.min_rotor_rpm == 5
@@ -140,15 +141,15 @@ def test_art12a_min_ball_revolutions_never_below_three(tmp_path: Path,
 def test_art12a_three_or_more_revolutions_are_allowed(tmp_path: Path, revolutions: int) -> None:
     # 4: South Dakota and Indiana.
     path, _ = write(tmp_path, "min_ball_revolutions = 3", f"min_ball_revolutions = {revolutions}")
-    assert load_config(str(path)).roulette.min_ball_revolutions == revolutions
+    assert load_config(str(path)).rules.min_ball_revolutions == revolutions
 
 
 def test_roulette_boxes_default_to_eight_seats(tmp_path: Path) -> None:
     assert RouletteConfig().boxes == 8
-    assert all(load_config(str(p)).roulette.boxes == 8
+    assert all(load_config(str(p)).rules.boxes == 8
                for p in (REPO / "config").glob("roulette-*.toml"))
     path, _ = write(tmp_path, "boxes = 8", "boxes = 12")
-    assert load_config(str(path)).roulette.boxes == 12
+    assert load_config(str(path)).rules.boxes == 12
 
 
 @pytest.mark.parametrize(("section", "key"), [("[control]", "socket"), ("[journal]", "path")])
@@ -269,7 +270,7 @@ def test_art2_a_mini_baccarat_table_is_four_decks_and_five_boxes(tmp_path: Path,
 
 def test_art2_the_decree_values_written_out_are_accepted(tmp_path: Path) -> None:
     path, _ = write_mini(tmp_path, MINI_DECKS, "decks = 4\nboxes = 5")
-    mini = load_config(str(path)).mini_baccarat
+    mini = load_config(str(path)).rules
     assert (mini.decks, mini.boxes) == (4, 5)
 
 
@@ -291,7 +292,7 @@ def test_art5e_cut_card_reserve_between_40_and_half_the_pack(tmp_path: Path, val
     old = "cut_card_min_remaining = 40"
     path, line = write_mini(tmp_path, old, f"cut_card_min_remaining = {value}")
     if ok:
-        assert load_config(str(path)).mini_baccarat.cut_card_min_remaining == value
+        assert load_config(str(path)).rules.cut_card_min_remaining == value
         return
     with pytest.raises(ConfigError) as err:
         load_config(str(path))

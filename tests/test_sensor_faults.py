@@ -265,8 +265,8 @@ def test_replay_names_a_game_still_open_at_the_end(replay: ReplayFn) -> None:
 
 # -- 6. the clock ---------------------------------------------------------------------------
 def test_wall_clock_step_changes_no_verdict(tmp_path: Any) -> None:
-    from controller.config import apply_overrides, load_config
     from controller.core.clock import VirtualClock
+    from controller.core.config import apply_overrides, load_config
     from controller.core.loop import EventLoop
     from controller.core.table import Table
     from controller.store.journal import Journal

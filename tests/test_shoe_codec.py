@@ -19,7 +19,8 @@ from controller.cards.shoe_lines import (
     ShoeLine,
     UnknownLine,
 )
-from controller.protocols.shoe_reference import MAX_LINE_BYTES, ReferenceShoeCodec, make_codec
+from controller.protocols import make_codec
+from controller.protocols.shoe_reference import MAX_LINE_BYTES, ReferenceShoeCodec
 
 
 def decode(data: bytes) -> list[ShoeLine]:

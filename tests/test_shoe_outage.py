@@ -17,12 +17,11 @@ from typing import Any
 import pytest
 
 from controller.cards.card import full_deck
-from controller.config import load_config
 from controller.core.clock import VirtualClock
+from controller.core.config import load_config
 from controller.core.events import BetPlaced, DealerInput, Event, PortStatus, SerialData
 from controller.core.loop import EventLoop
 from controller.core.table import Table
-from controller.protocols.shoe_reference import make_codec
 from controller.store.journal import Journal
 
 ART5 = ("show", "turn", "scramble", "shuffle", "cut", "load")  # seed 002 Art. 5 a-f
@@ -71,7 +70,7 @@ class Shoe:
         with Journal(tmp_path / "journal.sqlite", durable=False) as journal:
             clock = VirtualClock()
             loop = EventLoop(clock, lambda e: None)
-            table = Table(config, journal, loop.call_at, clock.now, records.sink, make_codec)
+            table = Table(config, journal, loop.call_at, clock.now, records.sink)
             loop.handler = table.handle
             loop.run_events(self.events)
         return records

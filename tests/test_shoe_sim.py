@@ -16,7 +16,7 @@ import pytest
 
 from controller.cards.card import Card, parse_card
 from controller.cli import main as cli
-from controller.config import load_config
+from controller.core.config import load_config
 from controller.core.events import DealerInput, SerialData
 from controller.trace import read_trace
 from sim.shoe_sim import (

@@ -159,9 +159,10 @@ def test_make_run_draws_only_invalid_scenarios(monkeypatch: pytest.MonkeyPatch) 
     # An unattended `make run` never throws a spin that waits for an inspector.
     import dataclasses
 
-    from controller.config import load_config
-    from drivers import daemon_io
+    from controller.core.config import load_config
+    from controller.games.roulette.simulation import daemon_events
     from sim import wheel_sim
+    from sim.daemon import SimulatorResume
 
     drawn: list[str] = []
     real = wheel_sim.simulate
@@ -175,7 +176,7 @@ def test_make_run_draws_only_invalid_scenarios(monkeypatch: pytest.MonkeyPatch) 
     config = load_config(str(Path(__file__).resolve().parents[1] / "config/roulette-sim.toml"))
     config = dataclasses.replace(config, simulator=dataclasses.replace(
         config.simulator, spins=40, invalid_rate=0.8))
-    for _ in daemon_io._simulated_spins(config, 0.0):
+    for _ in daemon_events(config, 0.0, SimulatorResume()):
         pass
     assert len(drawn) == 40
     assert {s for s in drawn if s != "valid"} <= set(INVALID_SCENARIOS)

@@ -16,20 +16,20 @@ went are journaled then, once.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any, TypeGuard
 
 from controller.cards.card import parse_card
 from controller.cards.shoe import ShoeSession
 from controller.cards.shoe_lines import MisreadLine, ShoeCodec, ShoeLine
-from controller.config import Config
+from controller.core.config import Config
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
 from controller.games.base import Emit
 from controller.games.mini_baccarat.game import MiniBaccarat
+from controller.protocols import make_codec
 from controller.store.journal import Journal
+from controller.store.recall import public_view
 
-CodecFactory = Callable[[str], ShoeCodec]
 # Records that are the table's inputs (replayed on restart) or the Table's own markers.
 _INPUT_TYPES = ("serial", "input", "bet_request", "port")
 _NOT_DERIVED = frozenset({*_INPUT_TYPES, "gpio", "startup", "recovery"})
@@ -43,23 +43,20 @@ class CardTable:
     Args:
         config: the checked config (decks, limits, insurance rule, ports and codecs).
         emit: journals a record and returns it.
-        codec_factory: makes the codec named in the config for each serial port (the
-            composition root passes ``controller.protocols.shoe_reference.make_codec``).
     """
 
-    def __init__(self, config: Config, emit: Emit, codec_factory: CodecFactory) -> None:
+    def __init__(self, config: Config, emit: Emit) -> None:
         self.config = config
         self._real_emit = emit
         self._emit: Emit = emit
-        mini = config.mini_baccarat
+        mini = config.rules
         self.shoe = ShoeSession(self._proxy, mini.decks, mini.cut_card_min_remaining)
         self.game = MiniBaccarat(self._proxy, mini.decks, mini.insurance_pays_on,
                                  (config.limits.min_bet, config.limits.max_bet))
         ports = config.serial or {}
         self.codecs: dict[str, ShoeCodec] = {
-            name: codec_factory(spec.codec) for name, spec in ports.items()
+            name: make_codec(spec.codec) for name, spec in ports.items()
         }
-        self._codec_factory = codec_factory
         self.ports_down: set[str] = set()
 
     def _proxy(self, type_: str, /, **fields: Any) -> dict[str, Any]:
@@ -77,6 +74,19 @@ class CardTable:
         if self.game.state in (*_BETWEEN_COUPS, "bets_open"):
             return None
         return f"coup {self.game.coup} under way ({self.game.state})"
+
+    def present(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The records one input caused, as the public may see them: the Banca's face-down
+        card (seed 000 Art. 6) is masked, and so are the records that carried it in (the
+        raw shoe bytes, a dealer's correction); from the close of bets to the turn, any raw
+        shoe bytes (a reader line split across reads may hold part of that card)."""
+        hide = any(r["type"] == "card" and r.get("face_down") for r in records)
+        unseen = self.face_down_unseen()
+        return [public_view(r, hide_raw=hide or (unseen and r["type"] == "serial"))
+                for r in records]
+
+    def refused(self, event: DealerInput | BetPlaced, exc: RuleViolation) -> None:
+        self.alarm(event.t, exc.code, exc.message)
 
     def face_down_unseen(self) -> bool:
         """From the close of bets to the turn of the Banca's first card, some shoe bytes
@@ -98,7 +108,7 @@ class CardTable:
     def _codec(self, port: str) -> ShoeCodec:
         codec = self.codecs.get(port)
         if codec is None:
-            codec = self.codecs[port] = self._codec_factory("reference")
+            codec = self.codecs[port] = make_codec("reference")
         return codec
 
     def _act_on(self, t: float, lines: list[ShoeLine]) -> None:

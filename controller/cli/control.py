@@ -24,7 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from controller.config import socket_path_problem, why_not_made
+from controller.core.config import socket_path_problem, why_not_made
 from controller.core.errors import TableControllerError, TraceError
 from controller.core.events import Event
 from controller.trace import loads_strict, trace_from_objects
@@ -175,6 +175,10 @@ class ControlServer:
         event = replace(trace.events[0], t=self.now())
         self.post(event)
         return {"ok": True, "posted": type(event).__name__}
+
+    def alive(self) -> bool:
+        """The socket is served (its thread runs)."""
+        return self._thread is not None and self._thread.is_alive()
 
     def stop(self) -> None:
         if self._server is not None:

@@ -12,26 +12,28 @@ import platform
 import signal
 import sys
 import tempfile
-import threading
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from controller import __version__
 from controller.cli.control import ControlServer
-from controller.config import (
+from controller.core.clock import ScaledClock, SystemClock, VirtualClock
+from controller.core.config import (
     DEFAULT_CONFIG,
-    WHEEL_INPUTS,
     Config,
     apply_overrides,
     load_config,
     why_not_made,
 )
-from controller.core.clock import ScaledClock, SystemClock, VirtualClock
-from controller.core.errors import ConfigError, InputError, JournalError, TableControllerError
+from controller.core.errors import InputError, JournalError, TableControllerError
+from controller.core.events import SerialData
+from controller.core.lifecycle import Hooks, Lifecycle
 from controller.core.logs import configure, get_logger
 from controller.core.loop import EventLoop, start_thread
-from controller.core.table import CodecFactory, Table
+from controller.core.table import Table
+from controller.games import registry
 from controller.store.journal import Journal
 from controller.trace import Trace, read_trace
 
@@ -64,7 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--out", required=True, help="the trace file to write (JSON Lines)")
     sim.add_argument("--config", default=DEFAULT_CONFIG)
-    sim.add_argument("--table", choices=("roulette", "mini_baccarat"), default=None)
+    sim.add_argument("--table", choices=registry.names(), default=None)
     sim.add_argument("--scenario", action="append", default=None,
                      help="per spin (repeat it; one applies to all): valid, rotor_reversed, "
                           "rotor_stops_after_settle; invalid: too_few_revolutions, "
@@ -98,10 +100,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+# -- the composition root -------------------------------------------------------------
+def compose(config: Config, journal: Journal, clock: Any,
+            sink: Callable[[str], None] | None = None, wall: bool = False
+            ) -> tuple[EventLoop, Table]:
+    """The controller for ``config``: its loop on ``clock`` and the table it feeds. The one
+    place the daemon, both replays and the tests build it; the hardware comes on top."""
+    loop = EventLoop(clock, lambda e: None)
+    table = Table(config, journal, loop.call_at, clock.now, sink,
+                  wall=clock.wall if wall else None)
+    loop.handler = table.handle
+    return loop, table
+
+
 # -- replay ---------------------------------------------------------------------------
 def _load_for_trace(trace_path: str, config_path: str) -> tuple[Config, Trace]:
     base = load_config(config_path)
-    trace = read_trace(trace_path, serial_ports={*base.serial, "shoe"})
+    ports = {p for spec in registry.games().values() for p in spec.serial_ports}
+    trace = read_trace(trace_path, serial_ports={*base.serial, *ports})
     config = apply_overrides(base, trace.meta, trace_path) if trace.meta else base
     return config, trace
 
@@ -133,9 +149,7 @@ def cmd_replay(trace_path: str, config_path: str, realtime: bool, speed: float,
                 _replay_realtime(config, trace, journal, speed, sink)
             else:
                 clock = VirtualClock()
-                loop = EventLoop(clock, lambda e: None)
-                table = Table(config, journal, loop.call_at, clock.now, sink, _codecs())
-                loop.handler = table.handle
+                loop, table = compose(config, journal, clock, sink)
                 table.recover()
                 loop.run_events(trace.events)
                 loop.run_until_idle(trace.duration + RUN_ON_S)
@@ -148,105 +162,61 @@ def cmd_replay(trace_path: str, config_path: str, realtime: bool, speed: float,
 
 def _replay_realtime(config: Config, trace: Trace, journal: Journal, speed: float,
                      sink: Callable[[str], None]) -> None:
-    from drivers.gpio import GpioInputs, make_pin_factory
+    """The trace played into mock pins and pseudo-terminals as time passes, read back by
+    the real drivers (CONTRACT §3)."""
+    from drivers.hardware import Hardware
     from sim.trace_player import TracePlayer
 
     clock = ScaledClock(speed, origin=0.0)
-    loop = EventLoop(clock, lambda e: None)
-    table = Table(config, journal, loop.call_at, clock.now, sink, _codecs())
-    loop.handler = table.handle
+    loop, table = compose(config, journal, clock, sink)
     table.recover()
-    inputs = config.inputs or _default_inputs()
-    gpio = GpioInputs(inputs, loop.post, clock.now, make_pin_factory("mock"), scale=speed)
-    gpio.start()
-    with _serial_ptys(config, trace, loop, clock) as fds:
-        player = TracePlayer(trace.events, clock.now, clock.to_wall, gpio, fds, loop.post)
-        # Trace time 0 is now, not when the set-up above began.
-        clock.restart()
-        thread = start_thread(player.run, "trace-player")
-        try:
-            loop.run_forever(stop_at=trace.duration, grace=0.05 * speed, run_on=RUN_ON_S)
-            table.end_of_input(f"the trace {trace.path} ended")
-        finally:
-            player.stop()
-            thread.join()
-            gpio.close()
+    ports = sorted({e.port for e in trace.events if isinstance(e, SerialData)})
+    fds: list[int] = []
+    masters: dict[str, int] = {}
+    urls: dict[str, str] = {}
+    for port in ports:
+        master, slave = os.openpty()
+        fds += [master, slave]
+        masters[port], urls[port] = master, os.ttyname(slave)
+    lifecycle = Lifecycle()
+    hardware = Hardware(replace(config, serial={k: v for k, v in config.serial.items()
+                                                if k in ports}),
+                        loop.post, clock, urls, pin_factory="mock",
+                        inputs=config.inputs or load_config(DEFAULT_CONFIG).inputs)
+    lifecycle.add("hardware", hardware)
+    lifecycle.add("pseudo-terminals", Hooks(on_stop=lambda: _close_all(fds)))
+    lifecycle.start()
+    player = TracePlayer(trace.events, clock.now, clock.to_wall, hardware.gpio, masters,
+                         loop.post)
+    # Trace time 0 is now, not when the set-up above began.
+    clock.restart()
+    thread = start_thread(player.run, "trace-player")
+    try:
+        loop.run_forever(stop_at=trace.duration, grace=0.05 * speed, run_on=RUN_ON_S)
+        table.end_of_input(f"the trace {trace.path} ended")
+    finally:
+        player.stop()
+        thread.join()
+        lifecycle.stop()
 
 
-def _codecs() -> CodecFactory:
-    from controller.protocols.shoe_reference import make_codec
-
-    return make_codec
-
-
-def _default_inputs() -> dict[str, Any]:
-    return load_config(DEFAULT_CONFIG).inputs
-
-
-class _serial_ptys:
-    """Pseudo-terminals for the serial ports a trace uses, read by the real serial driver."""
-
-    def __init__(self, config: Config, trace: Trace, loop: EventLoop, clock: ScaledClock) -> None:
-        from controller.core.events import SerialData
-
-        self.ports = sorted({e.port for e in trace.events if isinstance(e, SerialData)})
-        self.config, self.loop, self.clock = config, loop, clock
-        self.transports: list[Any] = []
-        self.fds: list[int] = []
-
-    def __enter__(self) -> dict[str, int]:
-        if not self.ports:
-            return {}
-        from drivers.serial_port import SerialTransport
-
-        masters: dict[str, int] = {}
-        for port in self.ports:
-            master, slave = os.openpty()
-            self.fds += [master, slave]
-            spec = self.config.serial.get(port)
-            transport = SerialTransport(port, os.ttyname(slave), spec.baudrate if spec else 9600,
-                                        self.loop.post, self.clock)
-            transport.start()
-            self.transports.append(transport)
-            masters[port] = master
-        return masters
-
-    def __exit__(self, *exc: object) -> None:
-        for transport in self.transports:
-            transport.stop()
-        for fd in self.fds:
-            os.close(fd)
+def _close_all(fds: list[int]) -> None:
+    for fd in fds:
+        os.close(fd)
 
 
 # -- simulate -------------------------------------------------------------------------
 def cmd_simulate(args: argparse.Namespace) -> int:
-    """Write the trace of simulated spins (roulette) or coups (card tables)."""
+    """Write the trace of simulated games, by the game's own simulator (its registry entry)."""
     config = load_config(args.config)
     table = args.table or config.game
+    if table != config.game:
+        config = apply_overrides(config, {"table": table}, args.config)
     _writable_out(args.out)
-    if table == "roulette":
-        from sim.wheel_sim import WheelSimConfig, simulate, write_trace
-
-        if args.spins < 1:
-            raise InputError("--spins", None, None, f"must be at least 1, got {args.spins}")
-        sim_config = WheelSimConfig(wheel=config.roulette.wheel)
-        scenarios = args.scenario
-        if scenarios is not None and len(scenarios) == 1:
-            scenarios = scenarios * args.spins
-        try:
-            events, _ = simulate(args.spins, args.seed, sim_config, scenarios)
-        except ValueError as exc:
-            raise InputError("--scenario", None, None, str(exc)) from exc
-        # The dealer closes the table at the end of the session: time runs on past the
-        # last spin, so a verdict that waits for a timeout (a stopped rotor) is reached.
-        end = {"t": round(max(e["t"] for e in events) + 30.0, 6), "input": "close_table"}
-        write_trace(args.out, [*events, end])
-        return 0
-    from sim.shoe_sim import simulate_shoe_trace
-
-    coups = args.coups or args.spins
-    simulate_shoe_trace(args.out, coups, args.seed, config.mini_baccarat.decks,
-                        config=config)
+    write: Callable[..., None] = registry.load_callable(  # type: ignore[assignment]
+        registry.spec(table).simulate)
+    count = args.spins if args.coups is None else args.coups
+    write(config, args.out, count, args.seed, args.scenario)
     return 0
 
 
@@ -282,15 +252,12 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     configure(config.log_level, config.log_format)
     log = get_logger(table=config.table_name)
     journal_path = journal_override or config.journal_path
+    spec = registry.spec(config.game)
     log.info("startup", version=__version__, python=platform.python_version(),
              platform=platform.platform(), config=config.source, game=config.game,
              journal=str(Path(journal_path).resolve()), simulated=config.simulator.enabled)
-    if config.game == "roulette":
-        missing = [name for name in WHEEL_INPUTS if name not in config.inputs]
-        if missing:
-            raise ConfigError(config.source, None, "gpio.inputs",
-                              f"a roulette table needs the wheel inputs: {', '.join(missing)} "
-                              "missing (hardware.md §1)")
+    if spec.check_daemon is not None:
+        spec.check_daemon(config)
     lock = _lock_journal(journal_path)
     journal = Journal(journal_path, durable=True)
     chain = journal.verify()
@@ -302,10 +269,7 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     clock: SystemClock | ScaledClock = (
         ScaledClock(sim.speed, origin=max(SystemClock().wall(), journal.last_t))
         if sim.enabled and sim.speed != 1.0 else SystemClock())
-    loop = EventLoop(clock, lambda e: None)
-    table = Table(config, journal, loop.call_at, clock.now, codec_factory=_codecs(),
-                  wall=clock.wall)
-    loop.handler = table.handle
+    loop, table = compose(config, journal, clock, wall=True)
     table.emit("startup", version=__version__, config=config.source, game=config.game,
                simulated=sim.enabled)
     if not chain.ok:
@@ -314,43 +278,59 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
                    message=f"the journal's hash chain breaks at record {chain.bad_seq}: "
                            f"{chain.message}; it was altered outside the controller")
     table.recover()
-    stop = threading.Event()
 
     def on_signal(signum: int, frame: object) -> None:
-        stop.set()
         loop.stop()
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    from drivers.daemon_io import SimulatorResume, start_hardware
+    from drivers.hardware import Hardware
 
-    resume = SimulatorResume()
-    if sim.enabled and config.game != "roulette":
-        counts = {"serial": 0, "input": 0, "bet_request": 0}
-        for rec in journal.records(types=tuple(counts)):
-            is_serial = rec["type"] == "serial"
-            counts[rec["type"]] += len(rec["text"].encode("latin-1")) if is_serial else 1
-        resume = SimulatorResume(counts["serial"], counts["input"], counts["bet_request"])
-    hardware = start_hardware(config, loop, clock, stop,
-                              table_open=table.game.state != "closed", resume=resume)
-    gpio = hardware.gpio
+    lifecycle = Lifecycle()
+    lifecycle.add("journal", Hooks(on_stop=lambda: _close_journal(journal, lock, log)))
+    simulated = None
+    urls: dict[str, str] = {}
+    if sim.enabled:
+        from sim.daemon import SimulatedTable
+
+        simulated = SimulatedTable(config, clock, loop.post,
+                                   _simulator_resume(journal, table.game.state != "closed"))
+        urls = simulated.urls
+        lifecycle.add("simulator ports", Hooks(on_stop=simulated.stop,
+                                               is_alive=simulated.alive))
+    hardware = lifecycle.add("hardware", Hardware(config, loop.post, clock, urls))
+    assert isinstance(hardware, Hardware)
     control = ControlServer(config.control_socket, config.control_group, loop.post, clock.now,
-                            lambda: {n: gpio.level(n) for n in gpio.pins} if gpio else {},
-                            config.game, tuple(config.serial))
+                            hardware.sensors, config.game, tuple(config.serial))
+    lifecycle.add("control socket", control)
     try:
-        control.start()
+        lifecycle.start()
+        if simulated is not None:
+            simulated.start(hardware.gpio)
         log.info("control socket", path=str(Path(config.control_socket).resolve()),
                  group=config.control_group)
         loop.run_forever(grace=0.02 * getattr(clock, "speed", 1.0))
     finally:
-        stop.set()  # the simulators stop too when the daemon ends on an error
-        control.stop()
-        hardware.close()
-        journal.close()
-        # The head of the chain, in journald: a cut at the end of the journal shows there.
-        log.info("stopped", head_seq=journal.last_seq, head_hash=journal.last_hash)
-        lock.close()
+        lifecycle.stop()
     return 0
+
+
+def _close_journal(journal: Journal, lock: Any, log: Any) -> None:
+    journal.close()
+    # The head of the chain, in journald: a cut at the end of the journal shows there.
+    log.info("stopped", head_seq=journal.last_seq, head_hash=journal.last_hash)
+    lock.close()
+
+
+def _simulator_resume(journal: Journal, table_open: bool) -> Any:
+    """How far the simulated dealer got before a restart, from the journal."""
+    from sim.daemon import SimulatorResume
+
+    counts = {"serial": 0, "input": 0, "bet_request": 0}
+    for rec in journal.records(types=tuple(counts)):
+        is_serial = rec["type"] == "serial"
+        counts[rec["type"]] += len(rec["text"].encode("latin-1")) if is_serial else 1
+    return SimulatorResume(counts["serial"], counts["input"], counts["bet_request"], table_open)
 
 
 def _lock_journal(journal_path: str) -> Any:

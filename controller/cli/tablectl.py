@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from controller.cli.control import ControlError, request
-from controller.config import DEFAULT_CONFIG, load_config
+from controller.core.config import DEFAULT_CONFIG, load_config
 from controller.core.errors import InputError, JournalError
 from controller.store.journal import Journal
 from controller.store.recall import games_in_full, public_view

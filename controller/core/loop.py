@@ -14,6 +14,7 @@ import queue
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from controller.core.clock import Clock, VirtualClock
 from controller.core.events import Event
@@ -35,6 +36,14 @@ class Timer:
 _STOP = object()
 
 
+@dataclass(frozen=True)
+class _Reply:
+    """An event whose sender waits for the handler's answer."""
+
+    event: Event
+    reply: Callable[[Any], None]
+
+
 class EventLoop:
     """Serialises events and timers onto one thread.
 
@@ -44,7 +53,7 @@ class EventLoop:
     the daemon (systemd restarts it) rather than be hidden.
     """
 
-    def __init__(self, clock: Clock, handler: Callable[[Event], None]) -> None:
+    def __init__(self, clock: Clock, handler: Callable[[Event], Any]) -> None:
         self.clock = clock
         self.handler = handler
         self._timers: list[Timer] = []
@@ -52,9 +61,13 @@ class EventLoop:
         self._queue: queue.Queue[object] = queue.Queue()
 
     # -- any thread ------------------------------------------------------------------
-    def post(self, event: Event) -> None:
-        """Hand an event to the loop (thread-safe; the only entry point for drivers)."""
-        self._queue.put(event)
+    def post(self, event: Event, reply: Callable[[Any], None] | None = None) -> None:
+        """Hand an event to the loop (thread-safe; the only entry point for drivers).
+
+        ``reply``, if given, is called on the loop thread with what the handler returned
+        (the table's verdict on a person's input): the control socket waits for it.
+        """
+        self._queue.put(event if reply is None else _Reply(event, reply))
 
     def stop(self) -> None:
         """Ask :meth:`run_forever` to return after the events already posted."""
@@ -134,9 +147,7 @@ class EventLoop:
                     break
                 if waiting is _STOP:
                     return
-                early: Event = waiting  # type: ignore[assignment]
-                self.run_timers_until(early.t)
-                self.handler(early)
+                self._dispatch(waiting)
             now = clock.now() - grace
             self.run_timers_until(now)
             timer = self._next_timer()
@@ -156,9 +167,17 @@ class EventLoop:
                 continue
             if item is _STOP:
                 return
-            event: Event = item  # type: ignore[assignment]
-            self.run_timers_until(event.t)
-            self.handler(event)
+            self._dispatch(item)
+
+    def _dispatch(self, item: object) -> None:
+        """Handle one queued event, after the timers due before it; answer its sender."""
+        if isinstance(item, _Reply):
+            self.run_timers_until(item.event.t)
+            item.reply(self.handler(item.event))
+            return
+        event: Event = item  # type: ignore[assignment]
+        self.run_timers_until(event.t)
+        self.handler(event)
 
 
 def start_thread(target: Callable[[], None], name: str) -> threading.Thread:

@@ -1,9 +1,15 @@
 """The table: the one object the controller thread hands every event to.
 
 It journals each input (a GPIO edge, a dealer input) before anything acts on it, keeps the
-logical level of every GPIO input to catch edges nobody expects, and routes events to the
-game of the table. Every record goes through :meth:`Table.emit`: journal first (committed,
-hash-chained), then the optional sink (``replay`` prints it), then the log.
+logical level of every GPIO input the game does not read itself (the dealer's buttons) to
+catch edges nobody expects, and routes events to the game of the table, made from its
+registry entry (``controller.games.registry``). A person's input or bet goes through the
+game's check first; the table journals a refusal and returns the :class:`Verdict`, which the
+control socket sends back to whoever asked.
+
+Every record goes through :meth:`Table.emit`: journal first (committed, hash-chained); the
+records one event caused are then shown together, through the game's ``present`` (a card
+still face down is masked), on the optional sink (``replay`` prints) and in the log.
 """
 
 from __future__ import annotations
@@ -11,30 +17,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from controller.cards.shoe_lines import ShoeCodec
-from controller.config import WHEEL_INPUTS, Config
+from controller.core.config import Config
+from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, PortStatus, SerialData
 from controller.core.logs import get_logger
-from controller.games.roulette.spin import Schedule
+from controller.games import registry
+from controller.games.base import ACCEPTED, GameContext, Schedule, Verdict
 from controller.store.journal import Journal, canonical
-from controller.store.recall import public_view
 
-CodecFactory = Callable[[str], ShoeCodec]
 CLOCK_STEP_TOLERANCE_S = 0.5  # wall minus monotonic drifts by ms (NTP slews); steps are seconds
 
 # Inputs are in the journal already; logging each GPIO edge would drown the rest.
 _INPUT_RECORDS = frozenset({"gpio", "serial", "input", "bet_request"})
-# A spin's evidence is long: the log line keeps what the pit reads; the journal keeps all.
-_LOG_KEYS = {
-    "spin_result": ("seq", "spin", "number", "ball_revolutions", "ball_direction",
-                    "rotor_direction", "rotor_rpm"),
-    "spin_invalid": ("seq", "spin", "reason", "reasons", "ball_revolutions", "details"),
-}
-# Records a person at the table wants in the log at once; the rest go at debug level.
-_INFO_RECORDS = frozenset({
-    "spin_start", "spin_result", "spin_invalid", "settlement", "alarm", "state", "config_change",
-    "coup_result", "shoe_procedure", "cut_card", "port", "startup", "recovery", "coup_start",
-})
+# Records of every table a person wants in the log at once; a game adds its own (its spec's
+# ``log``). The rest go at debug level.
+_INFO_RECORDS: dict[str, tuple[str, ...] | None] = {
+    name: None for name in ("settlement", "alarm", "state", "config_change", "port",
+                            "startup", "recovery")}
 
 
 class Table:
@@ -53,10 +52,9 @@ class Table:
 
     def __init__(self, config: Config, journal: Journal, schedule: Schedule,
                  now: Callable[[], float], sink: Callable[[str], None] | None = None,
-                 codec_factory: CodecFactory | None = None,
                  wall: Callable[[], float] | None = None) -> None:
         self.config = config
-        self.codec_factory = codec_factory
+        self.spec = registry.spec(config.game)
         self.journal = journal
         self.now = now
         self.wall = wall or now
@@ -64,66 +62,44 @@ class Table:
         self.sink = sink
         # Bound once: a lazy proxy would rebuild the logger on every record.
         self.log = get_logger(table=config.table_name).bind()
+        self._info = {**_INFO_RECORDS, **self.spec.log}
+        self._raw_inputs = frozenset(self.spec.gpio_inputs)
         self.levels: dict[str, int] = {}
-        self._held: list[tuple[dict[str, Any], str]] | None = None
-        self.game: Any = self._make_game(schedule)
-
-    def _make_game(self, schedule: Schedule) -> Any:
-        if self.config.game == "roulette":
-            from controller.games.roulette.game import RouletteGame
-
-            return RouletteGame(self.config, self.emit, schedule, self.now)
-        from controller.cards.table import CardTable
-
-        if self.codec_factory is None:
-            raise ValueError("a card table needs the shoe codecs (codec_factory)")
-        return CardTable(self.config, self.emit, self.codec_factory)
+        self._held: list[dict[str, Any]] | None = None
+        self.game: Any = self.spec.make(GameContext(config, self.emit, schedule, now))
 
     def emit(self, type_: str, /, **fields: Any) -> dict[str, Any]:
-        """Journal a record (committed before return), then print and log it.
+        """Journal a record (committed before return); return it whole.
 
-        While a card-table input is handled, printing and logging wait for the end of it:
-        if the input turned out to carry the Banca's face-down card (seed 000 Art. 6), the
-        records that would show it (the raw serial bytes, a dealer's correction) are masked
-        first. The journal always keeps them whole (recovery needs them).
+        While an event is handled, showing the records (sink, log) waits for the end of it:
+        the game's ``present`` sees them together (an input that turns out to carry a card
+        dealt face down has its raw bytes masked). The journal always keeps them whole
+        (recovery needs them).
         """
         if "t" in fields:  # an event's own time, on the monotonic clock
             fields["t"] = fields["t"] + self._offset
-        record, body = self.journal.append(type_, self.wall(), fields)
+        record, _ = self.journal.append(type_, self.wall(), fields)
         if self._held is not None:
-            self._held.append((record, body))
+            self._held.append(record)
         else:
-            self._present(record, body, hide=False)
+            self._present([record])
         return record
 
-    def _present(self, record: dict[str, Any], body: str, hide: bool) -> None:
-        type_ = record["type"]
-        shown = public_view(record, hide_raw=hide)
-        if shown is not record:
-            body = canonical(shown)
-        if self.sink is not None:
-            self.sink(body)
-        if type_ in _INFO_RECORDS:
-            level = "warning" if type_ == "alarm" else "info"
-            keys = _LOG_KEYS.get(type_)
-            fields = {k: v for k, v in shown.items()
-                      if k != "type" and (keys is None or k in keys)}
-            getattr(self.log, level)(type_, **fields)
-        elif type_ not in _INPUT_RECORDS:
-            self.log.debug(type_, **{k: v for k, v in shown.items() if k != "type"})
-
-    def _hold(self, act: Callable[[], None]) -> None:
-        self._held = []
-        try:
-            act()
-        finally:
-            held, self._held = self._held, None
-            hide = any(r["type"] == "card" and r.get("face_down") for r, _ in held)
-            # A reader line split across reads carries part of the face-down card in an
-            # earlier chunk: while that card is due or unturned, no raw shoe bytes show.
-            unseen = getattr(self.game, "face_down_unseen", lambda: False)()
-            for record, body in held:
-                self._present(record, body, hide or (unseen and record["type"] == "serial"))
+    def _present(self, records: list[dict[str, Any]]) -> None:
+        present = getattr(self.game, "present", None)
+        shown_all = present(records) if present is not None else records
+        for shown in shown_all:
+            type_ = shown["type"]
+            if self.sink is not None:
+                self.sink(canonical(shown))
+            if type_ in self._info:
+                level = "warning" if type_ == "alarm" else "info"
+                keys = self._info[type_]
+                fields = {k: v for k, v in shown.items()
+                          if k != "type" and (keys is None or k in keys)}
+                getattr(self.log, level)(type_, **fields)
+            elif type_ not in _INPUT_RECORDS:
+                self.log.debug(type_, **{k: v for k, v in shown.items() if k != "type"})
 
     def recover(self) -> None:
         """Resume from the journal after a restart (void or finish what was interrupted)."""
@@ -147,9 +123,24 @@ class Table:
                       message=f"the wall clock stepped {step:+.3f} s; intervals and verdicts "
                               "use the monotonic clock and are not affected")
 
-    def handle(self, event: Event) -> None:
-        """Act on one event (on the controller thread only)."""
+    def handle(self, event: Event) -> Verdict | None:
+        """Act on one event (on the controller thread only).
+
+        Returns the verdict on a person's input or bet (accepted, or refused with the
+        rule's reason), None for what the hardware sent.
+        """
         self._check_clock()
+        held: list[dict[str, Any]] = []
+        self._held = held
+        try:
+            return self._route(event)
+        finally:
+            self._held = None
+            if held:
+                self._present(held)
+
+    def _route(self, event: Event) -> Verdict | None:
+        game = self.game
         if isinstance(event, GpioEdge):
             self._gpio(event)
         elif isinstance(event, BetPlaced):
@@ -157,31 +148,37 @@ class Table:
                       amount=event.amount,
                       **({"numbers": list(event.numbers)} if event.numbers is not None else {}),
                       **({"which": event.which} if event.which is not None else {}))
-            self.game.place_bet(event)
+            return self._person(event, getattr(game, "verify_bet", None), game.place_bet)
         elif isinstance(event, DealerInput):
-            def act() -> None:
-                self.emit("input", t=event.t, action=event.action, **event.args)
-                self.game.dealer_input(event)
-
-            self._hold(act) if event.action == "card" else act()
+            self.emit("input", t=event.t, action=event.action, **event.args)
+            return self._person(event, getattr(game, "verify_input", None), game.dealer_input)
         elif isinstance(event, SerialData):
-            def read() -> None:
-                self.emit("serial", t=event.t, port=event.port,
-                          text=event.data.decode("latin-1"))
-                self.game.serial(event)
-
-            self._hold(read)
+            self.emit("serial", t=event.t, port=event.port, text=event.data.decode("latin-1"))
+            game.serial(event)
         elif isinstance(event, PortStatus):
             self.emit("port", t=event.t, port=event.port, up=event.up, detail=event.detail)
-            self.game.port_status(event)
+            game.port_status(event)
+        return None
+
+    def _person(self, event: DealerInput | BetPlaced, verify: Callable[[Any], None] | None,
+                do: Callable[[Any], None]) -> Verdict:
+        """Verify, then do (pokerkit's triad); a refusal is journaled by the game."""
+        try:
+            if verify is not None:
+                verify(event)
+            do(event)
+        except RuleViolation as exc:
+            self.game.refused(event, exc)
+            return Verdict.refusal(exc)
+        return ACCEPTED
 
     def _gpio(self, edge: GpioEdge) -> None:
         _, body = self.journal.append_edge(edge.t + self._offset, edge.input, edge.level)
         if self.sink is not None:
             self.sink(body)
-        if edge.input in WHEEL_INPUTS:
+        if edge.input in self._raw_inputs:
             # The game reads its sensors' edges itself (missed and chattering edges are
-            # sensor faults it corrects and counts: controller.games.roulette.sensors).
+            # sensor faults it corrects and counts).
             self.game.gpio(edge)
             return
         previous = self.levels.get(edge.input, 0)

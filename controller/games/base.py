@@ -1,4 +1,15 @@
-"""What every game gets from the table: a way to journal records.
+"""What every game is to the rest of the controller, and what it gets from it.
+
+A game is one package, ``controller/games/<game>/``, whose ``__init__`` defines ``SPEC``, a
+:class:`GameSpec`; the registry (``controller.games.registry``) lists the packages. Nothing
+outside a game's package names the game: the table, the config loader, the trace reader,
+the control socket, recall and ``tablectl`` read what they need from its spec.
+
+Every dealer input and bet goes through the game's check first (pokerkit's triad):
+``verify_input`` / ``verify_bet`` raise :class:`~controller.core.errors.RuleViolation` with
+the reason it is refused and change nothing; :func:`can` says yes or no; ``dealer_input`` /
+``place_bet`` do it. The table journals a refusal through the game's ``refused`` and answers
+the person who sent it with a :class:`Verdict`.
 
 A game never writes the journal itself: it calls ``emit``, which appends the record to the
 journal (committed, hash-chained) and returns it with its ``seq``; only then does the game
@@ -7,7 +18,16 @@ act on it (project standards, Durability).
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from controller.core.errors import RuleViolation
+from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
+
+if TYPE_CHECKING:
+    from controller.core.config import Config, Section
+    from controller.store.journal import Journal
 
 
 class Emit(Protocol):
@@ -18,3 +38,207 @@ class Emit(Protocol):
 
     def __call__(self, type_: str, /, **fields: Any) -> dict[str, Any]: ...
 
+
+class TimerHandle(Protocol):
+    def cancel(self) -> None: ...
+
+
+Schedule = Callable[[float, Callable[[], None]], TimerHandle]
+"""``schedule(deadline_s, callback)``: run ``callback`` on the controller thread at that time
+of the controller clock (seconds); the handle cancels it."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The table's answer to a person's input or bet: accepted, or refused with the rule's
+    ``code`` and the ``reason`` in words."""
+
+    accepted: bool
+    code: str = ""
+    reason: str = ""
+
+    @classmethod
+    def refusal(cls, exc: RuleViolation) -> Verdict:
+        return cls(False, exc.code, exc.message)
+
+    def __str__(self) -> str:
+        return "accepted" if self.accepted else f"refused: {self.reason}"
+
+
+ACCEPTED = Verdict(True)
+
+
+def can(verify: Callable[[Any], None], action: Any) -> bool:
+    """Whether ``verify(action)`` lets it through (the "can" of verify, can, do)."""
+    try:
+        verify(action)
+    except RuleViolation:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class ArgSpec:
+    """One argument of a dealer input: its ``name``, what it holds in words (``kind``: "box
+    number", "card, e.g. 7H", ...), whether it is ``required``, and a line of help."""
+
+    name: str
+    kind: str
+    required: bool = True
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """A dealer or inspector input a game takes (CONTRACT §2 ``input``)."""
+
+    action: str
+    help: str
+    args: tuple[ArgSpec, ...] = ()
+
+
+@dataclass(frozen=True)
+class BetSpec:
+    """A bet kind of a game's layout; ``fields`` are what it takes besides ``box`` and
+    ``amount`` (``numbers``, ``which``), as in CONTRACT §2."""
+
+    kind: str
+    help: str
+    fields: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RecallSpec:
+    """How recall and status find a game's games in the journal.
+
+    ``start`` is the record type that starts one (``spin_start``) and ``number`` its field
+    that numbers it (``spin``); ``results`` the record types that conclude it (a held spin is
+    not a conclusion); ``summary`` a line of words for a result record, ``detail`` its
+    evidence in words for recall; ``shown`` the record types ``status`` shows as the last
+    game (a held spin among them).
+    """
+
+    start: str
+    number: str
+    results: tuple[str, ...]
+    summary: Callable[[dict[str, Any]], str]
+    detail: Callable[[dict[str, Any]], str] = lambda record: ""
+    shown: tuple[str, ...] = ()  # what status shows as the last game (results by default)
+
+    @property
+    def last_game_types(self) -> tuple[str, ...]:
+        return self.shown or self.results
+
+
+@dataclass
+class GameContext:
+    """What the table gives a game it makes.
+
+    ``config`` is the whole checked config (its own section is ``config.rules``); ``emit``
+    journals a record; ``schedule`` sets a timer on the controller clock; ``now`` reads it
+    (monotonic seconds).
+    """
+
+    config: Config
+    emit: Emit
+    schedule: Schedule
+    now: Callable[[], float]
+
+
+class Game(Protocol):
+    """A game as the table drives it, on the controller thread only.
+
+    Every event has been journaled before it reaches the game. ``verify_*`` raise
+    ``RuleViolation`` and change nothing; ``dealer_input`` and ``place_bet`` may still raise
+    it, but only before changing anything. Unexpected events become alarm records.
+    """
+
+    def verify_input(self, inp: DealerInput) -> None: ...
+
+    def verify_bet(self, bet: BetPlaced) -> None: ...
+
+    def dealer_input(self, inp: DealerInput) -> None: ...
+
+    def place_bet(self, bet: BetPlaced) -> None: ...
+
+    def refused(self, event: DealerInput | BetPlaced, exc: RuleViolation) -> None:
+        """Journal the refusal of ``event`` (an alarm or a ``*_refused`` record)."""
+
+    def gpio(self, edge: GpioEdge) -> None: ...
+
+    def serial(self, data: SerialData) -> None: ...
+
+    def port_status(self, status: PortStatus) -> None: ...
+
+    def recover_from(self, journal: Journal) -> None:
+        """Resume after a restart from what the journal holds."""
+
+    def open_game(self) -> str | None:
+        """The game still open (no verdict, or held), in words; None when none is."""
+
+    def present(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The records one input caused, as the public may see them (a card still face down
+        is masked); the journal keeps them whole."""
+
+    @property
+    def state(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game's entry in the registry: everything the shared modules need of it.
+
+    Args:
+        name: the table's name in configs and traces (``[table] game``, ``meta.table``).
+        title: for people, e.g. "Roulette".
+        seed: the regulation it implements, e.g. "001" (``../shared/seeds/001_*.txt``).
+        config_section: the TOML table of its own settings, e.g. ``roulette``.
+        load_config: ``(section, base)`` reads and checks that section (or a trace's
+            ``meta`` keys over ``base``, the config already loaded) and returns the game's
+            config object; errors name file, line and key (``section.error``).
+        check_config: checks across sections once the whole config is read (a roulette
+            needs its wheel inputs, a card table its shoe port); raise
+            ``ConfigError`` through ``section.error_at``.
+        check_daemon: checks that the daemon can run the table with this config (a GPIO
+            wheel needs its inputs wired); raises ``ConfigError``.
+        bets: the bet kinds of its layout.
+        inputs: the dealer and inspector inputs it takes.
+        gpio_inputs: the GPIO inputs it reads itself, raw (the dealer buttons
+            ``open_bets`` and ``no_more_bets`` are every game's).
+        serial_ports: the serial ports it reads (e.g. ``shoe``).
+        make: builds the game for a table.
+        recall: how its games are found in the journal.
+        simulate: ``"module:function"`` that writes a simulated trace
+            (``table-controller simulate``).
+        daemon_simulator: ``"module:function"`` that plays simulated hardware into the
+            daemon (the embedded default).
+        analyze: ``"module:function"`` of ``tablectl analyze`` (exact figures), or "".
+        log: its records a person at the table wants in the log at once (info level),
+            each with the fields to show (None: all); the rest go at debug level.
+    """
+
+    name: str
+    title: str
+    seed: str
+    config_section: str
+    load_config: Callable[[Section, Any], Any]
+    bets: tuple[BetSpec, ...]
+    inputs: tuple[InputSpec, ...]
+    make: Callable[[GameContext], Game]
+    recall: RecallSpec
+    check_config: Callable[[Config, Section], None] | None = None
+    check_daemon: Callable[[Config], None] | None = None
+    gpio_inputs: tuple[str, ...] = ()
+    serial_ports: tuple[str, ...] = ()
+    simulate: str = ""
+    daemon_simulator: str = ""
+    analyze: str = ""
+    log: dict[str, tuple[str, ...] | None] = field(default_factory=dict)
+
+    @property
+    def bet_kinds(self) -> tuple[str, ...]:
+        return tuple(b.kind for b in self.bets)
+
+    @property
+    def input_actions(self) -> tuple[str, ...]:
+        return tuple(i.action for i in self.inputs)

@@ -7,7 +7,6 @@ reader is one more class in ``CODECS``, chosen by name in the config.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from controller.cards.card import parse_card
 from controller.cards.shoe_lines import (
@@ -20,7 +19,6 @@ from controller.cards.shoe_lines import (
     OverlongLine,
     ReaderAlarm,
     ReaderWarning,
-    ShoeCodec,
     ShoeLine,
     UnknownLine,
 )
@@ -240,22 +238,3 @@ def _parse_line(text: str) -> ShoeLine:
     if "<Card:" in text or "[Game]" in text:
         return BadCardLine(text) if "Burn" in text else MisreadLine()
     return UnknownLine(text)
-
-
-CODECS: dict[str, Callable[[], ShoeCodec]] = {"reference": ReferenceShoeCodec}
-"""Codec factories by the name used in the config (``codec = "reference"``)."""
-
-
-def make_codec(name: str) -> ShoeCodec:
-    """A new codec for the reader protocol ``name`` (a key of ``CODECS``).
-
-    Raises:
-        ValueError: no codec has that name; the message lists the known ones.
-    """
-    try:
-        factory = CODECS[name]
-    except KeyError:
-        raise ValueError(
-            f"unknown shoe codec {name!r}; known: {', '.join(sorted(CODECS))}"
-        ) from None
-    return factory()

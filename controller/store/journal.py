@@ -24,7 +24,7 @@ from json.encoder import encode_basestring_ascii as encode_basestring
 from pathlib import Path
 from typing import Any
 
-from controller.config import why_not_made
+from controller.core.config import why_not_made
 from controller.core.errors import JournalError
 
 GENESIS = "0" * 64

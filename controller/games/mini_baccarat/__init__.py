@@ -1,0 +1,57 @@
+"""Mini-Bacará (seed 000, Uruguay decree 217/978, applying Punto y Banca decree 526/977).
+
+The registry entry of the game; its parts are the modules of this package (README.md of
+``controller/games`` maps each article to its module).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.games.base import ArgSpec, BetSpec, GameContext, GameSpec, InputSpec, RecallSpec
+from controller.games.mini_baccarat import config, recall
+
+
+def _make(ctx: GameContext) -> Any:
+    from controller.cards.table import CardTable
+
+    return CardTable(ctx.config, ctx.emit)
+
+
+SPEC = GameSpec(
+    name="mini_baccarat",
+    title="Mini-Bacará",
+    seed="000",
+    config_section="mini_baccarat",
+    load_config=config.load_config,
+    check_config=config.check_config,
+    bets=(
+        BetSpec("punto", "on the box's hand (Art. 4-5), before the first card"),
+        BetSpec("banca", "on the Banca against the box (Art. 4-5), before the first card"),
+        BetSpec("insurance", "up to half the box's Punto bet, when the Banca's first card is "
+                "a nine (Art. 11)"),
+    ),
+    inputs=(
+        InputSpec("open_bets", "start a coup: bets open (Art. 4)"),
+        InputSpec("no_more_bets", "close bets; the boxes in play are those with bets", (
+            ArgSpec("boxes", "list of box numbers, e.g. [1,3]", required=False),)),
+        InputSpec("five_choice", "a box on five draws or stands (Art. 8)", (
+            ArgSpec("box", "box number"), ArgSpec("choice", "draw or stand"))),
+        InputSpec("card", "the dealer's correction of a misread card (CONTRACT §4)", (
+            ArgSpec("card", "rank and suit, e.g. 7H, TD, QS"),)),
+        InputSpec("procedure_step", "a step of the shoe procedure (seed 002 Art. 5-6)", (
+            ArgSpec("step", "show, turn, scramble, shuffle, cut, load"),)),
+        InputSpec("inspector_clear", "the inspector resumes play after a stopping alarm", (
+            ArgSpec("note", "what was checked", required=False),)),
+        InputSpec("new_shoe", "replace the decks (seed 002 Art. 4)", (
+            ArgSpec("reason", "why", required=False),)),
+    ),
+    serial_ports=("shoe",),
+    make=_make,
+    recall=RecallSpec(start="coup_start", number="coup", results=("coup_result",),
+                      summary=recall.summary, detail=recall.detail),
+    simulate="controller.games.mini_baccarat.simulation:write_trace",
+    daemon_simulator="controller.games.mini_baccarat.simulation:daemon_events",
+    analyze="controller.games.mini_baccarat.analysis:command",
+    log={name: None for name in ("coup_start", "coup_result", "shoe_procedure", "cut_card")},
+)

@@ -1,0 +1,70 @@
+"""Roulette (seed 001, Peru 1999: Art. 12 invalid throws, Art. 13 payouts, Art. 14-16).
+
+The registry entry of the game; its parts are the modules of this package (README.md of
+``controller/games`` maps each article to its module).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.games.base import ArgSpec, BetSpec, GameContext, GameSpec, InputSpec, RecallSpec
+from controller.games.roulette import config, recall
+from controller.games.roulette.layout import BET_KINDS, NUMBER_COUNTS, WHICH_KINDS
+
+
+def _make(ctx: GameContext) -> Any:
+    from controller.games.roulette.game import RouletteGame
+
+    return RouletteGame(ctx.config, ctx.emit, ctx.schedule, ctx.now)
+
+
+def _bet(kind: str) -> BetSpec:
+    if kind in NUMBER_COUNTS:
+        return BetSpec(kind, "the numbers it covers, as strings (\"00\" for double zero)",
+                       ("numbers",))
+    if kind in WHICH_KINDS:
+        return BetSpec(kind, "which column or dozen: 1, 2 or 3", ("which",))
+    return BetSpec(kind, "an even-money bet")
+
+
+SPEC = GameSpec(
+    name="roulette",
+    title="Roulette",
+    seed="001",
+    config_section="roulette",
+    load_config=config.load_config,
+    check_config=config.check_config,
+    check_daemon=config.check_daemon,
+    bets=tuple(_bet(kind) for kind in BET_KINDS),
+    inputs=(
+        InputSpec("open_table", "open the table: bets open"),
+        InputSpec("open_bets", "open bets for the next spin"),
+        InputSpec("close_table", "close the table (bets on the layout are returned)"),
+        InputSpec("no_more_bets", "\"no va más\": close bets for the spin in play"),
+        InputSpec("void", "declare the spin in play (or held) invalid (Art. 12 d-g)", (
+            ArgSpec("reason", "ball_out_of_wheel, foreign_object, wheel_malfunction or "
+                    "wheel_stopped"),
+            ArgSpec("by", "who decided (dealer, inspector)", required=False))),
+        InputSpec("confirm_result", "give the number of a held spin (CONTRACT §5)", (
+            ArgSpec("number", "a pocket of the wheel, e.g. 17 or \"00\""),
+            ArgSpec("by", "who decided (dealer, inspector)", required=False))),
+        InputSpec("set_limits", "change the table limits after the game in play (Art. 16)", (
+            ArgSpec("min_bet", "whole chips"), ArgSpec("max_bet", "whole chips"))),
+    ),
+    gpio_inputs=config.WHEEL_INPUTS,
+    make=_make,
+    recall=RecallSpec(start="spin_start", number="spin",
+                      results=("spin_result", "spin_invalid"),
+                      shown=("spin_result", "spin_invalid", "spin_held"),
+                      summary=recall.summary, detail=recall.detail),
+    simulate="controller.games.roulette.simulation:write_trace",
+    daemon_simulator="controller.games.roulette.simulation:daemon_events",
+    # A spin's evidence is long: the log line keeps what the pit reads; the journal keeps all.
+    log={
+        "spin_start": None,
+        "spin_result": ("seq", "spin", "number", "ball_revolutions", "ball_direction",
+                        "rotor_direction", "rotor_rpm"),
+        "spin_invalid": ("seq", "spin", "reason", "reasons", "ball_revolutions", "details"),
+    },
+)

@@ -16,10 +16,11 @@ from typing import Any
 
 from statemachine import State, StateChart
 
-from controller.config import MAX_LIMIT, Config, Limits
+from controller.core.config import MAX_LIMIT, Config, Limits
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
 from controller.games.base import Emit
+from controller.games.roulette.config import RouletteConfig
 from controller.games.roulette.layout import RouletteBet, layout_for, make_bet, push, settle
 from controller.games.roulette.spin import DEALER_REASONS, Schedule, SpinOutcome, SpinTracker
 from controller.store.journal import Journal
@@ -108,7 +109,7 @@ class RouletteGame:
         self.config = config
         self.emit = emit
         self.now = now
-        rc = config.roulette
+        rc: RouletteConfig = config.rules
         self.layout = layout_for(rc.wheel)
         self.order = rc.order or self.layout.order
         self.limits = config.limits
@@ -123,6 +124,13 @@ class RouletteGame:
         self.machine = RoundMachine(self._journal_transition)
 
     # -- journal helpers -------------------------------------------------------------
+    def refused(self, event: DealerInput | BetPlaced, exc: RuleViolation) -> None:
+        self.alarm(exc.code, exc.message)
+
+    def present(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Nothing of a spin is hidden from the public."""
+        return records
+
     def alarm(self, code: str, message: str) -> None:
         self.emit("alarm", code=code, message=message, game=self._game_number())
 
@@ -235,7 +243,7 @@ class RouletteGame:
             return
         if self.held_spin is not None:
             self._decide_held(inp, None, reason)
-        elif not self.tracker.void(inp.t, reason):
+        elif not self.tracker.void(inp.t, str(reason)):
             self.alarm("input_refused", f"void ({reason}): no spin in play")
 
     def _confirm_result(self, inp: DealerInput) -> None:
@@ -248,7 +256,7 @@ class RouletteGame:
                        "number is given by hand)")
         elif not isinstance(number, str) or number not in self.order:
             self.alarm("input_refused", f"confirm_result: number {show(number)} is not a "
-                       f"pocket of this {self.config.roulette.wheel} wheel")
+                       f"pocket of this {self.config.rules.wheel} wheel")
         else:
             self._decide_held(inp, number, None)
 
@@ -317,7 +325,7 @@ class RouletteGame:
             self.alarm("bet_refused", f"{bet.kind} on box {bet.box}: bets are not open "
                        f"(table {state})")
             return
-        seats = self.config.roulette.boxes
+        seats = self.config.rules.boxes
         if not 1 <= bet.box <= seats:
             self.alarm("bet_refused", f"no_such_box: {bet.kind} on box {show(bet.box)}: this "
                        f"table seats {seats} (boxes 1-{seats}, [roulette] boxes)")

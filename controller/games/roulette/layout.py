@@ -84,8 +84,11 @@ PAYOUT_TO_ONE: dict[str, int] = {
 """Payout "a to 1" per bet kind (seed 001 Art. 13): a win returns the stake plus a × stake."""
 
 # How many numbers each kind that lists them must name.
-_COUNTS = {"straight": 1, "split": 2, "street": 3, "corner": 4, "five_numbers": 5, "six_line": 6}
-_WHICH_KINDS = frozenset({"column", "dozen"})
+NUMBER_COUNTS = {"straight": 1, "split": 2, "street": 3, "corner": 4, "five_numbers": 5,
+                 "six_line": 6}
+"""The inside bets ("apuestas a números") and how many numbers each covers (Art. 13)."""
+WHICH_KINDS = frozenset({"column", "dozen"})
+"""The bets that name a column or a dozen by ``which`` (1, 2 or 3)."""
 
 _ROWS: tuple[frozenset[str], ...] = tuple(
     frozenset(str(n) for n in range(first, first + 3)) for first in range(1, 35, 3)
@@ -293,10 +296,10 @@ def make_bet(
     if isinstance(numbers, str):
         raise _malformed(f"{kind}: numbers must be a list of strings, got {numbers!r}")
     given = tuple(numbers or ())
-    if kind not in _COUNTS:
+    if kind not in NUMBER_COUNTS:
         if given:
             raise _malformed(f"{kind}: takes no numbers, got {list(given)}")
-        if kind in _WHICH_KINDS:
+        if kind in WHICH_KINDS:
             if not _whole(which) or which not in (1, 2, 3):
                 raise _malformed(f"{kind}: which must be 1, 2 or 3, got {which!r}")
             covered = _column_or_dozen(kind, which)
@@ -312,7 +315,7 @@ def make_bet(
         if not isinstance(n, str):
             raise _malformed(f"{kind}: numbers must be strings, got {n!r}")
     label = f"{kind} {'-'.join(given)}" if given else kind
-    count = _COUNTS[kind]
+    count = NUMBER_COUNTS[kind]
     if len(given) != count:
         plural = "s" if count > 1 else ""
         raise _malformed(f"{label}: needs {count} number{plural}, got {len(given)}")

@@ -36,7 +36,7 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from controller.config import RouletteConfig
+from controller.games.roulette.config import RouletteConfig
 from controller.games.roulette.rotor import Revolution, RotorTracker, Schedule, TimerHandle
 from controller.games.roulette.sensors import Correction, EdgeFilter
 from controller.games.roulette.spin_record import (

@@ -17,17 +17,11 @@ from typing import Any
 
 from controller.core.errors import ConfigError
 
-GAMES = ("roulette", "mini_baccarat")
-WHEEL_INPUTS = ("ball_a", "ball_b", "rotor_a", "rotor_b", "ball_pocket")
+# The dealer's buttons, every game's (CONTRACT §1); a game names the other inputs it reads.
 BUTTON_INPUTS = ("open_bets", "no_more_bets")
 DEFAULT_CONFIG = "embedded:default.toml"
-# Seed 001 Art. 12 (a): a throw needs "el minimo de vueltas (3)". A jurisdiction may ask for
-# more (4 in South Dakota and Indiana), never for fewer.
-MIN_BALL_REVOLUTIONS = 3
-# Table limits, in chips, in the config and in a dealer's ``set_limits`` (Art. 16).
+# Table limits, in chips, in the config and in a dealer's ``set_limits`` (seed 001 Art. 16).
 MAX_LIMIT = 10**9
-# Seats of a roulette table (betting boxes): the config's ``[roulette] boxes``.
-MAX_ROULETTE_BOXES = 12
 # The longest path a Unix socket may have: sun_path is 108 bytes with its final NUL.
 MAX_SOCKET_PATH = 107
 
@@ -41,45 +35,6 @@ class InputPin:
     pull: str  # "up", "down" or "none"
     active: str  # "high" or "low"
     debounce_s: float
-
-
-@dataclass(frozen=True)
-class RouletteConfig:
-    """Wheel and spin-validation settings; defaults from seed 001 Art. 12 and CONTRACT §1."""
-
-    wheel: str = "single_zero"
-    order: tuple[str, ...] | None = None
-    ball_b_deg: float = 20.0
-    rotor_b_deg: float = 10.0
-    min_ball_revolutions: int = 3
-    # CONTRACT §1 says 1.5, but 14 of the 466 real series (real-ball-laps.csv) have a lap
-    # up to 1.69 x the one before: 1.5 would cut those spins short. 2.0 counts them all.
-    drop_timeout_factor: float = 2.0
-    launch_timeout_s: float = 3.0
-    suspended_wait_rotor_revolutions: float = 6.0
-    min_rotor_rpm: float = 5.0
-    max_rotor_period_ratio: float = 1.5
-    auto_no_more_bets_lap_s: float | None = None
-    # CONTRACT §5: activations of one input closer than these are one pass (chatter). The
-    # fastest real first lap is 0.39 s (real-lap-times.md); a rotor at 60 rpm turns in 1 s.
-    min_lap_s: float = 0.25
-    min_rotor_period_s: float = 1.0
-    sensor_error_budget: int = 3  # corrections per input in one spin before it is held
-    boxes: int = 8  # seats (betting boxes 1..boxes); bets on any other box are refused
-
-
-@dataclass(frozen=True)
-class MiniBaccaratConfig:
-    """Mini-Bacará settings (seed 000 Art. 2, 11; RULES.md §2-3).
-
-    ``decks`` and ``boxes`` are the decree's, 4 and 5 (Art. 2); a config may only repeat
-    them. ``cut_card_min_remaining``: fewest cards below the cut card (seed 002 Art. 5 e).
-    """
-
-    decks: int = 4
-    boxes: int = 5
-    insurance_pays_on: str = "natural_nine"
-    cut_card_min_remaining: int = 40
 
 
 @dataclass(frozen=True)
@@ -113,18 +68,21 @@ class Limits:
 
 @dataclass(frozen=True)
 class Config:
-    """The whole configuration; ``source`` is the file it came from (for messages)."""
+    """The whole configuration; ``source`` is the file it came from (for messages).
+
+    ``rules`` is the game's own settings, the object its package's ``load_config`` made
+    from its section (``[roulette]``, ``[mini_baccarat]``...).
+    """
 
     source: str
-    game: str = "roulette"
+    game: str = ""
     table_name: str = "table"
     journal_path: str = "var/journal.sqlite"
     log_level: str = "info"
     log_format: str = "console"
     pin_factory: str | None = None
     inputs: dict[str, InputPin] = field(default_factory=dict)
-    roulette: RouletteConfig = field(default_factory=RouletteConfig)
-    mini_baccarat: MiniBaccaratConfig = field(default_factory=MiniBaccaratConfig)
+    rules: Any = None  # the game's own section, read by its package (GameSpec.load_config)
     serial: dict[str, SerialConfig] = field(default_factory=dict)
     limits: Limits = field(default_factory=Limits)
     simulator: SimulatorConfig = field(default_factory=SimulatorConfig)
@@ -132,8 +90,12 @@ class Config:
     control_group: str | None = None
 
 
-class _Section:
-    """Typed, bounded getters over one TOML table; remembers which keys were read."""
+class Section:
+    """Typed, bounded getters over one TOML table; remembers which keys were read.
+
+    A game's ``load_config`` reads its own section through these; a key nobody read is an
+    "unknown key" error once the whole file is read. Every error names file, line and key.
+    """
 
     def __init__(self, loader: _Loader, path: str, data: dict[str, Any]) -> None:
         self.loader = loader
@@ -147,7 +109,20 @@ class _Section:
         return f"{self.path}.{key}" if self.path else key
 
     def error(self, key: str, message: str) -> ConfigError:
+        """An error about ``key`` of this section (dotted below it; "" for the section)."""
         return self.loader.error(self._key(key), message)
+
+    def error_at(self, dotted: str, message: str, near: str | None = None) -> ConfigError:
+        """An error about any key of the file, by its full dotted name (``serial.shoe``);
+        when that key is not written, the line of ``near`` (another dotted key)."""
+        line = self.loader.line_of(dotted)
+        if line is None and near is not None:
+            line = self.loader.line_of(near)
+        return ConfigError(self.loader.source, line, dotted, message)
+
+    def has(self, key: str) -> bool:
+        """The file gives ``key`` in this section (whether it was read or not)."""
+        return key in self.data
 
     def get(self, key: str, kind: type | tuple[type, ...], default: Any) -> Any:
         self.read.add(key)
@@ -160,7 +135,7 @@ class _Section:
             try:
                 value = float(value)
             except OverflowError:  # a 400-digit integer: no float holds it
-                raise self.error(key, f"{_show(value)} is out of range") from None
+                raise self.error(key, f"{show_value(value)} is out of range") from None
         if not isinstance(value, kind):
             raise self.error(key, f"expected {_kind_name(kind)}, got {value!r}")
         return value
@@ -174,7 +149,7 @@ class _Section:
         finite = integer or math.isfinite(value)
         if not finite or value < lo or value > hi or (open_low and value == lo):
             low = f"({lo}" if open_low else f"[{lo}"
-            raise self.error(key, f"{_show(value)} is out of range {low}, {hi}]")
+            raise self.error(key, f"{show_value(value)} is out of range {low}, {hi}]")
         return value
 
     def choice(self, key: str, default: str | None, choices: tuple[str, ...]) -> Any:
@@ -183,7 +158,7 @@ class _Section:
             raise self.error(key, f"{value!r} is not one of {', '.join(choices)}")
         return value
 
-    def section(self, key: str) -> _Section:
+    def section(self, key: str) -> Section:
         self.read.add(key)
         value = self.data.get(key, {})
         if not isinstance(value, dict):
@@ -196,7 +171,7 @@ class _Section:
                 raise self.error(key, "unknown key")
 
 
-def _show(value: Any) -> str:
+def show_value(value: Any) -> str:
     """``repr(value)``, but a huge integer as its digit count (one readable line)."""
     if type(value) is int and not -10**20 < value < 10**20:
         return f"a {len(str(abs(value)))}-digit number"
@@ -241,10 +216,10 @@ class _Loader:
     def __init__(self, source: str, text: str) -> None:
         self.source = source
         self.lines = text.splitlines()
-        self.sections: list[_Section] = []
+        self.sections: list[Section] = []
 
-    def section(self, path: str, data: dict[str, Any]) -> _Section:
-        sec = _Section(self, path, data)
+    def section(self, path: str, data: dict[str, Any]) -> Section:
+        sec = Section(self, path, data)
         self.sections.append(sec)
         return sec
 
@@ -318,7 +293,10 @@ def load_config(path: str = DEFAULT_CONFIG, overrides: dict[str, Any] | None = N
 def _parse(loader: _Loader, data: dict[str, Any]) -> Config:
     root = loader.section("", data)
     table = root.section("table")
-    game = table.choice("game", "roulette", GAMES)
+    from controller.games import registry
+
+    game = table.choice("game", registry.DEFAULT_GAME, registry.names())
+    spec = registry.spec(game)
     table_name = table.get("name", str, "table")
 
     journal = root.section("journal")
@@ -336,10 +314,11 @@ def _parse(loader: _Loader, data: dict[str, Any]) -> Config:
     inputs_sec = gpio.section("inputs")
     inputs: dict[str, InputPin] = {}
     used: dict[int, str] = {}
+    known = (*spec.gpio_inputs, *BUTTON_INPUTS)
     for name in inputs_sec.data:
-        if name not in WHEEL_INPUTS + BUTTON_INPUTS:
-            raise inputs_sec.error(name, f"unknown input {name!r}; inputs are "
-                                   f"{', '.join(WHEEL_INPUTS + BUTTON_INPUTS)}")
+        if name not in known:
+            raise inputs_sec.error(name, f"unknown input {name!r}; a {game} table's inputs "
+                                   f"are {', '.join(known)}")
         sec = inputs_sec.section(name)
         if "pin" not in sec.data:
             raise sec.error("pin", "missing: the BCM pin number (0-27)")
@@ -354,13 +333,12 @@ def _parse(loader: _Loader, data: dict[str, Any]) -> Config:
             active=sec.choice("active", "low", ("high", "low")),
             debounce_s=sec.number("debounce_s", 0.0, 0.0, 0.05),
         )
-    if game == "roulette" and gpio.data:
-        missing = [n for n in WHEEL_INPUTS if n not in inputs]
-        if missing:
-            raise inputs_sec.error("", f"missing wheel inputs: {', '.join(missing)}")
-
-    roulette = _parse_roulette(root.section("roulette"), RouletteConfig())
-    mini = _parse_mini(root.section("mini_baccarat"), MiniBaccaratConfig())
+    own = root.section(spec.config_section)
+    rules = spec.load_config(own, None)
+    for other in registry.games().values():
+        if other.config_section != spec.config_section and other.config_section in data:
+            raise root.error(other.config_section, f"the section of a {other.name} table; "
+                             f"this table is {game} ([table] game)")
 
     serial_sec = root.section("serial")
     serial: dict[str, SerialConfig] = {}
@@ -373,7 +351,7 @@ def _parse(loader: _Loader, data: dict[str, Any]) -> Config:
             name=name,
             url=url,
             baudrate=sec.number("baudrate", 9600, 50, 4_000_000, integer=True),
-            codec=sec.choice("codec", "reference", ("reference",)),
+            codec=sec.choice("codec", "reference", codec_names()),
         )
 
     control = root.section("control")
@@ -399,121 +377,42 @@ def _parse(loader: _Loader, data: dict[str, Any]) -> Config:
     )
     for sec in loader.sections:
         sec.finish()
-    if game == "mini_baccarat" and "shoe" not in serial and not simulator.enabled:
-        # Without it the table would start and never see a card. The embedded simulator,
-        # when enabled, supplies the shoe itself (drivers/daemon_io.py).
-        raise ConfigError(loader.source, loader.line_of("serial.shoe") or
-                          loader.line_of("table.game"), "serial.shoe",
-                          "missing: a Mini-Bacará table reads its cards from the shoe reader; "
-                          "add [serial.shoe] with its url (hardware.md), or enable the "
-                          "[simulator]")
-    return Config(
+    config = Config(
         source=loader.source, game=game, table_name=table_name, journal_path=journal_path,
         log_level=log_level, log_format=log_format, pin_factory=pin_factory, inputs=inputs,
-        roulette=roulette, mini_baccarat=mini, serial=serial,
+        rules=rules, serial=serial,
         limits=Limits(min_bet, max_bet), simulator=simulator,
         control_socket=control_socket, control_group=control_group,
     )
+    if spec.check_config is not None:
+        spec.check_config(config, root)
+    return config
 
 
-def _parse_roulette(sec: _Section, base: RouletteConfig) -> RouletteConfig:
-    from controller.games.roulette.layout import WHEEL_ORDERS
+def codec_names() -> tuple[str, ...]:
+    from controller.protocols import CODECS
 
-    wheel = sec.choice("wheel", base.wheel, tuple(WHEEL_ORDERS))
-    order_list = sec.get("order", list, list(base.order) if base.order else None)
-    order: tuple[str, ...] | None = None
-    if order_list is not None:
-        expected = sorted(WHEEL_ORDERS[wheel])
-        if (not all(isinstance(x, str) for x in order_list)
-                or sorted(order_list) != expected or order_list[0] != "0"):
-            raise sec.error("order", f"must list each pocket of a {wheel} wheel once, "
-                            "starting at \"0\", as strings")
-        order = tuple(order_list)
-    auto = sec.number("auto_no_more_bets_lap_s", 0.0 if base.auto_no_more_bets_lap_s is None
-                      else base.auto_no_more_bets_lap_s, 0.0, 10.0)
-    revolutions = sec.get("min_ball_revolutions", int, base.min_ball_revolutions)
-    if revolutions < MIN_BALL_REVOLUTIONS:
-        raise sec.error("min_ball_revolutions", f"{_show(revolutions)} is below "
-                        f"{MIN_BALL_REVOLUTIONS}: seed 001 Art. 12 (a) voids a throw of fewer "
-                        f"than {MIN_BALL_REVOLUTIONS} ball revolutions; a jurisdiction may ask "
-                        "for more (4 in South Dakota, Indiana), never fewer")
-    revolutions = sec.number("min_ball_revolutions", base.min_ball_revolutions,
-                             MIN_BALL_REVOLUTIONS, 20, integer=True)
-    return RouletteConfig(
-        wheel=wheel,
-        order=order,
-        ball_b_deg=sec.number("ball_b_deg", base.ball_b_deg, 0.0, 90.0, open_low=True),
-        rotor_b_deg=sec.number("rotor_b_deg", base.rotor_b_deg, 0.0, 90.0, open_low=True),
-        min_ball_revolutions=revolutions,
-        drop_timeout_factor=sec.number("drop_timeout_factor", base.drop_timeout_factor, 1.0, 5.0,
-                                       open_low=True),
-        launch_timeout_s=sec.number("launch_timeout_s", base.launch_timeout_s, 0.5, 10.0),
-        suspended_wait_rotor_revolutions=sec.number(
-            "suspended_wait_rotor_revolutions", base.suspended_wait_rotor_revolutions, 6.0, 20.0),
-        min_rotor_rpm=sec.number("min_rotor_rpm", base.min_rotor_rpm, 0.5, 10.0),
-        max_rotor_period_ratio=sec.number("max_rotor_period_ratio", base.max_rotor_period_ratio,
-                                          1.0, 5.0, open_low=True),
-        auto_no_more_bets_lap_s=auto or None,
-        min_lap_s=sec.number("min_lap_s", base.min_lap_s, 0.05, 0.35),
-        min_rotor_period_s=sec.number("min_rotor_period_s", base.min_rotor_period_s, 0.5, 2.0),
-        sensor_error_budget=sec.number("sensor_error_budget", base.sensor_error_budget, 0, 20,
-                                       integer=True),
-        boxes=sec.number("boxes", base.boxes, 1, MAX_ROULETTE_BOXES, integer=True),
-    )
-
-
-def _parse_mini(sec: _Section, base: MiniBaccaratConfig) -> MiniBaccaratConfig:
-    """The ``[mini_baccarat]`` table, or a trace's meta keys over ``base``.
-
-    Seed 000 Art. 2 fixes the table: five seated bettors ("cinco apostadores sentados") in
-    numbered boxes, and a sabot of four decks ("un 'sabot' compuesto por los cuatro
-    mazos"). ``decks`` may only say 4 and ``boxes`` 5. ``cut_card_min_remaining`` (cards)
-    is 40 (seed 002 Art. 5 e) up to half the 4-deck pack, 104: above that no cut card
-    could be placed.
-
-    Raises:
-        ConfigError: a wrong type, another number of decks or boxes, a value out of range;
-            it names the file, line and key.
-    """
-    from controller.games.mini_baccarat.game import BOXES, DECKS
-
-    decks = sec.get("decks", int, base.decks)
-    if decks != DECKS:
-        raise sec.error("decks", f"{decks} decks: a Mini-Bacará sabot is {DECKS} decks "
-                        "(seed 000 Art. 2, \"los cuatro mazos\")")
-    boxes = sec.get("boxes", int, base.boxes)
-    if boxes != len(BOXES):
-        raise sec.error("boxes", f"{boxes} boxes: a Mini-Bacará table seats {len(BOXES)} "
-                        "bettors in numbered boxes (seed 000 Art. 2, \"cinco apostadores "
-                        "sentados\")")
-    return MiniBaccaratConfig(
-        decks=decks,
-        boxes=boxes,
-        insurance_pays_on=sec.choice("insurance_pays_on", base.insurance_pays_on,
-                                     ("natural_nine", "banca_natural")),
-        cut_card_min_remaining=sec.number("cut_card_min_remaining", base.cut_card_min_remaining,
-                                          40, DECKS * 52 // 2, integer=True),
-    )
+    return tuple(CODECS)
 
 
 def apply_overrides(config: Config, meta: dict[str, Any], source: str) -> Config:
-    """Apply a trace's ``meta`` (``table`` and game keys) to ``config``.
+    """Apply a trace's ``meta`` (``table`` and the game's own keys) to ``config``.
+
+    The keys other than ``table`` go to the game's ``load_config``, over the config's own
+    section when the trace's table is the config's game, else over that game's defaults.
 
     Raises:
         ConfigError: an unknown key or a bad value, named as ``meta.KEY`` of ``source``
             line 1 (the meta line of a trace).
     """
+    from controller.games import registry
+
     loader = _Loader(source, "")
     loader.line_of = lambda dotted: 1  # type: ignore[method-assign]
     sec = loader.section("meta", dict(meta))
-    game = sec.choice("table", config.game, GAMES)
+    game = sec.choice("table", config.game, registry.names())
     rest = {k: v for k, v in meta.items() if k != "table"}
-    if game == "roulette":
-        sub = loader.section("meta", rest)
-        roulette = _parse_roulette(sub, config.roulette)
-        sub.finish()
-        return replace(config, game=game, roulette=roulette)
     sub = loader.section("meta", rest)
-    mini = _parse_mini(sub, config.mini_baccarat)
+    rules = registry.spec(game).load_config(sub, config.rules if game == config.game else None)
     sub.finish()
-    return replace(config, game=game, mini_baccarat=mini)
+    return replace(config, game=game, rules=rules)
