@@ -14,6 +14,19 @@ import pytest
 from controller.cli.control import ControlError, ControlServer, request
 from controller.cli.tablectl import main as tablectl_main
 from controller.core.events import BetPlaced, DealerInput, Event
+from controller.games.base import ACCEPTED, Verdict
+
+
+class Posted(list[Event]):
+    """A stand-in for the controller loop: keeps what is posted and answers the verdict a
+    table would (a ``void`` with no spin in play is refused)."""
+
+    def __call__(self, event: Event, reply: object = None) -> None:
+        self.append(event)
+        if callable(reply):
+            refused = isinstance(event, DealerInput) and event.action == "void"
+            reply(Verdict(False, "input_refused", "void (foreign_object): no spin in play")
+                  if refused else ACCEPTED)
 
 
 def json_nested(levels: int) -> object:
@@ -25,8 +38,8 @@ def json_nested(levels: int) -> object:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[ControlServer, list[Event]]]:
-    posted: list[Event] = []
-    srv = ControlServer(str(tmp_path / "control.sock"), None, posted.append, lambda: 12.5,
+    posted = Posted()
+    srv = ControlServer(str(tmp_path / "control.sock"), None, posted, lambda: 12.5,
                         lambda: {"ball_a": 1, "rotor_a": 0}, "roulette")
     srv.start()
     yield srv, posted
@@ -43,14 +56,15 @@ def test_a_dealer_void_is_posted_stamped_by_the_daemon(
         server: tuple[ControlServer, list[Event]]) -> None:
     srv, posted = server
     reply = request(str(srv.path), {"input": "void", "reason": "foreign_object"})
-    assert reply == {"ok": True, "posted": "DealerInput"}
+    assert reply == {"ok": True, "verdict": "refused", "code": "input_refused",
+                     "reason": "void (foreign_object): no spin in play"}
     assert posted == [DealerInput(12.5, "void", {"reason": "foreign_object"})]
 
 
 def test_a_bet_is_posted(server: tuple[ControlServer, list[Event]]) -> None:
     srv, posted = server
     assert request(str(srv.path), {"bet": "split", "box": 1, "amount": 5,
-                                   "numbers": ["1", "2"]})["ok"]
+                                   "numbers": ["1", "2"]}) == {"ok": True, "verdict": "accepted"}
     assert posted == [BetPlaced(12.5, "split", 1, 5, ("1", "2"), None)]
 
 
@@ -166,14 +180,14 @@ def test_live_sensor_view(server: tuple[ControlServer, list[Event]]) -> None:
 
 def test_a_second_daemon_cannot_take_the_socket(
         server: tuple[ControlServer, list[Event]]) -> None:
-    other = ControlServer(str(server[0].path), None, lambda e: None, lambda: 0.0, dict,
+    other = ControlServer(str(server[0].path), None, Posted(), lambda: 0.0, dict,
                           "roulette")
     with pytest.raises(ControlError, match="another controller"):
         other.start()
 
 
 def test_an_unknown_admin_group_is_an_error(tmp_path: Path) -> None:
-    srv = ControlServer(str(tmp_path / "c.sock"), "no-such-group-here", lambda e: None,
+    srv = ControlServer(str(tmp_path / "c.sock"), "no-such-group-here", Posted(),
                         lambda: 0.0, dict, "roulette")
     with pytest.raises(ControlError, match="no-such-group-here"):
         srv.start()
@@ -188,8 +202,12 @@ def test_tablectl_input_through_the_socket(server: tuple[ControlServer, list[Eve
     assert tablectl_main(["--config", str(config), "input", "no_more_bets"]) == 0
     assert tablectl_main(["--config", str(config), "input", "five_choice", "box=2",
                           "choice=draw"]) == 0
+    assert capsys.readouterr().out == "accepted\naccepted\n"
     assert posted == [DealerInput(12.5, "no_more_bets", {}),
                       DealerInput(12.5, "five_choice", {"box": 2, "choice": "draw"})]
+    assert tablectl_main(["--config", str(config), "input", "void",
+                          "reason=foreign_object"]) == 1
+    assert capsys.readouterr().out == "refused: void (foreign_object): no spin in play\n"
     assert tablectl_main(["--config", str(config), "input", "bogus"]) == 2
     assert "unknown dealer input 'bogus'" in capsys.readouterr().err
 
@@ -236,7 +254,7 @@ def test_a_silent_client_does_not_hold_the_daemon(tmp_path: Path) -> None:
 
 def test_a_failed_second_server_leaves_the_first_ones_socket(
         server: tuple[ControlServer, list[Event]]) -> None:
-    other = ControlServer(str(server[0].path), None, lambda e: None, lambda: 0.0, dict,
+    other = ControlServer(str(server[0].path), None, Posted(), lambda: 0.0, dict,
                           "roulette")
     with pytest.raises(ControlError):
         other.start()

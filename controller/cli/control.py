@@ -4,11 +4,15 @@ Every dealer input is also available here (CONTRACT §1), as are bets and a live
 the sensors. A request is one JSON line in CONTRACT §2 form without ``t`` (the daemon
 stamps it on arrival): ``{"input": "void", "reason": "foreign_object"}``,
 ``{"bet": "red", "box": 2, "amount": 20}``, or ``{"query": "sensors"}``. The reply is one
-JSON line: ``{"ok": true, ...}`` or ``{"ok": false, "error": "..."}``.
+JSON line: the table's verdict on an input or a bet, ``{"ok": true, "verdict": "accepted"}``
+or ``{"ok": true, "verdict": "refused", "code": "...", "reason": "..."}``; the sensors
+``{"ok": true, "sensors": {...}}``; or ``{"ok": false, "error": "..."}`` for a request that is
+not one (bad JSON, an unknown field), which never reaches the table.
 
 The socket's mode is 0660 and its group the table's admin group (config ``control.group``),
 so only that group can drive the table (project standards: Security). The server thread only
-checks a request and posts the event to the controller thread, like a driver.
+checks a request, posts the event to the controller thread, like a driver, and waits for
+the verdict the table gives it there.
 """
 
 from __future__ import annotations
@@ -32,6 +36,10 @@ from controller.trace import loads_strict, trace_from_objects
 MAX_REQUEST = 4096  # bytes: a request is one short JSON line
 MAX_CLIENTS = 8  # at once; more are told "busy"
 CLIENT_TIMEOUT_S = 5.0
+VERDICT_TIMEOUT_S = 5.0  # the controller thread answers in milliseconds; a stuck one is a fault
+
+
+Post = Callable[[Event, Callable[[Any], None]], None]
 
 
 class ControlError(TableControllerError):
@@ -44,7 +52,8 @@ class ControlServer:
     Args:
         path: the socket file; its folder is created if missing.
         group: the admin group that may use it (None: the daemon's own group).
-        post: the controller loop's thread-safe entry point.
+        post: the controller loop's thread-safe entry point; ``post(event, reply)`` has the
+            controller thread call ``reply`` with the table's verdict.
         now: the controller clock (seconds).
         sensors: returns the live logical level of each GPIO input.
         table: the table's game, for checking bet kinds (``roulette``/``mini_baccarat``).
@@ -53,7 +62,7 @@ class ControlServer:
         ControlError: the group does not exist, or another daemon holds the socket.
     """
 
-    def __init__(self, path: str, group: str | None, post: Callable[[Event], None],
+    def __init__(self, path: str, group: str | None, post: Post,
                  now: Callable[[], float], sensors: Callable[[], dict[str, int]],
                  table: str, serial_ports: tuple[str, ...] = ()) -> None:
         self.path = Path(path)
@@ -173,8 +182,21 @@ class ControlServer:
         except RecursionError:  # the trace reader bounds nesting: this is a safety net
             return {"ok": False, "error": "request nested too deep"}
         event = replace(trace.events[0], t=self.now())
-        self.post(event)
-        return {"ok": True, "posted": type(event).__name__}
+        answered = threading.Event()
+        verdicts: list[Any] = []
+
+        def reply(verdict: Any) -> None:
+            verdicts.append(verdict)
+            answered.set()
+
+        self.post(event, reply)
+        if not answered.wait(VERDICT_TIMEOUT_S) or not verdicts:
+            return {"ok": False, "error": f"the table did not answer within "
+                    f"{VERDICT_TIMEOUT_S:g} s; see `tablectl status` and the log"}
+        verdict = verdicts[0]
+        if verdict.accepted:
+            return {"ok": True, "verdict": "accepted"}
+        return {"ok": True, "verdict": "refused", "code": verdict.code, "reason": verdict.reason}
 
     def alive(self) -> bool:
         """The socket is served (its thread runs)."""

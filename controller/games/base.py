@@ -115,7 +115,8 @@ class RecallSpec:
     that numbers it (``spin``); ``results`` the record types that conclude it (a held spin is
     not a conclusion); ``summary`` a line of words for a result record, ``detail`` its
     evidence in words for recall; ``shown`` the record types ``status`` shows as the last
-    game (a held spin among them).
+    game (a held spin among them); ``markers`` other record types that tell whose a journal
+    is when no ``startup`` record names its game (a replay's journal).
     """
 
     start: str
@@ -124,10 +125,24 @@ class RecallSpec:
     summary: Callable[[dict[str, Any]], str]
     detail: Callable[[dict[str, Any]], str] = lambda record: ""
     shown: tuple[str, ...] = ()  # what status shows as the last game (results by default)
+    markers: tuple[str, ...] = ()  # other record types that tell a journal is this game's
 
     @property
     def last_game_types(self) -> tuple[str, ...]:
         return self.shown or self.results
+
+
+@dataclass(frozen=True)
+class GameStatus:
+    """What ``tablectl status`` says of a table's game, read from its journal.
+
+    ``state`` is the table's state in words; ``lines`` are (label, text) rows to print after
+    the common ones; ``fields`` the same for ``--json`` (names of the game's own).
+    """
+
+    state: str
+    lines: list[tuple[str, str]] = field(default_factory=list)
+    fields: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -208,6 +223,7 @@ class GameSpec:
         serial_ports: the serial ports it reads (e.g. ``shoe``).
         make: builds the game for a table.
         recall: how its games are found in the journal.
+        status: what ``tablectl status`` says of the table, from its journal.
         simulate: ``"module:function"`` that writes a simulated trace
             (``table-controller simulate``).
         daemon_simulator: ``"module:function"`` that plays simulated hardware into the
@@ -226,6 +242,7 @@ class GameSpec:
     inputs: tuple[InputSpec, ...]
     make: Callable[[GameContext], Game]
     recall: RecallSpec
+    status: Callable[[Journal], GameStatus]
     check_config: Callable[[Config, Section], None] | None = None
     check_daemon: Callable[[Config], None] | None = None
     gpio_inputs: tuple[str, ...] = ()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.games.base import ArgSpec, BetSpec, GameContext, GameSpec, InputSpec, RecallSpec
-from controller.games.mini_baccarat import config, recall
+from controller.games.mini_baccarat import config, recall, status
 
 
 def _make(ctx: GameContext) -> Any:
@@ -48,7 +48,9 @@ SPEC = GameSpec(
     ),
     serial_ports=("shoe",),
     make=_make,
+    status=status.status,
     recall=RecallSpec(start="coup_start", number="coup", results=("coup_result",),
+                      markers=("shoe_procedure",),
                       summary=recall.summary, detail=recall.detail),
     simulate="controller.games.mini_baccarat.simulation:write_trace",
     daemon_simulator="controller.games.mini_baccarat.simulation:daemon_events",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.games.base import ArgSpec, BetSpec, GameContext, GameSpec, InputSpec, RecallSpec
-from controller.games.roulette import config, recall
+from controller.games.roulette import config, recall, status
 from controller.games.roulette.layout import BET_KINDS, NUMBER_COUNTS, WHICH_KINDS
 
 
@@ -54,6 +54,7 @@ SPEC = GameSpec(
     ),
     gpio_inputs=config.WHEEL_INPUTS,
     make=_make,
+    status=status.status,
     recall=RecallSpec(start="spin_start", number="spin",
                       results=("spin_result", "spin_invalid"),
                       shown=("spin_result", "spin_invalid", "spin_held"),

@@ -1,0 +1,5 @@
+import sys
+
+from controller.cli.tablectl import main
+
+sys.exit(main())

@@ -1,0 +1,52 @@
+"""``tablectl recall --last N``: the last games in full (seed 001 Art. 14: a disputed game
+recalled in full), each record on a line; the game's own records in words."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from controller.games import registry
+from controller.store.journal import Journal
+from controller.store.recall import games_in_full
+
+
+def run(journal: Journal, last: int, as_json: bool) -> int:
+    with journal.snapshot():  # the game starts and their records from one state
+        games = games_in_full(journal, last)
+    if as_json:
+        print(json.dumps(games, indent=2, sort_keys=True))
+        return 0
+    if not games:
+        print("no game in the journal yet")
+    for game in games:
+        print(f"== {game['title']}")
+        for rec in game["records"]:
+            print("   " + line(rec))
+    return 0
+
+
+def _summaries() -> dict[str, Any]:
+    """Record type -> the recall spec of the game whose result (or hold) it is."""
+    return {kind: spec.recall for spec in registry.games().values()
+            for kind in (*spec.recall.results, *spec.recall.shown)}
+
+
+def line(rec: dict[str, Any]) -> str:
+    """One record in words: a game's result by its game's summary and evidence, any other
+    record as its fields."""
+    kind = rec["type"]
+    head = f"seq {rec['seq']:>7}  {when(rec['t'])}  {kind}"
+    recall = _summaries().get(kind)
+    if recall is not None:
+        return f"{head}  {recall.summary(rec)}{recall.detail(rec)}"
+    rest = {k: v for k, v in rec.items() if k not in ("type", "seq", "t")}
+    return f"{head}  {json.dumps(rest, sort_keys=True)}"
+
+
+def when(t: float) -> str:
+    """A record's time: the daemon stamps wall time (epoch seconds), a replay trace seconds."""
+    if t > 1e9:
+        return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3] + "Z"
+    return f"t {t:.3f} s"

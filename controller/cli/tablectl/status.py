@@ -1,0 +1,66 @@
+"""``tablectl status``: the table's state, its last game and recent alarms, from the journal.
+
+What is the game's own (the shoe, the limits) comes from the game's registry entry
+(``GameSpec.status``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from controller.games import registry
+from controller.games.base import GameSpec
+from controller.store.journal import Journal
+from controller.store.recall import public_view
+
+
+def run(journal: Journal, as_json: bool) -> int:
+    """Print the table's state, its last game, what its game adds, and recent alarms."""
+    startup = journal.last_of("startup")
+    game = startup.get("game") if startup else _game_from_records(journal)
+    spec = registry.spec(game if game in registry.names() else registry.DEFAULT_GAME)
+    last_game = newest(journal, spec.recall.last_game_types)
+    alarms = [r for r in journal.records(after=max(0, journal.last_seq - 5000), types=("alarm",))]
+    own = spec.status(journal)
+    status: dict[str, Any] = {
+        "journal": str(journal.path),
+        "records": journal.last_seq,
+        "game": game,
+        "table_state": own.state,
+        "last_game": public_view(last_game) if last_game else None,
+        "recent_alarms": [public_view(a) for a in alarms[-5:]],
+        **own.fields,
+    }
+    if as_json:
+        print(json.dumps(status, indent=2, sort_keys=True))
+        return 0
+    print(f"journal      {status['journal']} ({status['records']} records)")
+    print(f"game         {status['game'] or 'unknown'}")
+    print(f"table state  {status['table_state']}")
+    print(f"last game    {spec.recall.summary(last_game) if last_game else 'none yet'}")
+    for label, text in own.lines:
+        print(f"{label:<12} {text}")
+    print(f"alarms       {len(alarms)} in the last 5000 records")
+    for alarm in status["recent_alarms"]:
+        print(f"  seq {alarm['seq']:>7}  {alarm['code']}: {alarm['message']}")
+    return 0
+
+
+def newest(journal: Journal, types: Sequence[str]) -> dict[str, Any] | None:
+    """The newest record of any of ``types``, or None."""
+    found = [rec for kind in types if (rec := journal.last_of(kind)) is not None]
+    return max(found, key=lambda rec: rec["seq"], default=None)
+
+
+def _game_from_records(journal: Journal) -> str | None:
+    """The game, when no ``startup`` record names it (a replay journals none): the game
+    whose games the journal holds (their start and result records), the newest if several."""
+    best: tuple[int, GameSpec] | None = None
+    for spec in registry.games().values():
+        recall = spec.recall
+        rec = newest(journal, (recall.start, *recall.results, *recall.shown, *recall.markers))
+        if rec is not None and (best is None or rec["seq"] > best[0]):
+            best = (rec["seq"], spec)
+    return best[1].name if best else None

@@ -1,0 +1,54 @@
+"""What ``tablectl status`` says of a roulette table, from its journal (seed 001 Art. 16)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.games.base import GameStatus
+from controller.store.journal import Journal
+
+
+def status(journal: Journal) -> GameStatus:
+    """The table's state (its state machine's last move) and the limits in force."""
+    state = journal.last_of("state")  # roulette journals its state machine's moves
+    limits = _limits_status(journal)
+    return GameStatus(state=state["to"] if state else "closed", fields={"limits": limits},
+                      lines=[("limits", _limits_line(limits))])
+
+
+def _limits_status(journal: Journal) -> dict[str, Any] | None:
+    """A roulette table's limits (seed 001 Art. 16) from its journal, or None before any
+    record carries them: ``min_bet``, ``max_bet`` in force, ``seq`` of the record that
+    says so (a ``state`` record carries its game's limits; an ``applied`` change made while
+    the table was closed may be newer), and ``pending``: a change requested during the game
+    in progress, applied once that game is settled (``min_bet``, ``max_bet``,
+    ``requested_seq``), or None."""
+    state = journal.last_of("state")
+    in_force: dict[str, int] | None = state.get("limits") if state else None
+    seq = state["seq"] if state is not None and in_force is not None else 0
+    pending: dict[str, int] | None = None
+    for rec in journal.records(types=("config_change",)):
+        if rec.get("key") != "limits":
+            continue
+        limits = {"min_bet": rec["min_bet"], "max_bet": rec["max_bet"]}
+        if rec.get("status") == "applied":
+            pending = None
+            if rec["seq"] > seq:
+                in_force, seq = limits, rec["seq"]
+        elif rec.get("status") == "requested":
+            pending = {**limits, "requested_seq": rec["seq"]}
+    if in_force is None:
+        return None
+    return {"min_bet": in_force["min_bet"], "max_bet": in_force["max_bet"], "seq": seq,
+            "pending": pending}
+
+
+def _limits_line(limits: dict[str, Any] | None) -> str:
+    if limits is None:
+        return "none journaled yet (the config's [limits] apply)"
+    line = f"{limits['min_bet']}-{limits['max_bet']} chips in force (seq {limits['seq']})"
+    pending = limits["pending"]
+    if pending:
+        line += (f"; {pending['min_bet']}-{pending['max_bet']} requested at seq "
+                 f"{pending['requested_seq']}, from the next game (Art. 16)")
+    return line
