@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint audit bench clean
 
 $(BIN)/table-controller: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,11 @@ test: $(BIN)/table-controller lint
 lint: $(BIN)/table-controller
 	$(BIN)/ruff check controller drivers sim tests bench
 	$(BIN)/mypy
+
+## audit: the article tests of each seed (tests/articles) and the inspector's table of articles;
+## make audit ARGS=--verbose lists each article's tests and notes
+audit: $(BIN)/table-controller
+	$(BIN)/python tests/articles/audit.py $(ARGS)
 
 ## bench: print throughput, latency and memory figures for this machine
 bench: $(BIN)/table-controller

@@ -1,0 +1,117 @@
+"""Card-table traces for the article tests: built event by event, replayed whole.
+
+A :class:`Trace` is a CONTRACT §2 trace for the ``mini_baccarat`` table (the only card table
+so far): dealer inputs, bets, and shoe lines in the reference protocol of CONTRACT §4.
+:func:`play` replays it with ``table-controller replay`` (tests/conftest.py ``run_replay``)
+and gives its records as a :class:`Run`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from conftest import run_replay
+
+NEW_DECKS = ("show", "turn", "scramble", "shuffle", "cut", "load")
+"""Seed 002 / 004 Art. 5 (a)-(f), declared by the dealer; (g), the burn, is read."""
+CUT_CARD = ("shuffle", "cut", "load")
+"""Seed 002 / 004 Art. 6 (a)-(c); (d), the burn, is read."""
+PACK = 4 * 52
+"""Seed 000 Art. 2: a sabot of four decks."""
+
+Bets = Sequence[tuple[str, int, int]]  # (kind, box, amount)
+
+
+def deck() -> list[str]:
+    """The 52 cards of a French deck as the reader writes them (rank then suit)."""
+    return [rank + suit for suit in "SHDC" for rank in "A23456789TJQK"]
+
+
+class Trace:
+    """A Mini-Bacará trace, events 0.5 s apart; ``ready`` starts with the Art. 5 procedure
+    and its burn card (2C)."""
+
+    def __init__(self, ready: bool = True) -> None:
+        self.events: list[dict[str, Any]] = [
+            {"t": 0, "meta": {"table": "mini_baccarat", "decks": 4}}]
+        if ready:
+            self.procedure(NEW_DECKS, burn="2C")
+
+    def add(self, **event: Any) -> Trace:
+        self.events.append({"t": len(self.events) * 0.5, **event})
+        return self
+
+    def inp(self, action: str, **args: Any) -> Trace:
+        return self.add(input=action, **args)
+
+    def bet(self, kind: str, box: int, amount: int) -> Trace:
+        return self.add(bet=kind, box=box, amount=amount)
+
+    def line(self, text: str) -> Trace:
+        return self.add(serial="shoe", text=text + "\r\n")
+
+    def cards(self, *cards: str, line: str = "Game") -> Trace:
+        for card in cards:
+            self.line(f"[{line}]<Card:{card}>")
+        return self
+
+    def procedure(self, steps: Sequence[str], burn: str | None) -> Trace:
+        for step in steps:
+            self.inp("procedure_step", step=step)
+        return self.cards(burn, line="Burn") if burn else self
+
+    def burn_until(self, left: int, burnt: Sequence[str] = ("2C",)) -> Trace:
+        """Burn cards until ``left`` remain in the 4-deck shoe, after the ``burnt`` ones: the
+        deck's order over and over, so no card comes more often than the decks hold."""
+        order = [c for c in deck() if c not in burnt] + deck() * 3
+        count = PACK - len(burnt) - left
+        assert 0 <= count <= len(order)
+        return self.add(serial="shoe", text="".join(
+            f"[Burn]<Card:{card}>\r\n" for card in order[:count])) if count else self
+
+    def coup(self, bets: Bets, *cards: str) -> Trace:
+        self.inp("open_bets")
+        for kind, box, amount in bets:
+            self.bet(kind, box, amount)
+        return self.inp("no_more_bets").cards(*cards)
+
+
+class Run:
+    """The records a replay printed."""
+
+    def __init__(self, records: list[dict[str, Any]]) -> None:
+        self.records = records
+
+    def of(self, *types: str) -> list[dict[str, Any]]:
+        return [r for r in self.records if r["type"] in types]
+
+    def alarms(self, code: str | None = None) -> list[dict[str, Any]]:
+        return [a for a in self.of("alarm") if code is None or a["code"] == code]
+
+    def codes(self) -> list[str]:
+        return [a["code"] for a in self.of("alarm")]
+
+    def steps(self, procedure: str) -> list[str]:
+        """The journaled steps of a shoe procedure (``new_decks`` or ``cut_card``)."""
+        return [r["step"] for r in self.of("shoe_procedure") if r["procedure"] == procedure]
+
+    def settlements(self, coup: int = 1) -> list[tuple[int, str, int, str, float]]:
+        return sorted((s["box"], s["kind"], s["amount"], s["outcome"], s["payout"])
+                      for s in self.of("settlement") if s["game"] == coup)
+
+    def result(self, coup: int = 1) -> dict[str, Any]:
+        (found,) = [r for r in self.of("coup_result") if r["coup"] == coup]
+        return found
+
+
+def play(tmp_path: Path, trace: Trace) -> Run:
+    """Replay ``trace`` (in ``tmp_path``, a fresh journal each time); exit 0 expected."""
+    n = len(list(tmp_path.glob("trace-*.jsonl")))
+    path = tmp_path / f"trace-{n}.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in trace.events), encoding="utf-8")
+    res = run_replay(path, tmp_path / f"journal-{n}.sqlite")
+    assert res.rc == 0, res.stderr
+    return Run(res.records)
