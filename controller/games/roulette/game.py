@@ -19,10 +19,11 @@ from statemachine import State, StateChart
 from controller.core.config import MAX_LIMIT, Config, Limits
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
-from controller.games.base import Emit
+from controller.games.base import Emit, Schedule
+from controller.games.roulette.art12 import DEALER_REASONS
 from controller.games.roulette.config import RouletteConfig
 from controller.games.roulette.layout import RouletteBet, layout_for, make_bet, push, settle
-from controller.games.roulette.spin import DEALER_REASONS, Schedule, SpinOutcome, SpinTracker
+from controller.games.roulette.wheel import SpinOutcome, make_tracker
 from controller.store.journal import Journal
 from controller.trace import show
 
@@ -115,12 +116,12 @@ class RouletteGame:
         self.limits = config.limits
         self.pending_limits: Limits | None = None
         self.bets: list[RouletteBet] = []
-        self.last_spin = 0
-        self.spin_number: int | None = None
+        # The number of the game in progress, or of the next one between games (a game
+        # starts when bets open; a spin is numbered at its launch): the one count of spins.
+        self.game_number = 1
         self._closed_ball_alarmed = False
         self.held_spin: dict[str, Any] | None = None  # the spin_held record awaiting a decision
-        self.tracker = SpinTracker(rc, self.order, schedule, self._concluded, self.alarm,
-                                   self._auto_no_more_bets)
+        self.tracker = make_tracker(rc, self.order, schedule, self)
         self.machine = RoundMachine(self._journal_transition)
 
     # -- journal helpers -------------------------------------------------------------
@@ -132,19 +133,16 @@ class RouletteGame:
         return records
 
     def alarm(self, code: str, message: str) -> None:
-        self.emit("alarm", code=code, message=message, game=self._game_number())
+        self.emit("alarm", code=code, message=message, game=self.game_number)
 
     def _journal_transition(self, event: str, source: str, target: str) -> None:
         # Every move carries the limits in force for its game (Art. 16): the one that opens
         # bets starts the game, and they hold until that game is settled.
-        self.emit("state", game=self._game_number(), trigger=event,
+        self.emit("state", game=self.game_number, trigger=event,
                   **{"from": source, "to": target}, limits=self._limits_record())
 
     def _limits_record(self) -> dict[str, int]:
         return {"min_bet": self.limits.min_bet, "max_bet": self.limits.max_bet}
-
-    def _game_number(self) -> int:
-        return self.spin_number if self.spin_number is not None else self.last_spin + 1
 
     def _send(self, event: str, refusal: str) -> bool:
         try:
@@ -162,9 +160,8 @@ class RouletteGame:
         """The spin still open (in play, or held for the inspector), in words; else None."""
         if self.held_spin is not None:
             return f"spin {self.held_spin['spin']} held for the inspector (no settlement yet)"
-        spin = self.tracker.spin
-        if spin is not None and not spin.concluded:
-            return f"spin {spin.spin} still in play (no verdict)"
+        if self.tracker.in_play:
+            return f"spin {self.game_number} still in play (no verdict)"
         return None
 
     # -- events ----------------------------------------------------------------------
@@ -176,49 +173,33 @@ class RouletteGame:
             if edge.level == 1:
                 self.dealer_input(DealerInput(edge.t, name))
             return
-        t, orphan = self.tracker.edge(name, edge.t, edge.level)
-        if t is None:
-            return
-        if name == "rotor_a":
-            self.tracker.rotor_a(t)
-        elif name == "rotor_b":
-            self.tracker.rotor_b(t)
-        elif name == "ball_pocket":
-            self.tracker.pocket(t, orphan)
-        else:
-            self._ball(name, t)
+        self.tracker.edge(edge)
 
-    def _ball(self, name: str, t: float) -> None:
-        """A ball-track activation: the running ball's pass, or the launch of a new spin
-        when the table takes one. A running ball never starts a spin (CONTRACT §5)."""
-        tracker = self.tracker
-        if not tracker.owns_track_edge(t):
-            state = self.state
-            if tracker.in_play or state not in ("bets_open", "no_more_bets"):
-                if not self._closed_ball_alarmed:
-                    self._closed_ball_alarmed = True
-                    why = (f"spin {tracker.spin.spin} is still in play" if tracker.in_play
-                           and tracker.spin is not None else f"the table is {state}")
-                    self.alarm("unexpected_edge", f"{name} at {t:.3f} s: a ball on the track "
-                               f"while {why}; no spin is launched")
-                return
-            self.spin_number = self.last_spin + 1
-            self.emit("spin_start", spin=self.spin_number, bets=len(self.bets),
-                      limits=self._limits_record())
-            self.machine.send("launch")
-            tracker.launch(self.spin_number, t)
-        if name == "ball_a":
-            tracker.ball_a(t)
-        else:
-            tracker.ball_b(t)
+    def ball_launched(self, t: float, seen: str) -> int | None:
+        """The wheel saw a ball launched: a new spin when the table takes one (bets open or
+        closed for it, no spin in play); else an ``unexpected_edge`` alarm, once until the
+        dealer opens or closes the table."""
+        state = self.state
+        in_play = self.tracker.in_play
+        if in_play or state not in ("bets_open", "no_more_bets"):
+            if not self._closed_ball_alarmed:
+                self._closed_ball_alarmed = True
+                why = (f"spin {self.game_number} is still in play" if in_play
+                       else f"the table is {state}")
+                self.alarm("unexpected_edge", f"{seen}: a ball on the track while {why}; no "
+                           "spin is launched")
+            return None
+        self.emit("spin_start", spin=self.game_number, bets=len(self.bets),
+                  limits=self._limits_record())
+        self.machine.send("launch")
+        return self.game_number
 
     def dealer_input(self, inp: DealerInput) -> None:
         """A dealer or inspector action (CONTRACT §2 ``input``); refusals become alarms."""
         action = inp.action
-        if action in ("open_bets", "open_table") and self.tracker.ball_running:
-            spin = self.tracker.spin
-            self.alarm("input_refused", f"{action}: the ball of spin "
-                       f"{spin.spin if spin else '?'} is still on the track")
+        busy = self.tracker.busy
+        if action in ("open_bets", "open_table") and busy is not None:
+            self.alarm("input_refused", f"{action}: {busy}")
             return
         if action in _INPUT_EVENTS:
             if self._send(_INPUT_EVENTS[action], action) and action != "no_more_bets":
@@ -243,8 +224,10 @@ class RouletteGame:
             return
         if self.held_spin is not None:
             self._decide_held(inp, None, reason)
-        elif not self.tracker.void(inp.t, str(reason)):
+        elif not self.tracker.in_play:
             self.alarm("input_refused", f"void ({reason}): no spin in play")
+        else:
+            self.tracker.void(inp.t, str(reason))
 
     def _confirm_result(self, inp: DealerInput) -> None:
         """CONTRACT §5: the dealer or inspector gives the number of a held spin."""
@@ -302,7 +285,7 @@ class RouletteGame:
         at_once = self.state == "closed"
         self.emit("config_change", key="limits", min_bet=lo, max_bet=hi, status="requested",
                   note="table closed: applies at once" if at_once else
-                  f"applies after game {self._game_number()} is settled (Art. 16)")
+                  f"applies after game {self.game_number} is settled (Art. 16)")
         self._apply_pending_limits()
 
     def _apply_pending_limits(self, game_over: bool = False) -> None:
@@ -320,7 +303,7 @@ class RouletteGame:
         layout (Art. 13) and the limits in force (Art. 16); a refusal is a ``bet_refused``
         alarm naming the rule."""
         state = self.state
-        game = self._game_number()
+        game = self.game_number
         if state not in ("bets_open", "ball_in_play"):
             self.alarm("bet_refused", f"{bet.kind} on box {bet.box}: bets are not open "
                        f"(table {state})")
@@ -345,18 +328,19 @@ class RouletteGame:
         self.bets.append(placed)
 
     # -- conclusion ------------------------------------------------------------------
-    def _auto_no_more_bets(self) -> None:
+    def auto_no_more_bets(self) -> None:
+        """The wheel's automatic "no va más" closes bets while the ball is in play."""
         if self.state == "ball_in_play":
             self.machine.send("call_no_more_bets")
 
-    def _concluded(self, outcome: SpinOutcome) -> None:
-        spin = outcome.spin.spin
-        evidence = outcome.evidence()
+    def spin_concluded(self, outcome: SpinOutcome) -> None:
+        spin = outcome.spin
+        evidence = outcome.evidence
         if outcome.held:
             # CONTRACT §5: no settlement until a person decides (confirm_result or void).
             self.held_spin = self.emit(
                 "spin_held", spin=spin, reason="sensor_fault", candidate=outcome.candidate,
-                **{**evidence, "details": outcome.held})
+                **{**evidence, "details": dict(outcome.held)})
             self.machine.send("declare_held")
             return
         if outcome.number is not None:
@@ -365,14 +349,14 @@ class RouletteGame:
             self.machine.send("declare_result")
         else:
             self.emit("spin_invalid", spin=spin, reason=outcome.reasons[0],
-                      reasons=outcome.reasons, **evidence)
+                      reasons=list(outcome.reasons), **evidence)
             self.machine.send("declare_invalid")
         # After a dealer's void the ball may still run: the table waits, as after a restart,
         # until the ball is out and the dealer opens bets.
-        self._settle(outcome.number, await_dealer=outcome.spin.declared)
+        self._settle(outcome.number, await_dealer=outcome.declared)
 
     def _settle(self, number: str | None, await_dealer: bool = False) -> None:
-        game = self._game_number()
+        game = self.game_number
         for bet in self.bets:
             outcome, payout = settle(bet, number) if number is not None else push(bet)
             self.emit("settlement", game=game, box=bet.box, kind=bet.kind, amount=bet.amount,
@@ -380,23 +364,21 @@ class RouletteGame:
         self.bets = []
         self.machine.send("settle")
         self._apply_pending_limits()  # Art. 16: settled, before the next game opens
-        self.last_spin = game
-        self.spin_number = None
+        self.game_number = game + 1
         self.machine.send("await_dealer" if await_dealer else "reopen")
 
     def _return_bets(self, why: str) -> None:
-        game = self._game_number()
+        game = self.game_number
         for bet in self.bets:
             self.emit("settlement", game=game, box=bet.box, kind=bet.kind, amount=bet.amount,
                       outcome="push", payout=0, note=why, **_bet_fields(bet))
         self.bets = []
 
     def serial(self, data: SerialData) -> None:
-        self.alarm("unexpected_input", f"{len(data.data)} bytes on serial port {data.port!r}: "
-                   "a roulette table reads no serial port")
+        self.tracker.serial(data)
 
     def port_status(self, status: PortStatus) -> None:
-        """Nothing of a roulette game depends on a serial port."""
+        self.tracker.port_status(status)
 
     # -- restart ---------------------------------------------------------------------
     def recover_from(self, journal: Journal) -> None:
@@ -417,7 +399,8 @@ class RouletteGame:
         ``requested`` and not yet applied applies now if no game is open, else when the
         open game is settled (Art. 16).
         """
-        self.last_spin = found.last_spin
+        last = found.last_spin
+        self.game_number = last + 1
         if found.limits is not None:
             self.limits = found.limits
         self.pending_limits = found.pending_limits
@@ -426,7 +409,7 @@ class RouletteGame:
         if found.held is not None and found.held["spin"] == interrupted:
             # A held spin's evidence is all journaled: it stays held for the inspector.
             self.held_spin = found.held
-            self.spin_number = interrupted
+            self.game_number = found.held["spin"]
             interrupted = None
             state = "held"
         elif state not in RoundMachine.states_map:
@@ -441,7 +424,7 @@ class RouletteGame:
         elif state in ("ball_in_play", "result", "invalid", "settled"):
             state = "bets_open"
         if state != found.state:
-            self.emit("state", game=self.last_spin + 1, trigger="restart",
+            self.emit("state", game=last + 1, trigger="restart",
                       **{"from": found.state, "to": state}, limits=self._limits_record())
         self.machine = RoundMachine(self._journal_transition, start_value=state)
         if interrupted is not None:
@@ -451,7 +434,7 @@ class RouletteGame:
                                "play; voided on restart, bets returned; the dealer reopens "
                                "bets when the wheel is ready"})
             found.outcomes[interrupted] = None
-            self.last_spin = max(self.last_spin, interrupted)
+            self.game_number = max(last, interrupted) + 1
         for record in found.unsettled:
             bet = make_bet(self.layout, record["kind"], record["box"], record["amount"],
                            record.get("numbers"), record.get("which"))
