@@ -55,6 +55,18 @@ def check_bet(bet: BetPlaced, state: str, layout: Layout, seats: int, limits: Li
     return placed
 
 
+def bet_input(bet: BetPlaced) -> dict[str, Any]:
+    """Every field of the bet input (CONTRACT §2 ``bet``) but its time: ``kind``, ``box``,
+    ``amount``, and ``numbers`` or ``which`` when given. The journal holds each bet input
+    once: in its ``bet`` record when it is taken, in its ``bet_refused`` alarm when not."""
+    fields: dict[str, Any] = {"kind": bet.kind, "box": bet.box, "amount": bet.amount}
+    if bet.numbers is not None:
+        fields["numbers"] = list(bet.numbers)
+    if bet.which is not None:
+        fields["which"] = bet.which
+    return fields
+
+
 def bet_fields(bet: RouletteBet) -> dict[str, Any]:
     """The fields of a placed bet beyond box, kind and amount: ``numbers`` or ``which``."""
     fields: dict[str, Any] = {}

@@ -20,7 +20,7 @@ from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus,
 from controller.games.base import Emit, Schedule
 from controller.games.roulette import recovery
 from controller.games.roulette.art12 import DEALER_REASONS
-from controller.games.roulette.bets import bet_fields, check_bet, settlement
+from controller.games.roulette.bets import bet_input, check_bet, settlement
 from controller.games.roulette.config import RouletteConfig
 from controller.games.roulette.layout import RouletteBet, layout_for
 from controller.games.roulette.round import INPUT_EVENTS, RoundMachine
@@ -145,9 +145,12 @@ class RouletteGame:
             self._set_limits(self._requested_limits(inp))
 
     def refused(self, event: DealerInput | BetPlaced, exc: RuleViolation) -> None:
-        """Journal the refusal of ``event``: an ``input_refused`` or ``bet_refused`` alarm."""
+        """Journal the refusal of ``event``: an ``input_refused`` alarm (the input has its
+        own record), or a ``bet_refused`` alarm carrying the refused bet (``bet``: its
+        fields), the one record of that bet input."""
         if isinstance(event, BetPlaced):
-            self.alarm("bet_refused", exc.message)
+            self.emit("alarm", t=event.t, code="bet_refused", message=exc.message,
+                      game=self.game_number, bet=bet_input(event))
         else:
             self.alarm(exc.code, exc.message)
 
@@ -235,10 +238,10 @@ class RouletteGame:
         check_bet(bet, self.state, self.layout, self.config.rules.boxes, self.limits)
 
     def place_bet(self, bet: BetPlaced) -> None:
-        """Place ``bet`` on the layout, once :meth:`verify_bet` lets it through."""
+        """Place ``bet`` on the layout, once :meth:`verify_bet` lets it through: its ``bet``
+        record holds the whole input (the one record of it) and the game it is for."""
         placed = check_bet(bet, self.state, self.layout, self.config.rules.boxes, self.limits)
-        self.emit("bet", game=self.game_number, box=placed.box, kind=placed.kind,
-                  amount=placed.amount, **bet_fields(placed))
+        self.emit("bet", t=bet.t, game=self.game_number, **bet_input(bet))
         self.bets.append(placed)
 
     # -- the wheel (WheelListener) ---------------------------------------------------
