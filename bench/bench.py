@@ -177,7 +177,7 @@ loop.handler = table.handle
 samples = {}
 for batch in daemon_events(config, 0.0, SimulatorResume()):
     loop.run_events(batch)
-    samples[table.game.last_spin] = rss_mb()
+    samples[table.game.game_number - 1] = rss_mb()
 print(" ".join(f"{k}:{v:.1f}" for k, v in sorted(samples.items())))
 """
 

@@ -102,7 +102,7 @@ def strike(scenario: str, rng: random.Random, *, ball_a: Sequence[float], rotor:
         chosen = ups[start:start + passes]
     if not chosen:
         raise ValueError(f"{scenario}: no {gpio} pass to strike in this spin")
-    confirmed = pocket[1] if len(pocket) > 1 else math.inf  # the verdict is due then
+    confirmed = pocket[1] if len(pocket) > 1 else math.inf  # the pocket is confirmed then
     return (Fault(kind, gpio, tuple(round(t, 6) for t in chosen)),
             sum(t < confirmed for t in chosen))
 

@@ -1,4 +1,4 @@
-"""Pure geometry of a roulette wheel's sensors: angles in time, and the edges they make.
+"""Pure geometry of a wheel's sensors: angles in time, and the edges they make.
 
 Angles in degrees, clockwise seen from above (CONTRACT §1); times in seconds. A
 :class:`Motion` is an angle made of constant-acceleration pieces (the rotor's zero marker, or

@@ -121,9 +121,9 @@ def test_a_verdict_due_after_the_last_line_is_reached_in_both_modes(
 
 def test_simulated_spins_match_the_simulator(virtual: dict[str, Replay]) -> None:
     # The simulator's own truth for seed 7 (it knows where each ball came to rest).
-    from sim.wheel_sim import WheelSimConfig, simulate
+    from controller.games.roulette.simulation import simulate
 
-    _, truth = simulate(3, 7, WheelSimConfig())
+    _, truth = simulate(3, 7)
     got = [(o["number"], o["ball_revolutions"], o["ball_direction"], o["rotor_direction"])
            for o in virtual["simulated"].outcomes]
     assert got == [(s.number, s.ball_revolutions, s.ball_direction, s.rotor_direction)

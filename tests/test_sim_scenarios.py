@@ -1,7 +1,8 @@
 """Every wheel-simulator scenario through the whole controller (CONTRACT §1, §3, §5; issue 6).
 
-Each trace is ``sim.wheel_sim.simulate`` of three spins (a valid one, the scenario, a valid
-one), written with ``write_trace`` and replayed by ``table-controller replay`` in virtual time.
+Each trace is ``controller.games.roulette.simulation.simulate`` of three spins (a valid one,
+the scenario, a valid one), written with ``write_trace`` and replayed by ``table-controller
+replay`` in virtual time.
 What the controller must conclude is the simulator's truth, ``SimulatedSpin.expected``: the
 true number for a result, the Art. 12 reason for an invalid spin, a ``spin_held`` record and
 no settlement for a held one. It is never taken from the controller's output. A held spin is
@@ -17,15 +18,15 @@ from typing import Any
 import pytest
 from conftest import Replay, ReplayFn
 
-from sim.wheel_sim import (
+from controller.games.roulette.simulation import (
     FAULT_SCENARIOS,
     INVALID_SCENARIOS,
     SCENARIOS,
+    RouletteSimConfig,
     SimulatedSpin,
-    WheelSimConfig,
     simulate,
-    write_trace,
 )
+from controller.trace import write_trace
 
 Event = dict[str, Any]
 
@@ -49,7 +50,7 @@ def inspector_decides(events: list[Event], truth: list[SimulatedSpin]) -> list[E
 
 def run(scenario: str, seed: int, replay: ReplayFn, tmp_path: Path
         ) -> tuple[Replay, list[SimulatedSpin], list[Event]]:
-    events, truth = simulate(3, seed, WheelSimConfig(wheel=wheel_of(seed)),
+    events, truth = simulate(3, seed, RouletteSimConfig(wheel=wheel_of(seed)),
                              ["valid", scenario, "valid"])
     path = tmp_path / f"{scenario}-{seed}.jsonl"
     write_trace(path, inspector_decides(events, truth))
@@ -143,7 +144,7 @@ def test_sensor_fault_never_changes_the_verdict(scenario: str, seed: int, replay
 
 
 @pytest.mark.parametrize("seed", [s for s in range(12) if simulate(
-    3, s, WheelSimConfig(wheel=wheel_of(s)), ["valid", "rotor_b_dead", "valid"]
+    3, s, RouletteSimConfig(wheel=wheel_of(s)), ["valid", "rotor_b_dead", "valid"]
 )[1][1].expected == "held"][:2])
 def test_rotor_b_dead_over_the_budget_is_held(seed: int, replay: ReplayFn,
                                               tmp_path: Path) -> None:
@@ -160,19 +161,19 @@ def test_make_run_draws_only_invalid_scenarios(monkeypatch: pytest.MonkeyPatch) 
     import dataclasses
 
     from controller.core.config import load_config
+    from controller.games.roulette import simulation
     from controller.games.roulette.simulation import daemon_events
-    from sim import wheel_sim
     from sim.daemon import SimulatorResume
 
     drawn: list[str] = []
-    real = wheel_sim.simulate
+    real = simulation.simulate
 
-    def spy(spins: int, seed: int, config: WheelSimConfig, scenarios: list[str] | None = None,
-            ) -> tuple[list[Event], list[SimulatedSpin]]:
+    def spy(spins: int, seed: int, config: RouletteSimConfig | None = None,
+            scenarios: list[str] | None = None) -> tuple[list[Event], list[SimulatedSpin]]:
         drawn.extend(scenarios or [])
         return real(spins, seed, config, scenarios)
 
-    monkeypatch.setattr(wheel_sim, "simulate", spy)
+    monkeypatch.setattr(simulation, "simulate", spy)
     config = load_config(str(Path(__file__).resolve().parents[1] / "config/roulette-sim.toml"))
     config = dataclasses.replace(config, simulator=dataclasses.replace(
         config.simulator, spins=40, invalid_rate=0.8))

@@ -78,12 +78,13 @@ def test_recall_gives_each_record_to_one_spin_only(
     assert tablectl_main(["--journal", str(journal), "recall", "--last", "2", "--json"]) == 0
     spin1, spin2 = json.loads(capsys.readouterr().out)
     assert [spin1["title"], spin2["title"]] == ["spin 1", "spin 2"]
-    assert not [r for r in spin1["records"] if r["type"] in ("bet", "bet_request")]
+    assert not [r for r in spin1["records"] if r["type"] == "bet"]
     last = spin1["records"][-1]
     assert last["type"] == "state" and last["trigger"] == "reopen"  # spin 1 ends there
     # Spin 2's bets, placed after the reopen, open its block, before its spin_start.
     types = [r["type"] for r in spin2["records"]]
-    assert types[:types.index("spin_start")] == ["bet_request", "bet"] * 2
+    # Each bet input is journaled once: its bet record (issue 7).
+    assert types[:types.index("spin_start")] == ["bet", "bet"]
     seqs = [r["seq"] for game in (spin1, spin2) for r in game["records"]]
     assert seqs == sorted(set(seqs))
     assert not [r for game in (spin1, spin2) for r in game["records"] if r["type"] == "gpio"]

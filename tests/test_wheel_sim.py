@@ -17,17 +17,16 @@ from typing import Any
 import pytest
 
 from controller.games.roulette.layout import WHEEL_ORDERS, layout_for, make_bet
-from sim.wheel_sim import (
+from controller.games.roulette.simulation import (
     FAULT_SCENARIOS,
     INVALID_SCENARIOS,
     SCENARIOS,
+    RouletteSimConfig,
     SimulatedSpin,
-    WheelSimConfig,
-    ball_track_events,
-    rotor_events,
     simulate,
-    write_trace,
 )
+from controller.trace import write_trace
+from sim.wheel_sim import WheelSimConfig, ball_track_events, rotor_events
 
 Event = dict[str, Any]
 Sims = dict[str, tuple[list[Event], list[SimulatedSpin]]]  # per wheel: simulate(200, ...)
@@ -80,12 +79,12 @@ def direction(ups: Rises, first: str, second: str, lo: float, hi: float) -> str:
 
 @pytest.fixture(scope="module")
 def many() -> Sims:
-    return {w: simulate(200, 11, WheelSimConfig(wheel=w)) for w in WHEEL_ORDERS}
+    return {w: simulate(200, 11, RouletteSimConfig(wheel=w)) for w in WHEEL_ORDERS}
 
 
 def test_deterministic_for_a_seed() -> None:
-    assert simulate(4, 5, WheelSimConfig()) == simulate(4, 5, WheelSimConfig())
-    assert simulate(4, 5, WheelSimConfig())[0] != simulate(4, 6, WheelSimConfig())[0]
+    assert simulate(4, 5, RouletteSimConfig()) == simulate(4, 5, RouletteSimConfig())
+    assert simulate(4, 5, RouletteSimConfig())[0] != simulate(4, 6, RouletteSimConfig())[0]
 
 
 def test_trace_shape(many: Sims) -> None:
@@ -205,7 +204,7 @@ def test_real_rotor_revolutions_give_their_periods() -> None:
 
 def scenario_run(name: str, seed: int) -> tuple[Rises, list[SimulatedSpin]]:
     """Spin 1 of three plays scenario ``name``; returns its activations and true outcomes."""
-    events, spins = simulate(3, seed, WheelSimConfig(), ["valid", name, "valid"])
+    events, spins = simulate(3, seed, RouletteSimConfig(), ["valid", name, "valid"])
     assert spins[1].scenario == name
     return index(events), spins
 
@@ -249,8 +248,8 @@ def with_and_without(name: str, seed: int) -> tuple[list[Event], list[Event], Si
     """The trace of ``scenario_run(name, seed)`` and of the same seed all valid. Their spin 1
     is the same throw until the fault is drawn (after the removal), so up to its removal they
     differ only by the fault."""
-    events, spins = simulate(3, seed, WheelSimConfig(), ["valid", name, "valid"])
-    clean, _ = simulate(3, seed, WheelSimConfig(), ["valid", "valid", "valid"])
+    events, spins = simulate(3, seed, RouletteSimConfig(), ["valid", name, "valid"])
+    clean, _ = simulate(3, seed, RouletteSimConfig(), ["valid", "valid", "valid"])
     return events, clean, spins[1]
 
 
@@ -426,7 +425,7 @@ def test_scenario_wheel_stopped(seed: int) -> None:
 
 
 def test_every_scenario_in_one_trace() -> None:
-    events, spins = simulate(len(SCENARIOS), 9, WheelSimConfig(wheel="double_zero"), SCENARIOS)
+    events, spins = simulate(len(SCENARIOS), 9, RouletteSimConfig(wheel="double_zero"), SCENARIOS)
     assert [s.scenario for s in spins] == list(SCENARIOS)
     times = [e["t"] for e in events]
     assert times == sorted(times)
@@ -446,7 +445,7 @@ def test_scenario_lists_and_expected_conclusions() -> None:
                "ball_suspended": "ball_suspended", "wheel_slow": "wheel_malfunction",
                "wheel_stopped": "wheel_stopped"}
     for name in SCENARIOS:
-        _, spins = simulate(3, 2, WheelSimConfig(), ["valid", name, "valid"])
+        _, spins = simulate(3, 2, RouletteSimConfig(), ["valid", name, "valid"])
         s = spins[1]
         assert (spins[0].expected, spins[2].expected) == ("result", "result")
         if name in INVALID_SCENARIOS:
@@ -461,17 +460,26 @@ def test_scenario_lists_and_expected_conclusions() -> None:
 
 def test_rejects_unknown_scenario_and_wheel() -> None:
     with pytest.raises(ValueError, match="scenario"):
-        simulate(1, 1, WheelSimConfig(), ["nope"])
+        simulate(1, 1, RouletteSimConfig(), ["nope"])
     with pytest.raises(ValueError, match="entries"):
-        simulate(2, 1, WheelSimConfig(), ["valid"])
+        simulate(2, 1, RouletteSimConfig(), ["valid"])
     with pytest.raises(ValueError, match="wheel"):
-        simulate(1, 1, WheelSimConfig(wheel="triple_zero"))
+        simulate(1, 1, RouletteSimConfig(wheel="triple_zero"))
 
 
 def test_write_trace_round_trips(tmp_path: Path) -> None:
-    events, _ = simulate(2, 4, WheelSimConfig(wheel="double_zero"))
+    events, _ = simulate(2, 4, RouletteSimConfig(wheel="double_zero"))
     path = tmp_path / "trace.jsonl"
     write_trace(path, events)
     lines = path.read_text(encoding="utf-8").splitlines()
     assert [json.loads(line) for line in lines] == events
     assert ": " not in lines[0]
+
+
+def test_the_wheel_simulator_knows_no_game() -> None:
+    # The wheel is equipment: the game played on it (bets, dealer, Art. 12 cases) is the
+    # roulette package's simulation (issue 7).
+    for name in ("wheel_sim.py", "wheel_geometry.py", "wheel_faults.py"):
+        source = (Path(__file__).resolve().parents[1] / "sim" / name).read_text()
+        assert "controller.games" not in source, name
+        assert "roulette" not in source.lower(), name

@@ -1,7 +1,16 @@
 """Roulette (seed 001, Peru 1999: Art. 12 invalid throws, Art. 13 payouts, Art. 14-16).
 
-The registry entry of the game; its parts are the modules of this package (README.md of
-``controller/games`` maps each article to its module).
+The registry entry of the game (``SPEC``). Where each rule is, by article:
+
+- Art. 12 (a-g), "tiro no válido": every verdict in ``art12``; measured by the wheel's
+  tracker behind the seam ``wheel`` (the GPIO wheel: ``gpio_wheel``, its (c) wait in
+  ``gpio_wheel.suspended_wait``); the thresholds in ``config``.
+- Art. 13, "escala de pagos": the layout, bets and payouts in ``layout``; when a bet is
+  taken, and its settlement, in ``bets``.
+- Art. 14, a disputed game recalled in full: ``recall``.
+- Art. 16, limits changed after the game: ``game`` (``set_limits``), ``recovery``.
+- The round ("jugada") and held spins (CONTRACT §5): ``round``, ``game``; a restart:
+  ``recovery``; the simulated table: ``simulation``.
 """
 
 from __future__ import annotations

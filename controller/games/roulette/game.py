@@ -1,101 +1,36 @@
-"""Roulette: the round state machine, bets and settlement (seed 001 Art. 12-16).
+"""The roulette table (seed 001 Art. 12-16): the game facade the table drives.
 
-The round ("jugada") goes: table closed → bets open → ball in play → no more bets
-("no va más") → result or invalid → settled → bets open again. The ball's evidence comes
-from :class:`controller.games.roulette.spin.SpinTracker`; payouts from
-:mod:`controller.games.roulette.layout`.
-Every input that the current state does not allow is refused with an ``alarm`` record that
-says why; nothing is silently dropped.
+It takes the dealer's inputs and the bets (verify, can, do: each refusal says why and
+changes nothing), moves the round (:mod:`.round`), hears the wheel through its tracker
+(:mod:`.wheel`: launches, "no va más", each spin's frozen outcome), journals the verdict
+and settles the bets (:mod:`.bets`, :mod:`.layout`: Art. 13), applies limits changes after
+the game (Art. 16), and resumes after a restart (:mod:`.recovery`). Held spins wait for a
+person's decision (CONTRACT §5). Every input the current state does not allow is refused
+with an ``alarm`` record that says why; nothing is silently dropped.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
-
-from statemachine import State, StateChart
 
 from controller.core.config import MAX_LIMIT, Config, Limits
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
-from controller.games.base import Emit
+from controller.games.base import Emit, Schedule
+from controller.games.roulette import recovery
+from controller.games.roulette.art12 import DEALER_REASONS
+from controller.games.roulette.bets import bet_input, check_bet, settlement
 from controller.games.roulette.config import RouletteConfig
-from controller.games.roulette.layout import RouletteBet, layout_for, make_bet, push, settle
-from controller.games.roulette.spin import DEALER_REASONS, Schedule, SpinOutcome, SpinTracker
+from controller.games.roulette.layout import RouletteBet, layout_for
+from controller.games.roulette.round import INPUT_EVENTS, RoundMachine
+from controller.games.roulette.wheel import SpinOutcome, make_tracker
 from controller.store.journal import Journal
 from controller.trace import show
 
 
-class RoundMachine(StateChart):
-    """States of one roulette table. Unknown or disallowed events raise (never ignored)."""
-
-    allow_event_without_transition = False
-    catch_errors_as_events = False
-
-    closed = State(initial=True)
-    bets_open = State()
-    ball_in_play = State()
-    no_more_bets = State()
-    held = State()
-    result = State()
-    invalid = State()
-    settled = State()
-
-    open_bets = closed.to(bets_open)
-    close_table = bets_open.to(closed)
-    launch = bets_open.to(ball_in_play) | no_more_bets.to.itself(internal=True)
-    call_no_more_bets = bets_open.to(no_more_bets) | ball_in_play.to(no_more_bets)
-    declare_held = ball_in_play.to(held) | no_more_bets.to(held)
-    declare_result = ball_in_play.to(result) | no_more_bets.to(result) | held.to(result)
-    declare_invalid = ball_in_play.to(invalid) | no_more_bets.to(invalid) | held.to(invalid)
-    settle = result.to(settled) | invalid.to(settled)
-    reopen = settled.to(bets_open)
-    await_dealer = settled.to(closed)
-
-    def __init__(self, on_transition: Callable[[str, str, str], None], **kwargs: Any) -> None:
-        self._on_transition = on_transition
-        super().__init__(**kwargs)
-
-    def before_transition(self, event: Any, source: State, target: State) -> None:
-        # Journaled before the machine moves (project standards, Durability).
-        if source is not target:
-            self._on_transition(str(event), source.id, target.id)
-
-    @property
-    def current(self) -> str:
-        return next(iter(self.configuration)).id
-
-
-# Dealer inputs of a roulette table and the machine event each one sends.
-_INPUT_EVENTS = {
-    "open_table": "open_bets",
-    "open_bets": "open_bets",
-    "close_table": "close_table",
-    "no_more_bets": "call_no_more_bets",
-}
-
-
-@dataclass
-class RouletteRecovery:
-    """What a restart finds in the journal (see :meth:`RouletteGame.recover`).
-
-    ``unsettled`` are bet records with no settlement yet; ``outcomes`` maps each concluded
-    spin to its number (None for an invalid spin).
-    """
-
-    state: str = "closed"
-    last_spin: int = 0
-    unsettled: list[dict[str, Any]] = field(default_factory=list)
-    outcomes: dict[int, str | None] = field(default_factory=dict)
-    interrupted_spin: int | None = None
-    limits: Limits | None = None
-    pending_limits: Limits | None = None
-    held: dict[str, Any] | None = None
-
-
 class RouletteGame:
-    """One roulette table: state machine, spin tracker, bets on the layout, limits.
+    """One roulette table: the round, the wheel's tracker, bets on the layout, limits.
 
     Args:
         config: the table's config (wheel, thresholds, limits).
@@ -115,44 +50,30 @@ class RouletteGame:
         self.limits = config.limits
         self.pending_limits: Limits | None = None
         self.bets: list[RouletteBet] = []
-        self.last_spin = 0
-        self.spin_number: int | None = None
+        # The number of the game in progress, or of the next one between games (a game
+        # starts when bets open; its spin is numbered so at the launch): the one count.
+        self.game_number = 1
         self._closed_ball_alarmed = False
         self.held_spin: dict[str, Any] | None = None  # the spin_held record awaiting a decision
-        self.tracker = SpinTracker(rc, self.order, schedule, self._concluded, self.alarm,
-                                   self._auto_no_more_bets)
-        self.machine = RoundMachine(self._journal_transition)
+        self.tracker = make_tracker(rc, self.order, schedule, self)
+        self.machine = RoundMachine(self.journal_transition)
 
     # -- journal helpers -------------------------------------------------------------
-    def refused(self, event: DealerInput | BetPlaced, exc: RuleViolation) -> None:
-        self.alarm(exc.code, exc.message)
+    def alarm(self, code: str, message: str) -> None:
+        self.emit("alarm", code=code, message=message, game=self.game_number)
+
+    def journal_transition(self, event: str, source: str, target: str) -> None:
+        # Every move carries the limits in force for its game (Art. 16): the one that opens
+        # bets starts the game, and they hold until that game is settled.
+        self.emit("state", game=self.game_number, trigger=event,
+                  **{"from": source, "to": target}, limits=self.limits_record())
+
+    def limits_record(self) -> dict[str, int]:
+        return {"min_bet": self.limits.min_bet, "max_bet": self.limits.max_bet}
 
     def present(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Nothing of a spin is hidden from the public."""
         return records
-
-    def alarm(self, code: str, message: str) -> None:
-        self.emit("alarm", code=code, message=message, game=self._game_number())
-
-    def _journal_transition(self, event: str, source: str, target: str) -> None:
-        # Every move carries the limits in force for its game (Art. 16): the one that opens
-        # bets starts the game, and they hold until that game is settled.
-        self.emit("state", game=self._game_number(), trigger=event,
-                  **{"from": source, "to": target}, limits=self._limits_record())
-
-    def _limits_record(self) -> dict[str, int]:
-        return {"min_bet": self.limits.min_bet, "max_bet": self.limits.max_bet}
-
-    def _game_number(self) -> int:
-        return self.spin_number if self.spin_number is not None else self.last_spin + 1
-
-    def _send(self, event: str, refusal: str) -> bool:
-        try:
-            self.machine.send(event)
-        except self.machine.TransitionNotAllowed:
-            self.alarm("input_refused", f"{refusal}: not allowed while {self.machine.current}")
-            return False
-        return True
 
     @property
     def state(self) -> str:
@@ -162,103 +83,89 @@ class RouletteGame:
         """The spin still open (in play, or held for the inspector), in words; else None."""
         if self.held_spin is not None:
             return f"spin {self.held_spin['spin']} held for the inspector (no settlement yet)"
-        spin = self.tracker.spin
-        if spin is not None and not spin.concluded:
-            return f"spin {spin.spin} still in play (no verdict)"
+        if self.tracker.in_play:
+            return f"spin {self.game_number} still in play (no verdict)"
         return None
 
-    # -- events ----------------------------------------------------------------------
-    def gpio(self, edge: GpioEdge) -> None:
-        """A raw edge of a wheel sensor or a dealer button (already journaled). The spin
-        tracker's edge filter turns sensor edges into activations (CONTRACT §5)."""
-        name = edge.input
-        if name in ("open_bets", "no_more_bets"):
-            if edge.level == 1:
-                self.dealer_input(DealerInput(edge.t, name))
-            return
-        t, orphan = self.tracker.edge(name, edge.t, edge.level)
-        if t is None:
-            return
-        if name == "rotor_a":
-            self.tracker.rotor_a(t)
-        elif name == "rotor_b":
-            self.tracker.rotor_b(t)
-        elif name == "ball_pocket":
-            self.tracker.pocket(t, orphan)
-        else:
-            self._ball(name, t)
+    # -- verify, can, do: dealer inputs ----------------------------------------------
+    def verify_input(self, inp: DealerInput) -> None:
+        """Whether the table takes the dealer's or inspector's ``inp`` now (CONTRACT §2
+        ``input``); changes nothing.
 
-    def _ball(self, name: str, t: float) -> None:
-        """A ball-track activation: the running ball's pass, or the launch of a new spin
-        when the table takes one. A running ball never starts a spin (CONTRACT §5)."""
-        tracker = self.tracker
-        if not tracker.owns_track_edge(t):
-            state = self.state
-            if tracker.in_play or state not in ("bets_open", "no_more_bets"):
-                if not self._closed_ball_alarmed:
-                    self._closed_ball_alarmed = True
-                    why = (f"spin {tracker.spin.spin} is still in play" if tracker.in_play
-                           and tracker.spin is not None else f"the table is {state}")
-                    self.alarm("unexpected_edge", f"{name} at {t:.3f} s: a ball on the track "
-                               f"while {why}; no spin is launched")
-                return
-            self.spin_number = self.last_spin + 1
-            self.emit("spin_start", spin=self.spin_number, bets=len(self.bets),
-                      limits=self._limits_record())
-            self.machine.send("launch")
-            tracker.launch(self.spin_number, t)
-        if name == "ball_a":
-            tracker.ball_a(t)
+        Raises:
+            RuleViolation: code ``input_refused``, with why: not allowed in this state, the
+                last ball still on the track, no spin in play to void or held to confirm, a
+                void reason outside Art. 12 (d-g), a number not on the wheel, limits out of
+                range (Art. 16), or an input a roulette table does not take.
+        """
+        action = inp.action
+        busy = self.tracker.busy
+        if action in ("open_bets", "open_table") and busy is not None:
+            raise RuleViolation("input_refused", f"{action}: {busy}")
+        if action in INPUT_EVENTS:
+            if not self.machine.allows(INPUT_EVENTS[action]):
+                raise RuleViolation("input_refused", f"{action}: not allowed while "
+                                    f"{self.machine.current}")
+        elif action == "void":
+            reason = inp.args.get("reason")
+            if reason not in DEALER_REASONS:
+                raise RuleViolation("input_refused", f"void: reason {reason!r} is not one of "
+                                    f"{', '.join(DEALER_REASONS)} (Art. 12 d-g)")
+            if self.held_spin is None and not self.tracker.in_play:
+                raise RuleViolation("input_refused", f"void ({reason}): no spin in play")
+        elif action == "confirm_result":
+            self._held_number(inp)
+        elif action == "set_limits":
+            self._requested_limits(inp)
         else:
-            tracker.ball_b(t)
+            raise RuleViolation("input_refused",
+                                f"{action!r} is not an input of a roulette table")
 
     def dealer_input(self, inp: DealerInput) -> None:
-        """A dealer or inspector action (CONTRACT §2 ``input``); refusals become alarms."""
+        """Do the dealer's or inspector's ``inp``, once :meth:`verify_input` lets it through
+        (it raises its ``RuleViolation`` before anything changes)."""
+        self.verify_input(inp)
         action = inp.action
-        if action in ("open_bets", "open_table") and self.tracker.ball_running:
-            spin = self.tracker.spin
-            self.alarm("input_refused", f"{action}: the ball of spin "
-                       f"{spin.spin if spin else '?'} is still on the track")
-            return
-        if action in _INPUT_EVENTS:
-            if self._send(_INPUT_EVENTS[action], action) and action != "no_more_bets":
+        if action in INPUT_EVENTS:
+            self.machine.send(INPUT_EVENTS[action])
+            if action != "no_more_bets":
                 self._closed_ball_alarmed = False
                 if action == "close_table":
                     self._return_bets("table closed")
-                self._apply_pending_limits()
+                self.apply_pending_limits()
         elif action == "void":
-            self._void(inp)
+            reason = str(inp.args["reason"])
+            if self.held_spin is not None:
+                self._decide_held(inp, None, reason)
+            else:
+                self.tracker.void(inp.t, reason)
         elif action == "confirm_result":
-            self._confirm_result(inp)
-        elif action == "set_limits":
-            self._set_limits(inp)
+            self._decide_held(inp, self._held_number(inp), None)
         else:
-            self.alarm("input_refused", f"{action!r} is not an input of a roulette table")
+            self._set_limits(self._requested_limits(inp))
 
-    def _void(self, inp: DealerInput) -> None:
-        reason = inp.args.get("reason")
-        if reason not in DEALER_REASONS:
-            self.alarm("input_refused", f"void: reason {reason!r} is not one of "
-                       f"{', '.join(DEALER_REASONS)} (Art. 12 d-g)")
-            return
-        if self.held_spin is not None:
-            self._decide_held(inp, None, reason)
-        elif not self.tracker.void(inp.t, str(reason)):
-            self.alarm("input_refused", f"void ({reason}): no spin in play")
+    def refused(self, event: DealerInput | BetPlaced, exc: RuleViolation) -> None:
+        """Journal the refusal of ``event``: an ``input_refused`` alarm (the input has its
+        own record), or a ``bet_refused`` alarm carrying the refused bet (``bet``: its
+        fields), the one record of that bet input."""
+        if isinstance(event, BetPlaced):
+            self.emit("alarm", t=event.t, code="bet_refused", message=exc.message,
+                      game=self.game_number, bet=bet_input(event))
+        else:
+            self.alarm(exc.code, exc.message)
 
-    def _confirm_result(self, inp: DealerInput) -> None:
-        """CONTRACT §5: the dealer or inspector gives the number of a held spin."""
+    def _held_number(self, inp: DealerInput) -> str:
+        """CONTRACT §5: the number a person gives for the held spin, checked."""
         number = inp.args.get("number")
         if type(number) is int and 0 <= number <= 36:
             number = str(number)  # `tablectl input confirm_result number=17` sends 17
         if self.held_spin is None:
-            self.alarm("input_refused", "confirm_result: no spin is held (only a held spin's "
-                       "number is given by hand)")
-        elif not isinstance(number, str) or number not in self.order:
-            self.alarm("input_refused", f"confirm_result: number {show(number)} is not a "
-                       f"pocket of this {self.config.rules.wheel} wheel")
-        else:
-            self._decide_held(inp, number, None)
+            raise RuleViolation("input_refused", "confirm_result: no spin is held (only a held "
+                                "spin's number is given by hand)")
+        if not isinstance(number, str) or number not in self.order:
+            raise RuleViolation("input_refused", f"confirm_result: number {show(number)} is "
+                                f"not a pocket of this {self.config.rules.wheel} wheel")
+        return number
 
     def _decide_held(self, inp: DealerInput, number: str | None, reason: str | None) -> None:
         """Journal the decision on the held spin, with who took it, then settle it."""
@@ -280,32 +187,37 @@ class RouletteGame:
             self.machine.send("declare_invalid")
         self._settle(number, await_dealer=number is None)
 
-    def _set_limits(self, inp: DealerInput) -> None:
+    # -- limits (Art. 16) ------------------------------------------------------------
+    def _requested_limits(self, inp: DealerInput) -> Limits:
         """A dealer's ``set_limits`` (``min_bet``, ``max_bet``: whole chips, 1 <= min_bet <=
         max_bet <= ``MAX_LIMIT``, the bound of the config's ``[limits]``).
 
-        Seed 001 Art. 16: limits change "despues de concluir dicha partida". A game starts
-        when bets open (RULES.md §1 decision): while the table is closed the change applies
-        at once; made while bets are open, a ball is in play or the spin is not yet settled,
-        it is journaled as ``requested`` and applies once that game is settled (or the table
-        is closed). A later request before then replaces it. Out-of-range values are
-        refused with an ``input_refused`` alarm and change nothing.
+        Raises:
+            RuleViolation: ``input_refused``, values out of range; the limits stay.
         """
         lo, hi = inp.args.get("min_bet"), inp.args.get("max_bet")
         if not (type(lo) is int and type(hi) is int and 1 <= lo <= hi <= MAX_LIMIT):
-            self.alarm("input_refused", f"set_limits: min_bet {show(lo)} and max_bet {show(hi)} "
-                       f"must be whole chips with 1 <= min_bet <= max_bet <= {MAX_LIMIT} (the "
-                       "bound of the config's [limits]); the limits stay "
-                       f"{self.limits.min_bet}-{self.limits.max_bet}")
-            return
-        self.pending_limits = Limits(lo, hi)
-        at_once = self.state == "closed"
-        self.emit("config_change", key="limits", min_bet=lo, max_bet=hi, status="requested",
-                  note="table closed: applies at once" if at_once else
-                  f"applies after game {self._game_number()} is settled (Art. 16)")
-        self._apply_pending_limits()
+            raise RuleViolation("input_refused", f"set_limits: min_bet {show(lo)} and max_bet "
+                                f"{show(hi)} must be whole chips with 1 <= min_bet <= max_bet "
+                                f"<= {MAX_LIMIT} (the bound of the config's [limits]); the "
+                                f"limits stay {self.limits.min_bet}-{self.limits.max_bet}")
+        return Limits(lo, hi)
 
-    def _apply_pending_limits(self, game_over: bool = False) -> None:
+    def _set_limits(self, limits: Limits) -> None:
+        """Seed 001 Art. 16: limits change "despues de concluir dicha partida". A game starts
+        when bets open (RULES.md §1 decision): while the table is closed the change applies
+        at once; made while bets are open, a ball is in play or the spin is not yet settled,
+        it is journaled as ``requested`` and applies once that game is settled (or the table
+        is closed). A later request before then replaces it."""
+        self.pending_limits = limits
+        at_once = self.state == "closed"
+        self.emit("config_change", key="limits", min_bet=limits.min_bet,
+                  max_bet=limits.max_bet, status="requested",
+                  note="table closed: applies at once" if at_once else
+                  f"applies after game {self.game_number} is settled (Art. 16)")
+        self.apply_pending_limits()
+
+    def apply_pending_limits(self, game_over: bool = False) -> None:
         """Apply a requested limits change if no game is in progress (Art. 16): the table
         is closed, the game was just settled, or ``game_over`` (a restart found it over)."""
         if self.pending_limits is None or not (game_over or self.state in ("closed", "settled")):
@@ -315,48 +227,77 @@ class RouletteGame:
                   max_bet=limits.max_bet, status="applied")
         self.limits = limits
 
+    # -- verify, can, do: bets -------------------------------------------------------
+    def verify_bet(self, bet: BetPlaced) -> None:
+        """Whether the table takes ``bet`` now: bets open, a box the table seats
+        (``[roulette] boxes``), the layout (Art. 13), the limits in force (Art. 16).
+
+        Raises:
+            RuleViolation: why not (its message is the ``bet_refused`` alarm's).
+        """
+        check_bet(bet, self.state, self.layout, self.config.rules.boxes, self.limits)
+
     def place_bet(self, bet: BetPlaced) -> None:
-        """A bet on the layout: checked against the table's seats (``[roulette] boxes``), the
-        layout (Art. 13) and the limits in force (Art. 16); a refusal is a ``bet_refused``
-        alarm naming the rule."""
-        state = self.state
-        game = self._game_number()
-        if state not in ("bets_open", "ball_in_play"):
-            self.alarm("bet_refused", f"{bet.kind} on box {bet.box}: bets are not open "
-                       f"(table {state})")
-            return
-        seats = self.config.rules.boxes
-        if not 1 <= bet.box <= seats:
-            self.alarm("bet_refused", f"no_such_box: {bet.kind} on box {show(bet.box)}: this "
-                       f"table seats {seats} (boxes 1-{seats}, [roulette] boxes)")
-            return
-        try:
-            placed = make_bet(self.layout, bet.kind, bet.box, bet.amount,
-                              list(bet.numbers) if bet.numbers is not None else None, bet.which)
-            lim = self.limits
-            if not lim.min_bet <= bet.amount <= lim.max_bet:
-                raise RuleViolation("outside_limits", f"{bet.kind} of {bet.amount} chips on box "
-                                    f"{bet.box}: table limits are {lim.min_bet}-{lim.max_bet}")
-        except RuleViolation as exc:
-            self.alarm("bet_refused", f"{exc.code}: {exc.message}")
-            return
-        self.emit("bet", game=game, box=placed.box, kind=placed.kind, amount=placed.amount,
-                  **_bet_fields(placed))
+        """Place ``bet`` on the layout, once :meth:`verify_bet` lets it through: its ``bet``
+        record holds the whole input (the one record of it) and the game it is for."""
+        placed = check_bet(bet, self.state, self.layout, self.config.rules.boxes, self.limits)
+        self.emit("bet", t=bet.t, game=self.game_number, **bet_input(bet))
         self.bets.append(placed)
 
-    # -- conclusion ------------------------------------------------------------------
-    def _auto_no_more_bets(self) -> None:
+    # -- the wheel (WheelListener) ---------------------------------------------------
+    def gpio(self, edge: GpioEdge) -> None:
+        """A raw edge of a wheel sensor or a dealer button (already journaled); the wheel
+        tracker reads its sensors' edges itself (CONTRACT §5)."""
+        name = edge.input
+        if name in ("open_bets", "no_more_bets"):
+            if edge.level == 1:
+                inp = DealerInput(edge.t, name)
+                try:
+                    self.dealer_input(inp)
+                except RuleViolation as exc:
+                    self.refused(inp, exc)
+            return
+        self.tracker.edge(edge)
+
+    def serial(self, data: SerialData) -> None:
+        self.tracker.serial(data)
+
+    def port_status(self, status: PortStatus) -> None:
+        self.tracker.port_status(status)
+
+    def ball_launched(self, t: float, seen: str) -> int | None:
+        """The wheel saw a ball launched: a new spin when the table takes one (bets open or
+        closed for it, no spin in play); else an ``unexpected_edge`` alarm, once until the
+        dealer opens or closes the table."""
+        state = self.state
+        in_play = self.tracker.in_play
+        if in_play or state not in ("bets_open", "no_more_bets"):
+            if not self._closed_ball_alarmed:
+                self._closed_ball_alarmed = True
+                why = (f"spin {self.game_number} is still in play" if in_play
+                       else f"the table is {state}")
+                self.alarm("unexpected_edge", f"{seen}: a ball on the track while {why}; no "
+                           "spin is launched")
+            return None
+        self.emit("spin_start", spin=self.game_number, bets=len(self.bets),
+                  limits=self.limits_record())
+        self.machine.send("launch")
+        return self.game_number
+
+    def auto_no_more_bets(self) -> None:
+        """The wheel's automatic "no va más" closes bets while the ball is in play."""
         if self.state == "ball_in_play":
             self.machine.send("call_no_more_bets")
 
-    def _concluded(self, outcome: SpinOutcome) -> None:
-        spin = outcome.spin.spin
-        evidence = outcome.evidence()
+    def spin_concluded(self, outcome: SpinOutcome) -> None:
+        """Journal the spin's verdict from its outcome, then settle (none while held)."""
+        spin = outcome.spin
+        evidence = outcome.evidence
         if outcome.held:
             # CONTRACT §5: no settlement until a person decides (confirm_result or void).
             self.held_spin = self.emit(
                 "spin_held", spin=spin, reason="sensor_fault", candidate=outcome.candidate,
-                **{**evidence, "details": outcome.held})
+                **{**evidence, "details": dict(outcome.held)})
             self.machine.send("declare_held")
             return
         if outcome.number is not None:
@@ -365,158 +306,30 @@ class RouletteGame:
             self.machine.send("declare_result")
         else:
             self.emit("spin_invalid", spin=spin, reason=outcome.reasons[0],
-                      reasons=outcome.reasons, **evidence)
+                      reasons=list(outcome.reasons), **evidence)
             self.machine.send("declare_invalid")
         # After a dealer's void the ball may still run: the table waits, as after a restart,
         # until the ball is out and the dealer opens bets.
-        self._settle(outcome.number, await_dealer=outcome.spin.declared)
+        self._settle(outcome.number, await_dealer=outcome.declared)
 
+    # -- settlement (Art. 13) --------------------------------------------------------
     def _settle(self, number: str | None, await_dealer: bool = False) -> None:
-        game = self._game_number()
+        game = self.game_number
         for bet in self.bets:
-            outcome, payout = settle(bet, number) if number is not None else push(bet)
-            self.emit("settlement", game=game, box=bet.box, kind=bet.kind, amount=bet.amount,
-                      outcome=outcome, payout=payout, **_bet_fields(bet))
+            self.emit("settlement", game=game, **settlement(bet, number))
         self.bets = []
         self.machine.send("settle")
-        self._apply_pending_limits()  # Art. 16: settled, before the next game opens
-        self.last_spin = game
-        self.spin_number = None
+        self.apply_pending_limits()  # Art. 16: settled, before the next game opens
+        self.game_number = game + 1
         self.machine.send("await_dealer" if await_dealer else "reopen")
 
     def _return_bets(self, why: str) -> None:
-        game = self._game_number()
         for bet in self.bets:
-            self.emit("settlement", game=game, box=bet.box, kind=bet.kind, amount=bet.amount,
-                      outcome="push", payout=0, note=why, **_bet_fields(bet))
+            self.emit("settlement", game=self.game_number, note=why, **settlement(bet, None))
         self.bets = []
-
-    def serial(self, data: SerialData) -> None:
-        self.alarm("unexpected_input", f"{len(data.data)} bytes on serial port {data.port!r}: "
-                   "a roulette table reads no serial port")
-
-    def port_status(self, status: PortStatus) -> None:
-        """Nothing of a roulette game depends on a serial port."""
 
     # -- restart ---------------------------------------------------------------------
     def recover_from(self, journal: Journal) -> None:
-        """Scan ``journal`` and :meth:`recover` from it."""
-        types = ("state", "spin_start", "spin_result", "spin_invalid", "spin_held", "bet",
-                 "settlement",
-                 "config_change")
-        self.recover(self.scan_journal(list(journal.records(types=types))))
-
-    def recover(self, found: RouletteRecovery) -> None:
-        """Resume after a restart from what the journal holds.
-
-        A spin that was in play when the controller stopped cannot be finished (its
-        evidence stopped at the cut): it is voided with reason ``interrupted`` and its bets
-        are returned. A spin concluded but not wholly settled gets its missing settlements.
-        Bets placed for the next spin stay on the layout. Nothing journaled is repeated.
-        The limits in force are the last ``applied`` change's (else the config's); a change
-        ``requested`` and not yet applied applies now if no game is open, else when the
-        open game is settled (Art. 16).
-        """
-        self.last_spin = found.last_spin
-        if found.limits is not None:
-            self.limits = found.limits
-        self.pending_limits = found.pending_limits
-        interrupted = found.interrupted_spin
-        state = found.state
-        if found.held is not None and found.held["spin"] == interrupted:
-            # A held spin's evidence is all journaled: it stays held for the inspector.
-            self.held_spin = found.held
-            self.spin_number = interrupted
-            interrupted = None
-            state = "held"
-        elif state not in RoundMachine.states_map:
-            self.alarm("journal_state_unknown", f"the journal's last table state {state!r} is "
-                       "not a state of a roulette table: starting closed")
-            state = "closed"
-        elif interrupted is not None or state == "no_more_bets":
-            # The ball of the interrupted spin may still be running: the table stays closed
-            # to bets and launches until the dealer opens bets again (no late bet is taken
-            # and no spin is started from the middle of a throw).
-            state = "closed"
-        elif state in ("ball_in_play", "result", "invalid", "settled"):
-            state = "bets_open"
-        if state != found.state:
-            self.emit("state", game=self.last_spin + 1, trigger="restart",
-                      **{"from": found.state, "to": state}, limits=self._limits_record())
-        self.machine = RoundMachine(self._journal_transition, start_value=state)
-        if interrupted is not None:
-            self.emit("spin_invalid", spin=interrupted, reason="interrupted",
-                      reasons=["interrupted"],
-                      details={"interrupted": "the controller stopped while the spin was in "
-                               "play; voided on restart, bets returned; the dealer reopens "
-                               "bets when the wheel is ready"})
-            found.outcomes[interrupted] = None
-            self.last_spin = max(self.last_spin, interrupted)
-        for record in found.unsettled:
-            bet = make_bet(self.layout, record["kind"], record["box"], record["amount"],
-                           record.get("numbers"), record.get("which"))
-            game = record["game"]
-            if game in found.outcomes:
-                number = found.outcomes[game]
-                outcome, payout = settle(bet, number) if number is not None else push(bet)
-                self.emit("settlement", game=game, box=bet.box, kind=bet.kind,
-                          amount=bet.amount, outcome=outcome, payout=payout,
-                          note="settled on restart", **_bet_fields(bet))
-            else:
-                self.bets.append(bet)
-        if state == "closed" or (state == "bets_open" and found.state != "bets_open"):
-            # No game in progress (or it was just concluded): a change requested during it
-            # applies now (Art. 16); with bets open or a spin held it waits for that game's
-            # settlement.
-            self._apply_pending_limits(game_over=True)
-
-    @staticmethod
-    def scan_journal(records: list[dict[str, Any]]) -> RouletteRecovery:
-        """Read the records that matter for a restart (state, spins, bets, limits)."""
-        found = RouletteRecovery()
-        open_spin: int | None = None
-        unsettled: list[dict[str, Any]] = []
-        for r in records:
-            kind = r["type"]
-            if kind == "state":
-                found.state = r["to"]
-            elif kind == "spin_start":
-                open_spin = r["spin"]
-            elif kind == "spin_held":
-                found.held = r
-            elif kind in ("spin_result", "spin_invalid"):
-                open_spin = None
-                found.held = None
-                found.last_spin = max(found.last_spin, r["spin"])
-                found.outcomes[r["spin"]] = r.get("number")
-            elif kind == "bet":
-                unsettled.append(r)
-            elif kind == "settlement":
-                key = _bet_key(r)
-                for i, bet in enumerate(unsettled):
-                    if _bet_key(bet) == key:
-                        del unsettled[i]
-                        break
-            elif kind == "config_change" and r.get("key") == "limits":
-                if r["status"] == "applied":
-                    found.limits = Limits(r["min_bet"], r["max_bet"])
-                    found.pending_limits = None
-                elif r["status"] == "requested":
-                    found.pending_limits = Limits(r["min_bet"], r["max_bet"])
-        found.interrupted_spin = open_spin
-        found.unsettled = unsettled
-        return found
-
-
-def _bet_key(r: dict[str, Any]) -> tuple[Any, ...]:
-    return (r["game"], r["box"], r["kind"], r["amount"], tuple(r.get("numbers") or ()),
-            r.get("which"))
-
-
-def _bet_fields(bet: RouletteBet) -> dict[str, Any]:
-    fields: dict[str, Any] = {}
-    if bet.numbers:
-        fields["numbers"] = list(bet.numbers)
-    if bet.which is not None:
-        fields["which"] = bet.which
-    return fields
+        """Resume after a restart from what the journal holds (:mod:`.recovery`)."""
+        records = list(journal.records(types=recovery.RECORD_TYPES))
+        recovery.recover(self, recovery.scan_journal(records))

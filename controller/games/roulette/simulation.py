@@ -1,23 +1,228 @@
-"""The simulated roulette wheel and its dealer, for ``simulate`` and the embedded default.
+"""The simulated roulette table, for ``simulate`` and the embedded default (seed 001 Art. 12,
+13; CONTRACT §2, §5).
 
-The physics, the geometry and the sensor faults are in ``sim/`` (equipment, no game); this
-module throws the spins of a roulette table: scenarios, bets, and the dealer's inputs.
+The wheel's physics, geometry and sensor faults are equipment, in ``sim/``
+(:mod:`sim.wheel_sim`); this module plays roulette on it: the dealer's inputs (``open_bets``,
+"no va más"), the players' bets on the layout (Art. 13), and which throw is which Art. 12
+case, with the verdict a controller must reach for each scenario.
+
+Scenarios (per spin; ``SimulatedSpin.expected`` says what a controller must conclude):
+``valid``; two wheel habits, results too: ``rotor_reversed`` and ``rotor_stops_after_settle``;
+``INVALID_SCENARIOS``, Art. 12 invalid spins (``too_few_revolutions`` (a), ``same_direction``
+(b), ``ball_suspended`` (c), ``wheel_slow`` (f: a rotor below 5 rpm), ``wheel_stopped`` (g));
+and ``FAULT_SCENARIOS``, a sensor fault (CONTRACT §5) in an otherwise valid spin: a result
+while its corrections stay within the controller's error budget, held beyond it.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from dataclasses import replace
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from controller.core.config import Config
 from controller.core.errors import InputError
 from controller.core.events import DealerInput, Event
+from controller.games.roulette.layout import WHEEL_ORDERS, layout_for
 from controller.trace import trace_from_objects
 from controller.trace import write_trace as write_objects
+from sim.wheel_sim import FAULTS, WheelSimConfig, WheelSpin, simulate_wheel
 
+TraceObject = dict[str, Any]
+
+# Scenario -> the throw on the wheel (sim.wheel_sim.THROWS) that plays it.
+_THROWS = {"valid": "normal", "rotor_reversed": "rotor_reversed",
+           "rotor_stops_after_settle": "rotor_stops_after_settle",
+           "too_few_revolutions": "weak_throw", "same_direction": "ball_with_rotor",
+           "ball_suspended": "ball_never_settles", "wheel_slow": "slow_rotor",
+           "wheel_stopped": "rotor_braked_in_run"}
+# Scenario -> the CONTRACT §1 reason of its Art. 12 invalid spin.
+_INVALID_REASON = {"too_few_revolutions": "too_few_revolutions", "same_direction": "same_direction",
+                   "ball_suspended": "ball_suspended", "wheel_slow": "wheel_malfunction",
+                   "wheel_stopped": "wheel_stopped"}
+
+INVALID_SCENARIOS: tuple[str, ...] = tuple(_INVALID_REASON)
+"""Scenarios whose true verdict is an Art. 12 invalid spin (``SimulatedSpin.reason``)."""
+
+FAULT_SCENARIOS: tuple[str, ...] = FAULTS
+"""Scenarios that inject a sensor fault into an otherwise valid spin (CONTRACT §5)."""
+
+SCENARIOS: tuple[str, ...] = (
+    "valid", "rotor_reversed", "rotor_stops_after_settle", *INVALID_SCENARIOS, *FAULT_SCENARIOS)
+"""Every per-spin scenario :func:`simulate` accepts (``table-controller simulate --scenario``)."""
+
+_OUTSIDE_BETS = ("red", "black", "even", "odd", "low", "high")
 _SIM_BATCH = 50  # spins generated at a time when the simulator runs until stopped
+
+
+@dataclass(frozen=True)
+class RouletteSimConfig:
+    """A simulated roulette table: its wheel, its dealer, and the wheel's equipment.
+
+    Attributes:
+        wheel: "single_zero" or "double_zero" (pocket order: ``layout.WHEEL_ORDERS``).
+        no_more_bets_lap_s, no_more_bets_after_s: the dealer calls no more bets at the first
+            ``ball_a`` activation ending a lap this long (seconds), or this long after the
+            launch, whichever comes first.
+        sensor_error_budget: the controller's corrections allowed per input in one spin
+            (``[roulette] sensor_error_budget``, CONTRACT §5): a fault scenario needing more
+            is expected to be held.
+        equipment: the wheel's geometry and physics (``sim.wheel_sim.WheelSimConfig``).
+    """
+
+    wheel: str = "single_zero"
+    no_more_bets_lap_s: float = 0.8
+    no_more_bets_after_s: float = 3.0
+    sensor_error_budget: int = 3
+    equipment: WheelSimConfig = field(default_factory=WheelSimConfig)
+
+
+@dataclass(frozen=True)
+class SimulatedSpin:
+    """The true outcome of one simulated spin, to check a controller against.
+
+    Attributes:
+        pocket_index: index in the wheel order of the pocket the ball settled in, or None
+            if it never settled ("ball_suspended").
+        number: that pocket's number ("0".."36", "00"), or None.
+        ball_revolutions: ``ball_a`` activations from the launch until the ball left (the
+            real passes, whether a faulty sensor recorded them or not).
+        ball_direction, rotor_direction: "cw" or "ccw".
+        rotor_rpm: rotor speed at the launch, rpm.
+        scenario: one of ``SCENARIOS``.
+        launch_t, leave_t, settle_t, remove_t: when the dealer released the ball, it left
+            the track, came to rest in its pocket (None if it never did) and was taken out
+            (seconds).
+        expected: what a controller must conclude (CONTRACT §1, §5): "result" (``number``),
+            "invalid" (``reason``) or "held" (``number`` is what the inspector would confirm).
+        reason: the CONTRACT §1 reason of an invalid spin, "sensor_fault" if held, else None.
+        faulty_input: the input a fault scenario strikes (its ``sensor_fault`` alarms name it).
+        corrections: corrections of that input due before the second pocket reading confirms
+            the pocket; held when over ``RouletteSimConfig.sensor_error_budget``.
+        rotor_rest: (start, end) s when the rotor surely stood still (``WheelSpin``).
+    """
+
+    pocket_index: int | None
+    number: str | None
+    ball_revolutions: int
+    ball_direction: str
+    rotor_direction: str
+    rotor_rpm: float
+    scenario: str
+    launch_t: float
+    leave_t: float
+    settle_t: float | None
+    remove_t: float
+    expected: str
+    reason: str | None
+    faulty_input: str | None
+    corrections: int
+    rotor_rest: tuple[float, float] | None
+
+
+class RouletteDealer:
+    """The simulated dealer and players of a roulette table (a ``sim.wheel_sim.Dealer``):
+    bets open once (the table reopens them after each settlement), 1-4 bets on the layout
+    before each launch (Art. 13), "no va más" as the ball slows down."""
+
+    def __init__(self, config: RouletteSimConfig) -> None:
+        self.config = config
+        self.layout = layout_for(config.wheel)
+
+    def opening(self) -> list[TraceObject]:
+        return [{"t": 0, "input": "open_bets"}]
+
+    def bets(self, rng: random.Random, t_lo: float, t_hi: float) -> list[TraceObject]:
+        layout = self.layout
+        splits = sorted(sorted(pair) for pair in layout.splits)  # sorted: frozenset order varies
+        events: list[TraceObject] = []
+        for t in sorted(rng.uniform(t_lo, t_hi) for _ in range(rng.randint(1, 4))):
+            bet: TraceObject = {"t": round(t, 6)}
+            kind = rng.choice(("straight", "straight", "split", "dozen", "column", "outside"))
+            if kind == "straight":
+                bet.update(bet="straight", numbers=[rng.choice(layout.order)])
+            elif kind == "split":
+                bet.update(bet="split", numbers=rng.choice(splits))
+            elif kind in ("dozen", "column"):
+                bet.update(bet=kind, which=rng.randint(1, 3))
+            else:
+                bet.update(bet=rng.choice(_OUTSIDE_BETS))
+            bet.update(box=rng.randint(1, 5), amount=rng.choice((5, 10, 20, 50)))
+            events.append(bet)
+        return events
+
+    def launched(self, launch_t: float, laps: Sequence[float]) -> list[TraceObject]:
+        cfg = self.config
+        t_nmb = launch_t + cfg.no_more_bets_after_s
+        t_lap = launch_t
+        for lap in laps:
+            t_lap += lap
+            if lap >= cfg.no_more_bets_lap_s:
+                t_nmb = min(t_nmb, t_lap)
+                break
+        return [{"t": round(t_nmb, 6), "input": "no_more_bets"}]
+
+
+def _expected(scenario: str, throw: WheelSpin, budget: int) -> tuple[str, str | None]:
+    if scenario in _INVALID_REASON:
+        return "invalid", _INVALID_REASON[scenario]
+    if throw.corrections > budget:
+        return "held", "sensor_fault"
+    return "result", None
+
+
+def simulate(spins: int, seed: int, config: RouletteSimConfig | None = None,
+             scenarios: Sequence[str] | None = None
+             ) -> tuple[list[TraceObject], list[SimulatedSpin]]:
+    """Simulate ``spins`` consecutive spins at a roulette table: their trace and true outcomes.
+
+    Args:
+        spins: number of spins, >= 0.
+        seed: seeds the only random source, so equal arguments give equal results.
+        config: the table (default: a single-zero wheel, the default dealer and equipment).
+        scenarios: one of ``SCENARIOS`` per spin; None means all "valid".
+
+    Returns:
+        (events, spins): CONTRACT §2 trace objects sorted by ``t`` (s, rounded to µs),
+        starting with ``{"t": 0, "meta": ...}`` and ``open_bets``; one ``SimulatedSpin`` a
+        spin.
+
+    Raises:
+        ValueError: an unknown wheel or scenario, or ``scenarios`` of the wrong length.
+    """
+    cfg = config or RouletteSimConfig()
+    if cfg.wheel not in WHEEL_ORDERS:
+        raise ValueError(f"unknown wheel {cfg.wheel!r}; expected one of {sorted(WHEEL_ORDERS)}")
+    plan = list(scenarios) if scenarios is not None else ["valid"] * spins
+    if len(plan) != spins:
+        raise ValueError(f"scenarios has {len(plan)} entries for {spins} spins")
+    for name in plan:
+        if name not in SCENARIOS:
+            raise ValueError(f"unknown scenario {name!r}; expected one of {SCENARIOS}")
+    order = WHEEL_ORDERS[cfg.wheel]
+    equipment = cfg.equipment
+    events, throws = simulate_wheel(spins, seed, len(order), equipment,
+                                    [_THROWS.get(name, name) for name in plan],
+                                    RouletteDealer(cfg))
+    meta: dict[str, Any] = {"table": "roulette", "wheel": cfg.wheel}
+    defaults = WheelSimConfig()
+    for key in ("ball_b_deg", "rotor_b_deg"):  # the sensors' geometry, if not the default
+        if getattr(equipment, key) != getattr(defaults, key):
+            meta[key] = getattr(equipment, key)
+    truth = []
+    for name, throw in zip(plan, throws, strict=True):
+        expected, reason = _expected(name, throw, cfg.sensor_error_budget)
+        index = throw.pocket_index
+        truth.append(SimulatedSpin(
+            pocket_index=index, number=order[index] if index is not None else None,
+            ball_revolutions=throw.ball_revolutions, ball_direction=throw.ball_direction,
+            rotor_direction=throw.rotor_direction, rotor_rpm=throw.rotor_rpm, scenario=name,
+            launch_t=throw.launch_t, leave_t=throw.leave_t, settle_t=throw.settle_t,
+            remove_t=throw.remove_t, expected=expected, reason=reason,
+            faulty_input=throw.faulty_input, corrections=throw.corrections,
+            rotor_rest=throw.rotor_rest))
+    return [{"t": 0, "meta": meta}, *events], truth
 
 
 def write_trace(config: Config, out: str, count: int, seed: int,
@@ -27,15 +232,12 @@ def write_trace(config: Config, out: str, count: int, seed: int,
     Raises:
         InputError: ``count`` below 1, or an unknown scenario.
     """
-    from sim.wheel_sim import WheelSimConfig, simulate
-
     if count < 1:
         raise InputError("--spins", None, None, f"must be at least 1, got {count}")
-    sim_config = WheelSimConfig(wheel=config.rules.wheel)
     if scenarios is not None and len(scenarios) == 1:
         scenarios = scenarios * count
     try:
-        events, _ = simulate(count, seed, sim_config, scenarios)
+        events, _ = simulate(count, seed, RouletteSimConfig(wheel=config.rules.wheel), scenarios)
     except ValueError as exc:
         raise InputError("--scenario", None, None, str(exc)) from exc
     # The dealer closes the table at the end of the session: time runs on past the
@@ -52,10 +254,8 @@ def daemon_events(config: Config, start: float, resume: Any) -> Iterator[list[Ev
     table was already open (``resume.table_open``: a restart), the dealer does not open it
     again.
     """
-    from sim.wheel_sim import INVALID_SCENARIOS, WheelSimConfig, simulate
-
     sim = config.simulator
-    sim_config = WheelSimConfig(wheel=config.rules.wheel)
+    table = RouletteSimConfig(wheel=config.rules.wheel)
     rng = random.Random(sim.seed)
     invalid = list(INVALID_SCENARIOS)
     batch_index = 0
@@ -65,7 +265,7 @@ def daemon_events(config: Config, start: float, resume: Any) -> Iterator[list[Ev
         count = _SIM_BATCH if sim.spins == 0 else min(remaining, _SIM_BATCH)
         scenarios = [rng.choice(invalid) if rng.random() < sim.invalid_rate else "valid"
                      for _ in range(count)]
-        objects, _ = simulate(count, sim.seed + batch_index, sim_config, scenarios)
+        objects, _ = simulate(count, sim.seed + batch_index, table, scenarios)
         trace = trace_from_objects("simulator", enumerate(objects, 1))
         events = [replace(e, t=e.t + offset) for e in trace.events]
         if batch_index > 0 or resume.table_open:

@@ -1,4 +1,5 @@
-"""What one spin measured, and its outcome (CONTRACT §1, §3, §5).
+"""What the GPIO wheel measured of one spin, and the evidence journaled with its verdict
+(CONTRACT §1, §3, §5; seed 001 Art. 12 a, b: revolutions and the ball's direction).
 
 Times are seconds on the controller's monotonic clock; periods and laps are seconds.
 """
@@ -9,31 +10,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-# CONTRACT §1 order: the first applicable is `reason`, all are listed in `reasons`.
-REASONS = (
-    "too_few_revolutions",
-    "same_direction",
-    "ball_suspended",
-    "ball_out_of_wheel",
-    "foreign_object",
-    "wheel_malfunction",
-    "wheel_stopped",
-)
-DEALER_REASONS = ("ball_out_of_wheel", "foreign_object", "wheel_malfunction", "wheel_stopped")
-_LAP_JITTER = 0.02  # a lap may look this much shorter than the one before (sensor timing)
-
-
-def lap_count_range(gap: float, last_lap: float, growth: float) -> tuple[int, int]:
-    """How many laps a gap of ``gap`` seconds between two passes can hold, after a lap of
-    ``last_lap`` seconds: (fewest, most). A decelerating ball never laps faster than before
-    (most = gap / last_lap), and a lap is at most ``growth`` × the one before (fewest)."""
-    most = max(1, int(gap / last_lap * (1 + _LAP_JITTER)))
-    fewest, total, lap = 0, 0.0, last_lap
-    while total < gap * (1 - _LAP_JITTER) and fewest < most:
-        lap *= growth
-        total += lap
-        fewest += 1
-    return max(1, fewest), most
+from controller.games.roulette.art12 import Finding, Uncertain
 
 
 @dataclass
@@ -70,7 +47,7 @@ class Spin:
     lists each input's corrections (CONTRACT §5).
     """
 
-    spin: int
+    number: int
     launch_t: float
     passes: list[float] = field(default_factory=list)
     ball_b: list[float] = field(default_factory=list)
@@ -86,7 +63,6 @@ class Spin:
     reasons: dict[str, str] = field(default_factory=dict)
     held: dict[str, str] = field(default_factory=dict)
     faults: dict[str, list[str]] = field(default_factory=dict)
-    suspended_deadline: float | None = None
     launch_rotor_direction: str | None = None
     declared: bool = False
     concluded: bool = False
@@ -112,45 +88,34 @@ class Spin:
             return None
         return "cw" if votes["cw"] > votes["ccw"] else "ccw"
 
-    def add_reason(self, reason: str, detail: str) -> None:
-        self.reasons.setdefault(reason, detail)
+    def add(self, finding: Finding | Uncertain | None) -> None:
+        """Keep an Art. 12 finding (a reason) or why the evidence is uncertain (held); the
+        first detail of each reason or input stands."""
+        if isinstance(finding, Finding):
+            self.reasons.setdefault(finding.reason, finding.detail)
+        elif isinstance(finding, Uncertain):
+            self.held.setdefault(finding.input, finding.detail)
 
-
-@dataclass(frozen=True)
-class SpinOutcome:
-    """A concluded spin: ``number`` is set for a result, ``reasons`` for an invalid spin,
-    ``held`` (why, per input or cause) for a spin held for the inspector, with the
-    ``candidate`` number the evidence pointed to, if any."""
-
-    spin: Spin
-    t: float
-    number: str | None
-    index: int | None
-    reasons: list[str]
-    rotor_direction: str | None
-    rotor_rpm: float | None
-    held: dict[str, str] = field(default_factory=dict)
-    candidate: str | None = None
-
-    def evidence(self) -> dict[str, Any]:
-        """The measurements behind the outcome, for the journal and recall."""
-        s = self.spin
+    def evidence(self, reasons: tuple[str, ...], rotor_direction: str | None,
+                 rotor_rpm: float | None) -> dict[str, Any]:
+        """The measurements behind the verdict, for the journal and recall (fresh copies:
+        nothing of the tracker's state), with the details of ``reasons``."""
         out: dict[str, Any] = {
-            "ball_revolutions": len(s.passes),
-            "ball_direction": s.ball_direction,
-            "rotor_direction": self.rotor_direction,
-            "rotor_rpm": self.rotor_rpm,
-            "launch_t": round(s.launch_t, 6),
-            "left_t": None if s.left_t is None else round(s.left_t, 6),
-            "lap_times": s.lap_times,
-            "rotor_periods": [round(p, 6) for p in s.rotor_periods],
-            "pocket_readings": [r.as_record() for r in s.readings],
-            "details": {r: s.reasons[r] for r in self.reasons},
+            "ball_revolutions": len(self.passes),
+            "ball_direction": self.ball_direction,
+            "rotor_direction": rotor_direction,
+            "rotor_rpm": rotor_rpm,
+            "launch_t": round(self.launch_t, 6),
+            "left_t": None if self.left_t is None else round(self.left_t, 6),
+            "lap_times": self.lap_times,
+            "rotor_periods": [round(p, 6) for p in self.rotor_periods],
+            "pocket_readings": [r.as_record() for r in self.readings],
+            "details": {r: self.reasons[r] for r in reasons},
         }
-        if s.extra_max:
-            out["ball_revolutions_max"] = len(s.passes) + s.extra_max
-        if s.recovered:
-            out["recovered_passes"] = s.recovered
-        if s.faults:
-            out["sensor_faults"] = {name: len(msgs) for name, msgs in sorted(s.faults.items())}
+        if self.extra_max:
+            out["ball_revolutions_max"] = len(self.passes) + self.extra_max
+        if self.recovered:
+            out["recovered_passes"] = [dict(r) for r in self.recovered]
+        if self.faults:
+            out["sensor_faults"] = {name: len(msgs) for name, msgs in sorted(self.faults.items())}
         return out

@@ -83,7 +83,7 @@ class EdgeFilter:
             return None, False, None
         correction = None
         if previous == 1:
-            correction = self._count(name, "missed_fall",
+            correction = self.count(name, "missed_fall",
                                      f"{name} rose at {t:.6f} s while already active: its "
                                      "fall was missed; the rise is still a pass")
         last = self.last_rise.get(name)
@@ -93,31 +93,33 @@ class EdgeFilter:
             if self._chattered.get(name) == last:  # one faulty pass counts once
                 return None, False, Correction(name, "chatter", message)
             self._chattered[name] = last
-            return None, False, self._count(name, "chatter", message)
+            return None, False, self.count(name, "chatter", message)
         self.last_rise[name] = t
         return t, False, correction
 
     def _missed_rise(self, name: str, t: float) -> tuple[float | None, bool, Correction | None]:
         if name == "ball_pocket":
             self.last_rise[name] = t
-            return t, True, self._count(name, "missed_rise",
+            return t, True, self.count(name, "missed_rise",
                                         f"ball_pocket released at {t:.6f} s with no activation "
                                         "before it: the ball was read at the release (it came "
                                         "to rest under the sensor)")
         last = self.last_rise.get(name)
         if name in BALL_TRACK and (last is None or t - last >= self._min_interval(name)):
             self.last_rise[name] = t
-            return t, False, self._count(name, "missed_rise",
+            return t, False, self.count(name, "missed_rise",
                                          f"{name} fell at {t:.6f} s with no rise before it: "
                                          "its rise was missed; the fall marks the pass")
-        return None, False, self._count(name, "missed_rise",
+        return None, False, self.count(name, "missed_rise",
                                         f"{name} fell at {t:.6f} s with no rise before it: a "
                                         "missed pass")
 
     def _min_interval(self, name: str) -> float:
         return self.min_lap_s if name in BALL_TRACK else self.min_rotor_period_s
 
-    def _count(self, name: str, kind: str, message: str) -> Correction:
+    def count(self, name: str, kind: str, message: str) -> Correction:
+        """Count a correction of ``name`` against its budget (one the filter or the tracker
+        made) and return it."""
         self.faults[name] += 1
         return Correction(name, kind, message)
 

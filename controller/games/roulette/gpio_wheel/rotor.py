@@ -24,14 +24,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
 
-
-class TimerHandle(Protocol):
-    def cancel(self) -> None: ...
-
-
-Schedule = Callable[[float, Callable[[], None]], TimerHandle]
+from controller.games.base import Schedule, TimerHandle
+from controller.games.roulette import art12
+from controller.games.roulette.art12 import Finding
 
 # A rotor is steady when its period is within this share of the one before. A free rotor
 # changes by well under 1 % a turn, but real-rotor-revs.csv, timed by hand, varies by up to
@@ -49,8 +45,8 @@ class Revolution:
     ``rotor_b`` gave that direction in this very revolution (else it is carried over from
     the one before); ``whole`` when its period and direction are both known (it decodes
     pocket readings); ``faults`` name the
-    sensor faults seen in it (CONTRACT §5); ``reasons`` the Art. 12 (f)/(g) findings, as
-    (reason, detail); ``uncertain`` when, with a ball in play, the rotor changed speed and
+    sensor faults seen in it (CONTRACT §5); ``reasons`` the Art. 12 (f)/(g) findings;
+    ``uncertain`` when, with a ball in play, the rotor changed speed and
     its sensors disagree, so that nothing certain is known of it.
     """
 
@@ -61,7 +57,7 @@ class Revolution:
     whole: bool
     measured: bool = False
     faults: tuple[tuple[str, str], ...] = ()
-    reasons: tuple[tuple[str, str], ...] = ()
+    reasons: tuple[Finding, ...] = ()
     uncertain: bool = False
 
     @property
@@ -157,10 +153,9 @@ class RotorTracker:
             # speed with its sensors disagreeing, nothing certain is known of it.
             if not ball_in_play:
                 return Revolution(last, t, period, None, False)
-            if period > self.max_rotor_period_ratio * prev:
-                return Revolution(last, t, period, None, False, reasons=(
-                    ("wheel_stopped", f"rotor period {period:.3f} s is more than "
-                     f"{self.max_rotor_period_ratio} x the previous {prev:.3f} s"),))
+            stopped = art12.wheel_stopped_period(period, prev, self.max_rotor_period_ratio)
+            if stopped is not None:
+                return Revolution(last, t, period, None, False, reasons=(stopped,))
             return Revolution(last, t, period, None, False, uncertain=True, faults=(
                 ("rotor_b", f"rotor_b fired {k} times in a rotor revolution of {period:.3f} s "
                             f"(the one before: {prev:.3f} s) ending at {t:.3f} s"),))
@@ -172,25 +167,18 @@ class RotorTracker:
     def _whole(self, start: float, end: float, period: float, direction: str | None,
                prev: float | None, ball_in_play: bool, measured: bool,
                faults: list[tuple[str, str]]) -> Revolution:
-        reasons: list[tuple[str, str]] = []
-        rpm = 60.0 / period
-        if rpm < self.min_rotor_rpm:
-            reasons.append(("wheel_malfunction",
-                            f"rotor at {rpm:.2f} rpm, below {self.min_rotor_rpm} rpm"))
-        if prev is not None and period > self.max_rotor_period_ratio * prev:
-            reasons.append(("wheel_stopped",
-                            f"rotor period {period:.3f} s is more than "
-                            f"{self.max_rotor_period_ratio} x the previous {prev:.3f} s"))
-        if (ball_in_play and direction is not None and self.direction is not None
-                and direction != self.direction):
-            reasons.append(("wheel_malfunction",
-                            f"rotor direction flipped to {direction} at {end:.3f} s after "
-                            "slowing down"))
+        findings = (
+            art12.wheel_malfunction_slow(60.0 / period, self.min_rotor_rpm),
+            art12.wheel_stopped_period(period, prev, self.max_rotor_period_ratio),
+            art12.wheel_malfunction_reversed(self.direction, direction, end)
+            if ball_in_play else None,
+        )
+        reasons = tuple(f for f in findings if f is not None)
         self.period = period
         if direction is not None:
             self.direction = direction
         return Revolution(start, end, period, direction, direction is not None, measured,
-                          tuple(faults), tuple(reasons))
+                          tuple(faults), reasons)
 
     def _arm(self, t: float) -> None:
         if self._timer is not None:

@@ -1,0 +1,146 @@
+"""A roulette table's restart from its journal (seed 001 Art. 13 settlements, Art. 16 limits;
+CONTRACT §5 held spins).
+
+:func:`scan_journal` reads what a restart needs from the records (the last table state, the
+spins started and concluded, the bets not yet settled, the limits); :func:`recover` resumes
+the game from it: a spin cut by the stop is voided (``interrupted``) and its bets returned,
+a held spin stays held, missing settlements are journaled, nothing journaled is repeated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from controller.core.config import Limits
+from controller.games.roulette.bets import bet_key, settlement
+from controller.games.roulette.layout import make_bet
+from controller.games.roulette.round import RoundMachine
+
+if TYPE_CHECKING:
+    from controller.games.roulette.game import RouletteGame
+
+RECORD_TYPES = ("state", "spin_start", "spin_result", "spin_invalid", "spin_held", "bet",
+                "settlement", "config_change")
+"""The journal's records a restart reads."""
+
+
+@dataclass
+class RouletteRecovery:
+    """What a restart finds in the journal.
+
+    ``state`` is the last table state; ``last_spin`` the last spin concluded; ``unsettled``
+    the bet records with no settlement yet; ``outcomes`` maps each concluded spin to its
+    number (None for an invalid spin); ``interrupted_spin`` a spin started and never
+    concluded; ``limits`` the last applied limits change, ``pending_limits`` one requested
+    and not applied yet; ``held`` the last spin held and not decided.
+    """
+
+    state: str = "closed"
+    last_spin: int = 0
+    unsettled: list[dict[str, Any]] = field(default_factory=list)
+    outcomes: dict[int, str | None] = field(default_factory=dict)
+    interrupted_spin: int | None = None
+    limits: Limits | None = None
+    pending_limits: Limits | None = None
+    held: dict[str, Any] | None = None
+
+
+def scan_journal(records: list[dict[str, Any]]) -> RouletteRecovery:
+    """Read the records that matter for a restart (``RECORD_TYPES``), in journal order."""
+    found = RouletteRecovery()
+    open_spin: int | None = None
+    unsettled: list[dict[str, Any]] = []
+    for r in records:
+        kind = r["type"]
+        if kind == "state":
+            found.state = r["to"]
+        elif kind == "spin_start":
+            open_spin = r["spin"]
+        elif kind == "spin_held":
+            found.held = r
+        elif kind in ("spin_result", "spin_invalid"):
+            open_spin = None
+            found.held = None
+            found.last_spin = max(found.last_spin, r["spin"])
+            found.outcomes[r["spin"]] = r.get("number")
+        elif kind == "bet":
+            unsettled.append(r)
+        elif kind == "settlement":
+            key = bet_key(r)
+            for i, bet in enumerate(unsettled):
+                if bet_key(bet) == key:
+                    del unsettled[i]
+                    break
+        elif kind == "config_change" and r.get("key") == "limits":
+            if r["status"] == "applied":
+                found.limits = Limits(r["min_bet"], r["max_bet"])
+                found.pending_limits = None
+            elif r["status"] == "requested":
+                found.pending_limits = Limits(r["min_bet"], r["max_bet"])
+    found.interrupted_spin = open_spin
+    found.unsettled = unsettled
+    return found
+
+
+def recover(game: RouletteGame, found: RouletteRecovery) -> None:
+    """Resume ``game`` after a restart from what the journal holds (``found``).
+
+    A spin that was in play when the controller stopped cannot be finished (its evidence
+    stopped at the cut): it is voided with reason ``interrupted`` and its bets are
+    returned. A spin concluded but not wholly settled gets its missing settlements. Bets
+    placed for the next spin stay on the layout. Nothing journaled is repeated. The limits
+    in force are the last ``applied`` change's (else the config's); a change ``requested``
+    and not yet applied applies now if no game is open, else when the open game is settled
+    (Art. 16).
+    """
+    last = found.last_spin
+    game.game_number = last + 1
+    if found.limits is not None:
+        game.limits = found.limits
+    game.pending_limits = found.pending_limits
+    interrupted = found.interrupted_spin
+    state = found.state
+    if found.held is not None and found.held["spin"] == interrupted:
+        # A held spin's evidence is all journaled: it stays held for the inspector.
+        game.held_spin = found.held
+        game.game_number = found.held["spin"]
+        interrupted = None
+        state = "held"
+    elif state not in RoundMachine.states_map:
+        game.alarm("journal_state_unknown", f"the journal's last table state {state!r} is "
+                   "not a state of a roulette table: starting closed")
+        state = "closed"
+    elif interrupted is not None or state == "no_more_bets":
+        # The ball of the interrupted spin may still be running: the table stays closed
+        # to bets and launches until the dealer opens bets again (no late bet is taken
+        # and no spin is started from the middle of a throw).
+        state = "closed"
+    elif state in ("ball_in_play", "result", "invalid", "settled"):
+        state = "bets_open"
+    if state != found.state:
+        game.emit("state", game=last + 1, trigger="restart",
+                  **{"from": found.state, "to": state}, limits=game.limits_record())
+    game.machine = RoundMachine(game.journal_transition, start_value=state)
+    if interrupted is not None:
+        game.emit("spin_invalid", spin=interrupted, reason="interrupted",
+                  reasons=["interrupted"],
+                  details={"interrupted": "the controller stopped while the spin was in "
+                           "play; voided on restart, bets returned; the dealer reopens "
+                           "bets when the wheel is ready"})
+        found.outcomes[interrupted] = None
+        game.game_number = max(last, interrupted) + 1
+    for record in found.unsettled:
+        bet = make_bet(game.layout, record["kind"], record["box"], record["amount"],
+                       record.get("numbers"), record.get("which"))
+        spin = record["game"]
+        if spin in found.outcomes:
+            game.emit("settlement", game=spin, note="settled on restart",
+                      **settlement(bet, found.outcomes[spin]))
+        else:
+            game.bets.append(bet)
+    if state == "closed" or (state == "bets_open" and found.state != "bets_open"):
+        # No game in progress (or it was just concluded): a change requested during it
+        # applies now (Art. 16); with bets open or a spin held it waits for that game's
+        # settlement.
+        game.apply_pending_limits(game_over=True)
