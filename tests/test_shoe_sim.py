@@ -142,8 +142,12 @@ def test_five_choices_come_before_the_banca_second_card(
     assert chosen > 0
 
 
+# Points by rank, from RULES.md §2: "Ten and figures count 0, ace 1".
+POINTS = {"A": 1, "T": 0, "J": 0, "Q": 0, "K": 0} | {str(n): n for n in range(2, 10)}
+
+
 def _two_card_total(cards: list[str]) -> int:
-    return sum(parse_card(c).baccarat_points for c in cards[:2]) % 10
+    return sum(POINTS[parse_card(c).rank] for c in cards[:2]) % 10
 
 
 def test_cut_card_placed_40_to_half_a_shoe_from_the_bottom(

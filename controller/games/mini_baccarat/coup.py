@@ -28,6 +28,7 @@ from controller.games.mini_baccarat.rules import (
     is_encart,
     is_natural,
     outcome,
+    points,
 )
 
 # --------------------------------------------------------------------------------------
@@ -356,7 +357,7 @@ class CoupChart(StateChart):
         """Art. 6, 8, 11: the face-down card is turned; a nine opens insurance."""
         first = self.hands[BANCA][0]
         self._emit("card_turned", coup=self.coup_number, hand="banca", card=str(first))
-        if first.baccarat_points == 9:
+        if points(first) == 9:
             offers = [
                 {"box": b, "max": self.bets[(b, "punto")] // 2}
                 for b in self.in_play

@@ -60,6 +60,7 @@ from controller.games.mini_baccarat.rules import (
     is_encart,
     is_natural,
     outcome,
+    points,
 )
 
 __all__ = [
@@ -87,6 +88,7 @@ __all__ = [
     "is_encart",
     "is_natural",
     "outcome",
+    "points",
 ]
 
 
