@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
-from controller.games.roulette.config import RouletteConfig
 
 from controller.core.config import load_config
 from controller.core.errors import ConfigError
+from controller.games.roulette.config import RouletteConfig
 
 DEFAULT = (REPO / "controller/data/default.toml").read_text()
 WHEEL_PINS = {"ball_a": 17, "ball_b": 27, "rotor_a": 22, "rotor_b": 23, "ball_pocket": 24}

@@ -26,12 +26,12 @@ from conftest import (
     opposite,
     read_series,
 )
-from controller.games.roulette.config import RouletteConfig
-from controller.games.roulette.spin import SpinOutcome, SpinTracker
 
 from controller.core.clock import VirtualClock
 from controller.core.events import GpioEdge
 from controller.core.loop import EventLoop
+from controller.games.roulette.config import RouletteConfig
+from controller.games.roulette.spin import SpinOutcome, SpinTracker
 
 BALL = read_series("real-ball-laps.csv")
 ROTOR_ALL = read_series("real-rotor-revs.csv")
