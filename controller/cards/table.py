@@ -26,6 +26,7 @@ from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
 from controller.games.base import Emit
 from controller.games.mini_baccarat.game import MiniBaccarat
+from controller.games.mini_baccarat.shoe import shoe_rules
 from controller.protocols import make_codec
 from controller.store.journal import Journal
 from controller.store.recall import public_view
@@ -50,7 +51,7 @@ class CardTable:
         self._real_emit = emit
         self._emit: Emit = emit
         mini = config.rules
-        self.shoe = ShoeSession(self._proxy, mini.decks, mini.cut_card_min_remaining)
+        self.shoe = ShoeSession(self._proxy, shoe_rules(mini.decks, mini.cut_card_min_remaining))
         self.game = MiniBaccarat(self._proxy, mini.decks, mini.insurance_pays_on,
                                  (config.limits.min_bet, config.limits.max_bet))
         ports = config.serial or {}
@@ -129,14 +130,14 @@ class CardTable:
 
     def _after_card(self, t: float) -> None:
         if self.game.state == "coup_over":
-            self.shoe.coup_finished(t)
+            self.shoe.close_if_ending(t)
 
     def _close_shoe_between_games(self, t: float) -> None:
         """Close an ending shoe (cut card, or the 40-card reserve reached) when no coup is
         under way: waiting for the end of a game that is not being played would refuse
         both the next coup and the procedure that must come before it."""
         if self.shoe.shoe_ending and self.game.state in _BETWEEN_COUPS:
-            self.shoe.coup_finished(t)
+            self.shoe.close_if_ending(t)
 
     def port_status(self, status: PortStatus) -> None:
         """A shoe port went away or came back (the ``port`` record is journaled already).

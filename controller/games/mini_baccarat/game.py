@@ -99,7 +99,8 @@ class MiniBaccarat:
         emit: journals each record (``coup_start``, ``bet_placed``, ``bets_closed``,
             ``card``, ``misread``, ``five_choice``, ``card_turned``, ``insurance_offered``,
             ``insurance_closed``, ``box_result``, ``settlement``, ``coup_result``).
-        decks: decks in the shoe (Art. 2: four), journaled in ``coup_start``.
+        decks: decks in the shoe (Art. 2: four, checked by the config), journaled in
+            ``coup_start``.
         insurance_pays_on: one of INSURANCE_RULES (Art. 11 Decision).
         limits: (minimum bet, maximum per box and kind) in chips (Art. 5).
 
@@ -118,8 +119,6 @@ class MiniBaccarat:
         insurance_pays_on: str = "natural_nine",
         limits: tuple[int, int] = (1, 10000),
     ) -> None:
-        if decks < 1:
-            raise ValueError(f"decks must be at least 1: {decks}")
         if insurance_pays_on not in INSURANCE_RULES:
             raise ValueError(f"insurance_pays_on must be one of {INSURANCE_RULES}")
         if not 1 <= limits[0] <= limits[1]:
