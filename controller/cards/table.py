@@ -19,6 +19,7 @@ import json
 from typing import Any, TypeGuard
 
 from controller.cards.card import parse_card
+from controller.cards.masking import present_input
 from controller.cards.shoe import ShoeSession
 from controller.cards.shoe_lines import MisreadLine, ShoeCodec, ShoeLine
 from controller.core.config import Config
@@ -29,7 +30,6 @@ from controller.games.mini_baccarat.game import MiniBaccarat
 from controller.games.mini_baccarat.shoe import shoe_rules
 from controller.protocols import make_codec
 from controller.store.journal import Journal
-from controller.store.recall import public_view
 
 # Records that are the table's inputs (replayed on restart) or the Table's own markers.
 _INPUT_TYPES = ("serial", "input", "bet_request", "port")
@@ -77,14 +77,11 @@ class CardTable:
         return f"coup {self.game.coup} under way ({self.game.state})"
 
     def present(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The records one input caused, as the public may see them: the Banca's face-down
-        card (seed 000 Art. 6) is masked, and so are the records that carried it in (the
-        raw shoe bytes, a dealer's correction); from the close of bets to the turn, any raw
-        shoe bytes (a reader line split across reads may hold part of that card)."""
-        hide = any(r["type"] == "card" and r.get("face_down") for r in records)
-        unseen = self.face_down_unseen()
-        return [public_view(r, hide_raw=hide or (unseen and r["type"] == "serial"))
-                for r in records]
+        """The records one input caused, as the public may see them: a card dealt face
+        down (seed 000 Art. 6) is masked, and so are the records that carried it in (the
+        raw shoe bytes, a dealer's correction); while the game says a face-down card may
+        be in flight, any raw shoe bytes (``controller.cards.masking``)."""
+        return present_input(records, self.face_down_unseen())
 
     def refused(self, event: DealerInput | BetPlaced, exc: RuleViolation) -> None:
         self.alarm(event.t, exc.code, exc.message)
