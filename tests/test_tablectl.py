@@ -83,7 +83,7 @@ def test_recall_gives_each_record_to_one_spin_only(
     assert last["type"] == "state" and last["trigger"] == "reopen"  # spin 1 ends there
     # Spin 2's bets, placed after the reopen, open its block, before its spin_start.
     types = [r["type"] for r in spin2["records"]]
-    assert types[:types.index("spin_start")] == ["bet_request", "bet"] * 2
+    assert types[:types.index("spin_start")] == ["bet", "bet"]
     seqs = [r["seq"] for game in (spin1, spin2) for r in game["records"]]
     assert seqs == sorted(set(seqs))
     assert not [r for game in (spin1, spin2) for r in game["records"] if r["type"] == "gpio"]

@@ -144,10 +144,6 @@ class Table:
         if isinstance(event, GpioEdge):
             self._gpio(event)
         elif isinstance(event, BetPlaced):
-            self.emit("bet_request", t=event.t, kind=event.kind, box=event.box,
-                      amount=event.amount,
-                      **({"numbers": list(event.numbers)} if event.numbers is not None else {}),
-                      **({"which": event.which} if event.which is not None else {}))
             return self._person(event, getattr(game, "verify_bet", None), game.place_bet)
         elif isinstance(event, DealerInput):
             self.emit("input", t=event.t, action=event.action, **event.args)

@@ -17,6 +17,8 @@ DECKS = 4
 """Decks in the sabot of a Mini-Bacará table (Art. 2: "los cuatro mazos")."""
 
 BET_KINDS = ("punto", "banca", "insurance")
+BET_RECORD = "bet_placed"
+"""The record of an accepted bet: every field of the bet input, its coup and the box's total."""
 FIVE_CHOICES = ("draw", "stand")
 INSURANCE_RULES = ("natural_nine", "banca_natural")
 """When insurance wins (Art. 11 Decision): ``natural_nine`` the Banca's two cards total a
