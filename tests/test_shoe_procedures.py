@@ -84,7 +84,7 @@ def test_seed_004_articles_are_cited_in_refusals_and_alarms() -> None:
     assert "(seed 004 Art. 5 e, 6 b)" in early["message"]
     shoe.inspector_clear(2.5, "cut card checked")
     with pytest.raises(RuleViolation, match=r"seed 004 Art\. 6"):
-        shoe.verify_new_coup()
+        shoe.verify_new_game()
     assert shoe.close_if_ending(3.0) and shoe.procedure == "cut_card"
     assert "(seed 004 Art. 6)" in refusal(shoe, "cut").message
 
@@ -111,7 +111,7 @@ def test_seed_003_four_shuffles_then_a_cut_by_a_player_before_each_hand() -> Non
     assert journal.of("shoe_closed")[-1]["reason"] == "game_finished"
     assert not shoe.ready_for_play and shoe.procedure == "before_hand"
     with pytest.raises(RuleViolation, match="the before_hand procedure"):
-        shoe.verify_new_coup()
+        shoe.verify_new_game()
     shoe.procedure_step(10.0, "shuffle")
     assert shoe.cards_left == 52  # the first step gathered every card
 

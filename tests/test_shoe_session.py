@@ -92,7 +92,7 @@ def test_new_decks_procedure_complete_in_order() -> None:
     assert journal.of("burn") == [
         {"type": "burn", "seq": 6, "t": 7.0, "card": "AS", "cards_left": 207}
     ]
-    shoe.verify_new_coup()
+    shoe.verify_new_game()
     assert shoe.feed(8.0, game(KH)) == KH
     assert shoe.cards_left == 206 and shoe.remaining(KH) == 3
 
@@ -154,13 +154,13 @@ def test_cut_card_ends_the_shoe_after_the_coup_then_art6() -> None:
     # The coup under way finishes (Art. 6: "cuando en una partida aparece el cortador").
     assert shoe.feed(2.5, game(deck[5])) == deck[5]
     with pytest.raises(RuleViolation) as err:
-        shoe.verify_new_coup()
+        shoe.verify_new_game()
     assert err.value.code == "shoe_ending"
     assert shoe.close_if_ending(3.0)
     assert journal.of("shoe_closed")[-1]["reason"] == "cut_card"
     assert shoe.procedure == CUT_CARD and not shoe.ready_for_play
     with pytest.raises(RuleViolation) as err:
-        shoe.verify_new_coup()
+        shoe.verify_new_game()
     assert err.value.code == "shoe_not_ready"
     # A card drawn before the reshuffle is journaled, not passed.
     assert shoe.feed(3.5, game(deck[6])) is None
@@ -230,7 +230,7 @@ def test_card_over_count_stops_play_until_inspector_clears() -> None:
     assert shoe.feed(1.3, game(KH)) is None
     assert journal.alarm_codes()[-1] == "card_while_stopped"
     with pytest.raises(RuleViolation) as err:
-        shoe.verify_new_coup()
+        shoe.verify_new_game()
     assert err.value.code == "play_stopped"
     record = shoe.inspector_clear(2.0, "extra ace removed")
     assert record["cleared"] == ["card_over_count"] and record["note"] == "extra ace removed"
@@ -324,13 +324,13 @@ def test_art5e_6b_cut_card_more_than_half_the_pack_above_the_bottom_is_misplaced
     assert journal.alarm_codes()[-1] == "card_while_stopped"
     shoe.close_if_ending(3.0)
     with pytest.raises(RuleViolation) as err:
-        shoe.verify_new_coup()
+        shoe.verify_new_game()
     assert err.value.code == "play_stopped"
     assert shoe.inspector_clear(4.0, "cut card was too high")["cleared"] == ["cut_card_early"]
     for step in ART6:
         shoe.procedure_step(5.0, step)
     shoe.feed(6.0, burn(AS))
-    shoe.verify_new_coup()
+    shoe.verify_new_game()
 
 
 # --- misreads and corrections ---------------------------------------------------------

@@ -1,7 +1,7 @@
 """Playing cards as the shoe reads them: rank and suit (a French deck, seed 002 Art. 4).
 
 A card has no value here: each game gives its cards their points in its own rules
-(Mini-Bacará: ``controller.games.mini_baccarat.rules.points``).
+package (``controller/games/<game>/``).
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 The card table (:class:`~controller.cards.table.CardTable`) keeps what every card table
 shares: the shoe session and its procedures, the reader's codec per port, misreads and the
 dealer's card correction, port outages, the cut card ending the shoe after the current
-game, and ``open_bets`` refused until the shoe is ready. A game (Mini-Bacará, seed 000; the
-Black Jack tables of seeds 002 and 004; draw poker, seed 003) implements
+game, and ``open_bets`` refused until the shoe is ready. A game's package (the
+regulations of seeds 000, 002, 003 and 004 each give one) implements
 :class:`CardGame`: where the next card goes, what a card does, which cards stay face down
 until when, whether a game is under way, its own dealer inputs and bets (verify, then do),
 and enough of its records for the table to replay it after a restart.
@@ -49,19 +49,20 @@ class CardGame(Protocol):
 
     def tag(self) -> dict[str, Any]:
         """The fields that tie a table's record (an alarm, the recovery) to the current or
-        last game, e.g. ``{"coup": 3}``; 0 before the first."""
+        last game, e.g. ``{"hand": 3}`` (its number under the game's own name; 0 before
+        the first)."""
 
     def under_way(self) -> bool:
-        """Whether a game (coup, hand) is being played on this shoe: from its opening
+        """Whether a game is being played on this shoe: from its opening
         (``open_bets``) to its result. The cut card ends the shoe after it."""
 
     def open_game(self) -> str | None:
         """The game still open when input ends (a replay's trace ran out), in words, e.g.
-        "coup 3 under way (dealing)"; None when none is."""
+        "hand 3 under way (dealing)"; None when none is."""
 
     def next_hand(self) -> str | None:
         """The hand the next card from the shoe goes to, in the dealing order of the
-        game's rules, in words ("box 2", "banca"); None when no card is due."""
+        game's rules, in words ("box 2", "dealer"); None when no card is due."""
 
     def face_down_pending(self) -> bool:
         """Whether bytes the shoe sends now may carry a card dealt face down and not yet

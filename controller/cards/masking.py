@@ -2,8 +2,8 @@
 used live (a card table's ``present``, on the records one input caused) and in recall
 (``controller.store.recall``, on a whole game's records).
 
-Seed 000 Art. 6 deals the Banca's first card face down until the dealer turns it; seed 002
-Art. 8 the Black Jack dealer's hole card; seed 003 num. 6 every poker hand. The rule knows no
+Seed 000 Art. 6 deals the house's first card face down until the dealer turns it; seed 002
+Art. 8 the dealer's hole card; seed 003 num. 6 every player's cards. The rule knows no
 game, only the card core's records:
 
 - a ``card`` record with ``face_down: true`` shows ``"??"`` for its card until a

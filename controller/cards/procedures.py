@@ -4,11 +4,11 @@ articles its alarms cite. A game's package gives them to the
 
 Examples of what this expresses (each game's package holds its own):
 
-- seed 002 (Black Jack Plus, applied by Mini-Bacará) Art. 5, new decks: show, turn,
+- seed 002 Art. 5 (also applied by the table of seed 000), new decks: show, turn,
   scramble, shuffle, cut, load, burn, all mandatory and in that order; Art. 6, after the cut
   card: show, turn and scramble optional, then shuffle, cut, load, burn;
-- seed 004 (Pot Luck) Art. 5 and 6: the same steps, cited as seed 004's;
-- seed 003 (draw poker) num. 2: "barajadas al menos cuatro veces antes de cada pase y se le
+- seed 004 Art. 5 and 6: the same steps, cited as seed 004's;
+- seed 003 num. 2: "barajadas al menos cuatro veces antes de cada pase y se le
   ofrecerá colocar la carta de corte a uno de los Jugadores": a shuffle done at least four
   times (``Step.min_times``), then the cut, by a player or, declining, the dealer
   (``Step.by``), before every hand (``ShoeRules.before_each_game``).

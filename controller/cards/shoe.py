@@ -137,7 +137,7 @@ class ShoeSession:
         """Copies of ``card`` still in the shoe by composition (0 to ``decks``)."""
         return self.decks - self._counts[card]
 
-    def verify_new_coup(self) -> None:
+    def verify_new_game(self) -> None:
         """Check that a new game may start on this shoe.
 
         Raises:

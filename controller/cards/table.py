@@ -108,7 +108,7 @@ class CardTable:
             case "card":
                 self.shoe.verify_manual_card(_correction(args))
             case "open_bets":
-                self.shoe.verify_new_coup()
+                self.shoe.verify_new_game()
                 self.game.verify_input(inp)
             case _:
                 self.game.verify_input(inp)
@@ -133,7 +133,7 @@ class CardTable:
                 if card is not None:
                     self.game.card(t, card, manual=True)
             case "open_bets":
-                self.shoe.verify_new_coup()
+                self.shoe.verify_new_game()
                 self.game.dealer_input(inp)
             case _:
                 self.game.dealer_input(inp)

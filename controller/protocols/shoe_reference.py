@@ -92,7 +92,7 @@ class ReferenceShoeCodec:
                 return lines
             lost = _lost_card(head, False, False)
         text = head.decode("latin-1")
-        # Part of a card line is never shown: it may be the Banca's face-down card.
+        # Part of a card line is never shown: it may be a card dealt face down.
         lines.append(CutOffLine(length, lost, text if lost in (None, "cut") else ""))
         if lost == "game":
             lines.append(MisreadLine())
