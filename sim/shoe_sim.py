@@ -1,8 +1,8 @@
 """A simulated card shoe and the dealer's hands on it: CONTRACT §2 trace events, no game.
 
 Pure and deterministic: everything is drawn from the ``random.Random`` it is given; no I/O.
-A game's simulated dealer (in its own package, e.g.
-``controller/games/mini_baccarat/simulation.py``) builds on :class:`ShoeDealer`: it decides
+A game's simulated dealer (in its own package, ``controller/games/<game>/simulation.py``)
+builds on :class:`ShoeDealer`: it decides
 which cards the rules need, and this module draws them from shuffled decks and writes them
 as the reference reader's lines (CONTRACT §4).
 
