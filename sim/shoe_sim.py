@@ -2,9 +2,8 @@
 
 Pure and deterministic: everything is drawn from the ``random.Random`` it is given; no I/O.
 A game's simulated dealer (in its own package, ``controller/games/<game>/simulation.py``)
-builds on :class:`ShoeDealer`: it decides
-which cards the rules need, and this module draws them from shuffled decks and writes them
-as the reference reader's lines (CONTRACT §4).
+builds on :class:`ShoeDealer`: it decides which cards the rules need, and this module draws
+them from shuffled decks and writes them as the reference reader's lines (CONTRACT §4).
 
 What the shoe does:
 
