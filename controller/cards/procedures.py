@@ -16,11 +16,14 @@ Examples of what this expresses (each game's package holds its own):
 A step is declared by the dealer (``procedure_step``), or read from the shoe
 (``Step.read``: the burn card, seed 002 Art. 5 g). The procedure is complete once its last
 mandatory step is done; the cards count in the shoe from the step that ``loads`` it.
+:class:`ProcedureRun` follows the dealer through the procedure due.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from controller.core.errors import RuleViolation
 
 CARDS_PER_DECK = 52
 
@@ -138,3 +141,117 @@ def cut_card_reserve_bounds(decks: int, minimum: int) -> tuple[int, int]:
     (seed 002 Art. 5 e: 40) and no more than half the pack of ``decks`` decks ("a no menos
     de 40 cartas de la base y la mitad del paquete")."""
     return minimum, decks * CARDS_PER_DECK // 2
+
+
+class ProcedureRun:
+    """Where the dealer is in the procedure due: the last step done, and how many times.
+
+    Args:
+        rules: the shoe's procedures; the new-decks one is due first.
+    """
+
+    def __init__(self, rules: ShoeRules) -> None:
+        self.rules = rules
+        self.due: Procedure | None = rules.new_decks
+        self.last = -1  # index in due.steps of the last step done
+        self.times = 0  # times the last step was done (a step may be repeated)
+
+    def start(self, procedure: Procedure) -> None:
+        """``procedure`` is due now, from its first step."""
+        self.due, self.last, self.times = procedure, -1, 0
+
+    def verify(self, step: str, by: str | None) -> int:
+        """Check that the dealer may do ``step`` now (``by`` whom, for a step that asks);
+        return its index in the procedure due.
+
+        Raises:
+            RuleViolation: ``unknown_procedure_step`` (not a step the dealer declares),
+                ``procedure_out_of_order`` (a mandatory step before it is missing or not
+                done its number of times, it repeats or goes back, or no procedure is
+                due), or ``procedure_step_by`` (a step that asks who did it, without one
+                of them).
+        """
+        dealer_steps = self.rules.dealer_steps
+        if step not in dealer_steps:
+            raise RuleViolation(
+                "unknown_procedure_step",
+                f"unknown shoe procedure step {step!r}; dealer steps: {', '.join(dealer_steps)}"
+                " (the burn is read from the shoe)",
+            )
+        proc = self.due
+        if proc is None:
+            raise RuleViolation(
+                "procedure_out_of_order",
+                f"step {step!r}: no shoe procedure is due ({self.rules.citations.procedures}), "
+                "the shoe is in play",
+            )
+        steps = proc.steps
+        index = next((i for i, s in enumerate(steps) if s.name == step and not s.read), -1)
+        repeat = index == self.last >= 0 and steps[index].min_times > 1
+        if not repeat and not self.may_follow(index):
+            done = steps[self.last].name if self.last >= 0 else "nothing"
+            raise RuleViolation(
+                "procedure_out_of_order",
+                f"step {step!r} out of order in the {proc.name} procedure "
+                f"({self.article()}): last done {done}, next due {self.next_due()}",
+            )
+        who = steps[index].by
+        if who and by not in who:
+            raise RuleViolation(
+                "procedure_step_by",
+                f"step {step!r}: say who did it, one of {', '.join(who)} ({proc.article})",
+            )
+        return index
+
+    def may_follow(self, index: int) -> bool:
+        """Whether step ``index`` may come next: after the last step, which was done its
+        number of times, with no mandatory step between them."""
+        if self.due is None or index <= self.last:
+            return False
+        steps = self.due.steps
+        if self.last >= 0 and self.times < steps[self.last].min_times:
+            return False
+        return not any(s.mandatory for s in steps[self.last + 1 : index])
+
+    def done(self, index: int) -> int:
+        """Step ``index`` (verified) was done; return how many times in a row now. The
+        procedure ends once its last mandatory step is done its number of times
+        (``due`` is then None)."""
+        assert self.due is not None, "verified: a procedure is due"
+        self.times = self.times + 1 if index == self.last else 1
+        self.last = index
+        times = self.times
+        steps = self.due.steps
+        final = max((i for i, s in enumerate(steps) if s.mandatory), default=-1)
+        if self.last >= final and self.times >= steps[self.last].min_times:
+            self._finish()
+        return times
+
+    def _finish(self) -> None:
+        self.due, self.last, self.times = None, -1, 0
+
+    def read_step_due(self) -> int | None:
+        """The index of the step read from the shoe (the burn) when it may come next."""
+        if self.due is None:
+            return None
+        return next((i for i, s in enumerate(self.due.steps) if s.read and self.may_follow(i)),
+                    None)
+
+    def article(self) -> str:
+        """The article of the procedure due (the procedures' when none is)."""
+        return self.rules.citations.procedures if self.due is None else self.due.article
+
+    def next_due(self) -> str:
+        """The step or steps that may come next, in words ("show or turn or shuffle")."""
+        if self.due is None:
+            return "nothing"
+        steps = self.due.steps
+        if self.last >= 0 and self.times < steps[self.last].min_times:
+            last = steps[self.last]
+            return f"{last.name} (done {self.times} of {last.min_times} times)"
+        due = []
+        for step in steps[self.last + 1 :]:
+            due.append(step.name)
+            if step.mandatory:
+                break
+        return " or ".join(due)

@@ -43,7 +43,7 @@ from collections import Counter
 from typing import Any, Final, assert_never
 
 from controller.cards.card import Card
-from controller.cards.procedures import Procedure, ShoeRules, Step
+from controller.cards.procedures import Procedure, ProcedureRun, ShoeRules
 from controller.cards.shoe_lines import (
     BadCardLine,
     CardLine,
@@ -87,9 +87,7 @@ class ShoeSession:
         self.cut_card_min_remaining = rules.cut_card_min_remaining
         self._cite = rules.citations
         self._counts: Counter[Card] = Counter()
-        self._procedure: Procedure | None = rules.new_decks
-        self._last_step = -1  # index in _procedure.steps of the last step done
-        self._times = 0  # times the last step was done (a step may be repeated)
+        self._run = ProcedureRun(rules)
         self._loaded = False
         self._stops: list[str] = []
         self._cut_seen = False
@@ -105,12 +103,12 @@ class ShoeSession:
     @property
     def procedure(self) -> str | None:
         """The name of the procedure due or under way (``new_decks``...), None in play."""
-        return None if self._procedure is None else self._procedure.name
+        return None if self._run.due is None else self._run.due.name
 
     @property
     def ready_for_play(self) -> bool:
         """The procedure is complete (burn included) and the shoe is loaded."""
-        return self._procedure is None and self._loaded
+        return self._run.due is None and self._loaded
 
     @property
     def play_stopped(self) -> bool:
@@ -166,53 +164,10 @@ class ShoeSession:
         Returns the step's index in the procedure due.
 
         Raises:
-            RuleViolation: ``unknown_procedure_step`` (not a step the dealer declares),
-                ``procedure_out_of_order`` (a mandatory step before it is missing or not
-                done its number of times, it repeats or goes back, or no procedure is
-                due), or ``procedure_step_by`` (a step that asks who did it, without one
-                of them).
+            RuleViolation: as ``ProcedureRun.verify``: ``unknown_procedure_step``,
+                ``procedure_out_of_order``, ``procedure_step_by``.
         """
-        dealer_steps = self.rules.dealer_steps
-        if step not in dealer_steps:
-            raise RuleViolation(
-                "unknown_procedure_step",
-                f"unknown shoe procedure step {step!r}; dealer steps: {', '.join(dealer_steps)}"
-                " (the burn is read from the shoe)",
-            )
-        proc = self._procedure
-        if proc is None:
-            raise RuleViolation(
-                "procedure_out_of_order",
-                f"step {step!r}: no shoe procedure is due ({self._cite.procedures}), the shoe "
-                "is in play",
-            )
-        steps = proc.steps
-        index = next((i for i, s in enumerate(steps) if s.name == step and not s.read), -1)
-        repeat = index == self._last_step >= 0 and steps[index].min_times > 1
-        if not repeat and not self._may_follow(index):
-            done = steps[self._last_step].name if self._last_step >= 0 else "nothing"
-            raise RuleViolation(
-                "procedure_out_of_order",
-                f"step {step!r} out of order in the {proc.name} procedure "
-                f"({self._article()}): last done {done}, next due {self._next_due()}",
-            )
-        who = steps[index].by
-        if who and by not in who:
-            raise RuleViolation(
-                "procedure_step_by",
-                f"step {step!r}: say who did it, one of {', '.join(who)} ({proc.article})",
-            )
-        return index
-
-    def _may_follow(self, index: int) -> bool:
-        """Whether step ``index`` may come next: after the last step, which was done its
-        number of times, with no mandatory step between them."""
-        if self._procedure is None or index <= self._last_step:
-            return False
-        steps = self._procedure.steps
-        if self._last_step >= 0 and self._times < steps[self._last_step].min_times:
-            return False
-        return not any(s.mandatory for s in steps[self._last_step + 1 : index])
+        return self._run.verify(step, by)
 
     def procedure_step(self, t: float, step: str, by: str | None = None) -> dict[str, Any]:
         """The dealer did ``step`` of the procedure due (e.g. seed 002 Art. 5 or 6).
@@ -227,34 +182,22 @@ class ShoeSession:
         Raises:
             RuleViolation: as ``verify_procedure_step``, before anything changed.
         """
-        index = self.verify_procedure_step(step, by)
-        assert self._procedure is not None, "verified: a procedure is due"
-        spec = self._procedure.steps[index]
-        if self._last_step < 0:
+        run = self._run
+        index = run.verify(step, by)
+        assert run.due is not None, "verified: a procedure is due"
+        spec = run.due.steps[index]
+        if run.last < 0:
             self._counts.clear()
-        times = self._times + 1 if index == self._last_step else 1
         extra: dict[str, Any] = {}
         if spec.min_times > 1:
-            extra["times"] = times
+            extra["times"] = run.times + 1 if index == run.last else 1
         if spec.by:
             extra["by"] = by
-        record = self._emit("shoe_procedure", t=t, procedure=self._procedure.name, step=step,
-                            **extra)
-        self._last_step, self._times = index, times
+        record = self._emit("shoe_procedure", t=t, procedure=run.due.name, step=step, **extra)
+        run.done(index)
         if spec.loads:
             self._loaded = True
-        self._complete_if_done(t)
         return record
-
-    def _complete_if_done(self, t: float) -> None:
-        """End the procedure once its last mandatory step is done its number of times."""
-        proc = self._procedure
-        if proc is None:
-            return
-        last = max((i for i, s in enumerate(proc.steps) if s.mandatory), default=-1)
-        if self._last_step >= last and self._times >= proc.steps[self._last_step].min_times:
-            self._procedure = None
-            self._last_step, self._times = -1, 0
 
     def verify_manual_card(self, card: Card) -> None:
         """Check that there is a misread card for the dealer's correction ``card``.
@@ -390,7 +333,7 @@ class ShoeSession:
             self._alarm(
                 t,
                 "card_before_ready",
-                f"{what} read before the shoe was loaded ({self._article()})",
+                f"{what} read before the shoe was loaded ({self._run.article()})",
                 card=str(card),
                 burn=burn,
             )
@@ -433,12 +376,12 @@ class ShoeSession:
         if burn:
             self._burn(t, card)
             return None
-        if self._procedure is not None:
+        if self._run.due is not None:
             self._alarm(
                 t,
                 "card_before_ready",
-                f"{what} read before the {self._procedure.name} "
-                f"procedure was complete: next due {self._next_due()}",
+                f"{what} read before the {self._run.due.name} "
+                f"procedure was complete: next due {self._run.next_due()}",
                 card=str(card),
             )
             return None
@@ -454,24 +397,14 @@ class ShoeSession:
 
     def _burn(self, t: float, card: Card) -> None:
         self._emit("burn", t=t, card=str(card), cards_left=self.cards_left)
-        step = self._read_step_due()
-        if step is not None:
+        index = self._run.read_step_due()
+        if index is not None:
             # Loaded, and the read step ("quemar una o más cartas", seed 002 Art. 5 g,
             # Art. 6 d) is the next one: the first burn does it.
-            assert self._procedure is not None
-            self._emit("shoe_procedure", t=t, procedure=self._procedure.name, step=step.name)
-            self._last_step = self._procedure.steps.index(step)
-            self._times = 1
-            self._complete_if_done(t)
-
-    def _read_step_due(self) -> Step | None:
-        """The step read from the shoe (the burn) when it may come next, else None."""
-        if self._procedure is None:
-            return None
-        for i, step in enumerate(self._procedure.steps):
-            if step.read and self._may_follow(i):
-                return step
-        return None
+            assert self._run.due is not None
+            step = self._run.due.steps[index]
+            self._emit("shoe_procedure", t=t, procedure=self._run.due.name, step=step.name)
+            self._run.done(index)
 
     def _misread(self, t: float, line: MisreadLine) -> MisreadLine | None:
         if self.play_stopped or not self.ready_for_play:
@@ -507,7 +440,7 @@ class ShoeSession:
                 f"pack of {self.rules.pack} ({self._cite.cut_card_half})",
             )
         self._cut_seen = True
-        if self._procedure is None:
+        if self._run.due is None:
             # In play: whether a game is under way is the owner's to say (close_if_ending).
             self.shoe_ending = True
         else:  # the procedure is not complete, so no game is under way: the shoe ends now
@@ -515,31 +448,12 @@ class ShoeSession:
 
     def _close(self, t: float, reason: str, next_procedure: Procedure, **extra: Any) -> None:
         self._emit("shoe_closed", t=t, reason=reason, cards_left=self.cards_left, **extra)
-        self._procedure = next_procedure
-        self._last_step, self._times = -1, 0
+        self._run.start(next_procedure)
         self._loaded = False
         self._cut_seen = False
         self._reserve_alarmed = False
         self._misreads_pending = 0
         self.shoe_ending = False
-
-    def _article(self) -> str:
-        proc = self._procedure
-        return self._cite.procedures if proc is None else proc.article
-
-    def _next_due(self) -> str:
-        if self._procedure is None:
-            return "nothing"
-        steps = self._procedure.steps
-        if self._last_step >= 0 and self._times < steps[self._last_step].min_times:
-            last = steps[self._last_step]
-            return f"{last.name} (done {self._times} of {last.min_times} times)"
-        due = []
-        for step in steps[self._last_step + 1 :]:
-            due.append(step.name)
-            if step.mandatory:
-                break
-        return " or ".join(due)
 
     def _alarm(self, t: float, code: str, message: str, **extra: Any) -> None:
         self._emit("alarm", t=t, code=code, message=message, stops_play=False, **extra)
