@@ -20,13 +20,18 @@ draws one third card, shared, against the others.
 Three layers, each usable alone, each in its own module (this one is the facade and
 re-exports them):
 
-1. ``mini_baccarat_rules``: pure rules functions on hands given as cards or point values
-   (``hand_total``, ``is_natural``, ``is_encart``, ``box_draws``, ``banca_draws``,
+1. ``rules``: pure rules functions on hands given as cards or point values (``points``,
+   ``hand_total``, ``is_natural``, ``is_encart``, ``box_draws``, ``banca_draws``,
    ``box_takes_third``, ``banca_takes_third``, ``outcome``, ``insurance_wins``);
-2. ``mini_baccarat_coup``: ``CoupChart``, the coup as a python-statemachine ``StateChart``;
-   here, ``MiniBaccarat``, the facade the table calls with dealer inputs, bets and cards;
-3. ``mini_baccarat_analysis``: ``analyze``, the exact probabilities of one box against the
-   Banca, enumerated through the same rules functions, and ``insurance_probability``.
+2. ``coup``: ``CoupChart``, the coup as a python-statemachine ``StateChart`` (Art. 4-11);
+   here, ``MiniBaccarat``, the card game (``controller.cards.game.CardGame``) its card
+   table deals, with dealer inputs, bets and cards;
+3. ``analysis``: ``analyze``, the exact probabilities of one box against the Banca,
+   enumerated through the same rules functions, and ``insurance_probability``.
+
+Beside them: ``shoe`` (four decks, Art. 2; the procedures of seed 002 Art. 4-6),
+``config`` (the ``[mini_baccarat]`` section), ``recall`` and ``simulation`` (the simulated
+dealer and bettors).
 """
 
 from __future__ import annotations
