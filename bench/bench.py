@@ -231,7 +231,7 @@ def _coup_latency(scratch: Path) -> list[float]:
     being committed, on a durable journal, over a simulated shoe: one figure per coup
     concluded (``COUPS`` when every bet was accepted)."""
     try:
-        from sim.shoe_sim import sim_config_from, simulate_shoe
+        from controller.games.mini_baccarat.simulation import sim_config_from, simulate
     except ImportError:
         return []
     from controller.core.clock import VirtualClock
@@ -247,7 +247,7 @@ def _coup_latency(scratch: Path) -> list[float]:
     # The simulated bets follow the limits of the config the events are replayed under:
     # a bet under its minimum is refused, and the coup dealt for it never concludes.
     sim = sim_config_from(config, misread_rate=0, warning_rate=0)
-    objects = simulate_shoe(COUPS, 5, sim).objects
+    objects = simulate(COUPS, 5, sim).objects
     trace = trace_from_objects("bench", enumerate(objects, 1))
     journal = Journal(scratch / "coups.sqlite", durable=True)
     clock = VirtualClock()

@@ -23,9 +23,9 @@ from controller.core.config import SimulatorConfig, load_config
 from controller.core.events import BetPlaced, DealerInput, Event, PortStatus, SerialData
 from controller.core.loop import EventLoop, start_thread
 from controller.core.table import Table
+from controller.games.mini_baccarat.simulation import coup_events
 from controller.store.journal import Journal
 from drivers.serial_port import SerialTransport
-from sim.shoe_sim import shoe_events
 from sim.wheel_sim import write_trace
 
 WAIT = 10.0  # seconds: upper bound of every wait
@@ -50,7 +50,7 @@ def results(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def test_realtime_replay_of_a_simulated_trace_equals_the_virtual_replay(tmp_path: Path) -> None:
     trace = tmp_path / "sim.jsonl"
-    objects = shoe_events(2, 11)
+    objects = coup_events(2, 11)
     assert any(o.get("input") == "five_choice" for o in objects)  # an input between cards
     write_trace(trace, objects)
     virtual = replay(trace, tmp_path / "virtual.sqlite")

@@ -41,13 +41,13 @@ def test_line_split_in_three_feeds() -> None:
     assert codec.feed(b"0h>\r\n") == [CardLine(Card("T", "H"), burn=False)]
 
 
-def test_cr_and_lf_split_across_feeds() -> None:
+def test_cr_and_lf_split_across_feeds_are_one_line_end() -> None:
     codec = ReferenceShoeCodec()
-    assert codec.feed(b"[Cut]\r") == []
-    assert codec.feed(b"\n[Cut]\n") == [CutCardLine(), CutCardLine()]
+    assert codec.feed(b"[Cut]\r") == [CutCardLine()]  # CR ends the line at once
+    assert codec.feed(b"\n[Cut]\n") == [CutCardLine()]  # its LF ends nothing more
 
 
-@pytest.mark.parametrize("end", [b"\r\n", b"\n"])
+@pytest.mark.parametrize("end", [b"\r\n", b"\n", b"\r"])
 def test_line_ends(end: bytes) -> None:
     assert decode(b"[Game]<Card:4S>" + end + b"[Cut]" + end) == [
         CardLine(Card("4", "S"), burn=False),
@@ -141,7 +141,7 @@ def test_reset_drops_an_unfinished_line() -> None:
 # -- a line cut by a port outage (issue 6 item 9): dropped, never spliced, card not lost -----
 @pytest.mark.parametrize(("partial", "lost", "then"), [
     (b"[Game]<Card:", "game", [MisreadLine()]),
-    (b"[Game]<Card:4S>\r", "game", [MisreadLine()]),  # the line end never came: not a read
+    (b"[Game]<Card:4S", "game", [MisreadLine()]),  # the line end never came: not a read
     (b"[Game]<Ga", "game", [MisreadLine()]),
     (b"[G", "game", [MisreadLine()]),
     (b"[", "game", [MisreadLine()]),  # could still be [Game]
@@ -166,6 +166,13 @@ def test_line_cut_by_a_port_outage_is_dropped_and_its_card_reported(
     # The rest of the line, after the replug, is a line of its own: never "[Game]<Card:TD>".
     assert codec.feed(b"TD>\r\n[Cut]\r\n") == [UnknownLine("TD>"), CutCardLine()]
     assert codec.port_down() == []  # nothing under way any more
+
+
+def test_a_card_line_ended_by_cr_before_a_port_outage_is_read() -> None:
+    # CR ends a line (the shared framer): the card line is whole, its LF never needed.
+    codec = ReferenceShoeCodec()
+    assert codec.feed(b"[Game]<Card:4S>\r") == [CardLine(Card("4", "S"), burn=False)]
+    assert codec.port_down() == []
 
 
 def test_a_card_line_cut_by_a_port_outage_keeps_its_card_out_of_the_alarm() -> None:
@@ -209,7 +216,7 @@ _VALID_LINES = st.sampled_from(
     ]
 )
 _STREAMS = st.lists(
-    st.tuples(_VALID_LINES | st.binary(max_size=300), st.sampled_from([b"\r\n", b"\n"]))
+    st.tuples(_VALID_LINES | st.binary(max_size=300), st.sampled_from([b"\r\n", b"\n", b"\r"]))
 ).map(lambda pairs: b"".join(line + end for line, end in pairs))
 
 
@@ -223,7 +230,7 @@ def test_any_split_yields_the_same_lines(data: bytes, cuts: list[int]) -> None:
 
 
 # -- over-long lines that show a card passed (CONTRACT §4: a misread is never guessed) ------
-_NOISE = bytes(b for b in range(256) if b != 0x0A)  # no line end, no card mark
+_NOISE = bytes(b for b in range(256) if b not in (0x0A, 0x0D))  # no line end, no card mark
 
 
 @pytest.mark.parametrize("pieces", [1, 7])

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from controller.cards.card import Card, full_deck
-from controller.cards.shoe import CUT_CARD, NEW_DECKS, ShoeSession
+from controller.cards.shoe import ShoeSession
 from controller.cards.shoe_lines import (
     BadCardLine,
     CardLine,
@@ -19,6 +19,9 @@ from controller.cards.shoe_lines import (
     UnknownLine,
 )
 from controller.core.errors import RuleViolation
+from controller.games.mini_baccarat.shoe import shoe_rules
+
+NEW_DECKS, CUT_CARD = "new_decks", "cut_card"  # the procedures of seed 002 Art. 5 and 6
 
 ART5 = ["show", "turn", "scramble", "shuffle", "cut", "load"]
 ART6 = ["shuffle", "cut", "load"]
@@ -43,6 +46,11 @@ class Journal:
         return [r["code"] for r in self.of("alarm")]
 
 
+def session(journal: Journal, decks: int = 1, cut_card_min_remaining: int = 40) -> ShoeSession:
+    """A shoe of ``decks`` decks under the procedures a Mini-Bacará table follows (seed 002)."""
+    return ShoeSession(journal, shoe_rules(decks, cut_card_min_remaining))
+
+
 def game(card: Card) -> CardLine:
     return CardLine(card, burn=False)
 
@@ -53,7 +61,7 @@ def burn(card: Card) -> CardLine:
 
 def ready_session(decks: int = 1, **kw: Any) -> tuple[ShoeSession, Journal]:
     journal = Journal()
-    shoe = ShoeSession(journal, decks=decks, **kw)
+    shoe = session(journal, decks, **kw)
     for step in ART5:
         shoe.procedure_step(0.0, step)
     shoe.feed(0.1, burn(Card("2", "C")))
@@ -66,7 +74,7 @@ def ready_session(decks: int = 1, **kw: Any) -> tuple[ShoeSession, Journal]:
 
 def test_new_decks_procedure_complete_in_order() -> None:
     journal = Journal()
-    shoe = ShoeSession(journal, decks=4)
+    shoe = session(journal, 4)
     assert shoe.procedure == NEW_DECKS
     for i, step in enumerate(ART5):
         assert not shoe.ready_for_play
@@ -84,14 +92,14 @@ def test_new_decks_procedure_complete_in_order() -> None:
     assert journal.of("burn") == [
         {"type": "burn", "seq": 6, "t": 7.0, "card": "AS", "cards_left": 207}
     ]
-    shoe.verify_new_coup()
+    shoe.verify_new_game()
     assert shoe.feed(8.0, game(KH)) == KH
     assert shoe.cards_left == 206 and shoe.remaining(KH) == 3
 
 
 @pytest.mark.parametrize("index", range(1, len(ART5)))
 def test_each_new_decks_step_skipped_is_out_of_order(index: int) -> None:
-    shoe = ShoeSession(Journal(), decks=1)
+    shoe = session(Journal(), 1)
     for step in ART5[: index - 1]:
         shoe.procedure_step(0.0, step)
     with pytest.raises(RuleViolation) as err:
@@ -102,7 +110,7 @@ def test_each_new_decks_step_skipped_is_out_of_order(index: int) -> None:
 
 @pytest.mark.parametrize("step", ART5)
 def test_each_step_repeated_is_out_of_order(step: str) -> None:
-    shoe = ShoeSession(Journal(), decks=1)
+    shoe = session(Journal(), 1)
     for done in ART5[: ART5.index(step) + 1]:
         shoe.procedure_step(0.0, done)
     with pytest.raises(RuleViolation, match="out of order") as err:
@@ -111,7 +119,7 @@ def test_each_step_repeated_is_out_of_order(step: str) -> None:
 
 
 def test_burn_is_read_not_declared_and_unknown_steps_refused() -> None:
-    shoe = ShoeSession(Journal(), decks=1)
+    shoe = session(Journal(), 1)
     for step in ("burn", "deal"):
         with pytest.raises(RuleViolation) as err:
             shoe.procedure_step(0.0, step)
@@ -120,7 +128,7 @@ def test_burn_is_read_not_declared_and_unknown_steps_refused() -> None:
 
 def test_burn_before_load_does_not_fulfil_the_procedure() -> None:
     journal = Journal()
-    shoe = ShoeSession(journal, decks=1)
+    shoe = session(journal, 1)
     for step in ART5[:-1]:
         shoe.procedure_step(0.0, step)
     shoe.feed(1.0, burn(AS))
@@ -146,13 +154,13 @@ def test_cut_card_ends_the_shoe_after_the_coup_then_art6() -> None:
     # The coup under way finishes (Art. 6: "cuando en una partida aparece el cortador").
     assert shoe.feed(2.5, game(deck[5])) == deck[5]
     with pytest.raises(RuleViolation) as err:
-        shoe.verify_new_coup()
+        shoe.verify_new_game()
     assert err.value.code == "shoe_ending"
-    assert shoe.coup_finished(3.0)
+    assert shoe.close_if_ending(3.0)
     assert journal.of("shoe_closed")[-1]["reason"] == "cut_card"
     assert shoe.procedure == CUT_CARD and not shoe.ready_for_play
     with pytest.raises(RuleViolation) as err:
-        shoe.verify_new_coup()
+        shoe.verify_new_game()
     assert err.value.code == "shoe_not_ready"
     # A card drawn before the reshuffle is journaled, not passed.
     assert shoe.feed(3.5, game(deck[6])) is None
@@ -171,7 +179,7 @@ def test_art6_optional_steps_before_shuffle_only() -> None:
     for card in full_deck()[:51]:  # 52 of 104 left: the cut card is in place (Art. 5 e)
         shoe.feed(0.5, game(card))
     shoe.feed(1.0, CutCardLine())
-    shoe.coup_finished(2.0)
+    shoe.close_if_ending(2.0)
     assert journal.alarm_codes() == []
     shoe.procedure_step(3.0, "turn")  # show skipped: optional
     shoe.procedure_step(3.1, "shuffle")  # scramble skipped: optional
@@ -184,9 +192,9 @@ def test_art6_optional_steps_before_shuffle_only() -> None:
     shoe.procedure_step(3.5, "load")
 
 
-def test_coup_finished_without_cut_card_keeps_the_shoe() -> None:
+def test_close_if_ending_without_cut_card_keeps_the_shoe() -> None:
     shoe, _ = ready_session()
-    assert not shoe.coup_finished(1.0)
+    assert not shoe.close_if_ending(1.0)
     assert shoe.ready_for_play
 
 
@@ -222,7 +230,7 @@ def test_card_over_count_stops_play_until_inspector_clears() -> None:
     assert shoe.feed(1.3, game(KH)) is None
     assert journal.alarm_codes()[-1] == "card_while_stopped"
     with pytest.raises(RuleViolation) as err:
-        shoe.verify_new_coup()
+        shoe.verify_new_game()
     assert err.value.code == "play_stopped"
     record = shoe.inspector_clear(2.0, "extra ace removed")
     assert record["cleared"] == ["card_over_count"] and record["note"] == "extra ace removed"
@@ -249,7 +257,7 @@ def test_cut_card_late() -> None:
         assert shoe.feed(1.0, game(card)) == card
     shoe.feed(2.0, CutCardLine())
     assert not shoe.play_stopped
-    shoe.coup_finished(2.5)
+    shoe.close_if_ending(2.5)
     for step in ART6:
         shoe.procedure_step(3.0, step)
     shoe.feed(3.5, burn(deck[0]))
@@ -275,12 +283,12 @@ def test_cut_card_missing_stops_play_and_ends_the_shoe() -> None:
     shoe.inspector_clear(2.0, "coup voided")
     assert shoe.feed(2.1, game(deck[12])) == deck[12]  # one alarm per shoe
     assert journal.alarm_codes() == ["cut_card_missing"]
-    assert shoe.coup_finished(3.0)
+    assert shoe.close_if_ending(3.0)
 
 
 def test_cut_card_during_the_burn_closes_the_shoe_at_once() -> None:
     journal = Journal()
-    shoe = ShoeSession(journal, decks=1)
+    shoe = session(journal, 1)
     for step in ART5:
         shoe.procedure_step(0.0, step)
     shoe.feed(1.0, CutCardLine())
@@ -314,15 +322,15 @@ def test_art5e_6b_cut_card_more_than_half_the_pack_above_the_bottom_is_misplaced
     # The coup under way may end, but no next one before the inspector clears it.
     assert shoe.feed(2.5, game(cards[drawn])) is None
     assert journal.alarm_codes()[-1] == "card_while_stopped"
-    shoe.coup_finished(3.0)
+    shoe.close_if_ending(3.0)
     with pytest.raises(RuleViolation) as err:
-        shoe.verify_new_coup()
+        shoe.verify_new_game()
     assert err.value.code == "play_stopped"
     assert shoe.inspector_clear(4.0, "cut card was too high")["cleared"] == ["cut_card_early"]
     for step in ART6:
         shoe.procedure_step(5.0, step)
     shoe.feed(6.0, burn(AS))
-    shoe.verify_new_coup()
+    shoe.verify_new_game()
 
 
 # --- misreads and corrections ---------------------------------------------------------
@@ -360,7 +368,7 @@ def test_card_read_before_the_correction_stops_play() -> None:
 
 def test_misread_outside_play_is_an_alarm() -> None:
     journal = Journal()
-    shoe = ShoeSession(journal, decks=1)
+    shoe = session(journal, 1)
     assert shoe.feed(1.0, MisreadLine()) is None
     assert journal.alarm_codes() == ["card_before_ready"] and shoe.misreads_pending == 0
 
@@ -370,7 +378,7 @@ def test_misread_outside_play_is_an_alarm() -> None:
 
 def test_card_before_the_procedure_is_complete_is_an_alarm() -> None:
     journal = Journal()
-    shoe = ShoeSession(journal, decks=1)
+    shoe = session(journal, 1)
     assert shoe.feed(0.5, game(AS)) is None  # nothing loaded: not counted
     for step in ART5:
         shoe.procedure_step(1.0, step)
@@ -397,10 +405,3 @@ def test_reader_reports_are_non_stopping_alarms(
     assert alarm["code"] == code and alarm["stops_play"] is False and alarm["message"]
     assert extra.items() <= alarm.items()
     assert not shoe.play_stopped and shoe.feed(1.1, game(AS)) == AS
-
-
-def test_bad_arguments() -> None:
-    with pytest.raises(ValueError):
-        ShoeSession(Journal(), decks=0)
-    with pytest.raises(ValueError):
-        ShoeSession(Journal(), decks=1, cut_card_min_remaining=52)

@@ -1,4 +1,5 @@
-"""The shoe simulator (drivers/shoe_sim.py): deterministic, physically possible, and always
+"""The simulated shoe (sim/shoe_sim.py) and the simulated Mini-Bacará dealer on it
+(controller/games/mini_baccarat/simulation.py): deterministic, physically possible, and always
 what the rules ask for (seed 000 Art. 6-11, seed 002 Art. 5-6), checked by the controller
 itself replaying its traces."""
 
@@ -18,23 +19,22 @@ from controller.cards.card import Card, parse_card
 from controller.cli import main as cli
 from controller.core.config import load_config
 from controller.core.events import DealerInput, SerialData
-from controller.trace import read_trace
-from sim.shoe_sim import (
-    ART5_STEPS,
-    ART6_STEPS,
-    ShoeSimConfig,
-    ShoeSimResult,
-    shoe_events,
-    simulate_shoe,
-    simulate_shoe_trace,
-    simulated_shoe_events,
+from controller.games.mini_baccarat import simulation
+from controller.games.mini_baccarat.simulation import (
+    SimConfig,
+    SimResult,
+    coup_events,
+    simulate,
+    simulated_events,
 )
-from sim.wheel_sim import write_trace
+from controller.trace import read_trace, write_trace
 
 REPO = Path(__file__).resolve().parents[1]
+ART5_STEPS = ("show", "turn", "scramble", "shuffle", "cut", "load")  # seed 002 Art. 5 a-f
+ART6_STEPS = ("shuffle", "cut", "load")  # seed 002 Art. 6, the optional steps left out
 DECKS = 4
 CUT_MIN = 40  # seed 002 Art. 5 e: the cut card not less than 40 cards from the bottom
-NOISY = ShoeSimConfig(misread_rate=0.05, warning_rate=0.03)
+NOISY = SimConfig(misread_rate=0.05, warning_rate=0.03)
 
 
 def replay_objects(objects: list[dict[str, Any]], tmp: Path, name: str) -> list[dict[str, Any]]:
@@ -49,10 +49,10 @@ def replay_objects(objects: list[dict[str, Any]], tmp: Path, name: str) -> list[
 
 
 @pytest.fixture(scope="module")
-def noisy(tmp_path_factory: pytest.TempPathFactory) -> tuple[ShoeSimResult, list[dict[str, Any]]]:
+def noisy(tmp_path_factory: pytest.TempPathFactory) -> tuple[SimResult, list[dict[str, Any]]]:
     """40 coups (three shoes) with misreads, reader warnings, insurance and five choices,
     and their replay."""
-    result = simulate_shoe(40, 3, NOISY)
+    result = simulate(40, 3, NOISY)
     return result, replay_objects(result.objects, tmp_path_factory.mktemp("sim"), "noisy")
 
 
@@ -73,14 +73,14 @@ def drawn_per_shoe(objects: list[dict[str, Any]]) -> list[list[Card]]:
 
 
 def test_same_seed_same_trace_other_seed_other_trace() -> None:
-    assert shoe_events(12, 5) == shoe_events(12, 5)
-    assert shoe_events(12, 5) != shoe_events(12, 6)
-    noisy = shoe_events(12, 5, misread_rate=0.2, warning_rate=0.2)
-    assert noisy == shoe_events(12, 5, misread_rate=0.2, warning_rate=0.2)
+    assert coup_events(12, 5) == coup_events(12, 5)
+    assert coup_events(12, 5) != coup_events(12, 6)
+    noisy = coup_events(12, 5, misread_rate=0.2, warning_rate=0.2)
+    assert noisy == coup_events(12, 5, misread_rate=0.2, warning_rate=0.2)
 
 
 def test_trace_shape_meta_times_and_art5_procedure_first() -> None:
-    objects = shoe_events(3, 2, 6, start=100.0)
+    objects = coup_events(3, 2, 6, start=100.0)
     assert objects[0] == {"t": 100.0, "meta": {"table": "mini_baccarat", "decks": 6}}
     times = [o["t"] for o in objects]
     assert times == sorted(times) and times[0] == 100.0
@@ -91,7 +91,7 @@ def test_trace_shape_meta_times_and_art5_procedure_first() -> None:
 
 
 def test_every_card_of_the_shoe_is_dealt_at_most_once(
-    noisy: tuple[ShoeSimResult, list[dict[str, Any]]],
+    noisy: tuple[SimResult, list[dict[str, Any]]],
 ) -> None:
     result, _ = noisy
     drawn = drawn_per_shoe(result.objects)
@@ -105,7 +105,7 @@ def test_every_card_of_the_shoe_is_dealt_at_most_once(
 
 
 def test_the_game_never_asks_for_a_card_it_does_not_get(
-    noisy: tuple[ShoeSimResult, list[dict[str, Any]]],
+    noisy: tuple[SimResult, list[dict[str, Any]]],
 ) -> None:
     result, records = noisy
     starts = [r["coup"] for r in records if r["type"] == "coup_start"]
@@ -121,7 +121,7 @@ def test_the_game_never_asks_for_a_card_it_does_not_get(
 
 
 def test_five_choices_come_before_the_banca_second_card(
-    noisy: tuple[ShoeSimResult, list[dict[str, Any]]],
+    noisy: tuple[SimResult, list[dict[str, Any]]],
 ) -> None:
     _, records = noisy
     by_coup: dict[int, list[dict[str, Any]]] = {}
@@ -142,14 +142,18 @@ def test_five_choices_come_before_the_banca_second_card(
     assert chosen > 0
 
 
+# Points by rank, from RULES.md §2: "Ten and figures count 0, ace 1".
+POINTS = {"A": 1, "T": 0, "J": 0, "Q": 0, "K": 0} | {str(n): n for n in range(2, 10)}
+
+
 def _two_card_total(cards: list[str]) -> int:
-    return sum(parse_card(c).baccarat_points for c in cards[:2]) % 10
+    return sum(POINTS[parse_card(c).rank] for c in cards[:2]) % 10
 
 
 def test_cut_card_placed_40_to_half_a_shoe_from_the_bottom(
-    noisy: tuple[ShoeSimResult, list[dict[str, Any]]],
+    noisy: tuple[SimResult, list[dict[str, Any]]],
 ) -> None:
-    shoes = [s for seed in range(30) for s in simulate_shoe(1, seed).shoes]
+    shoes = [s for seed in range(30) for s in simulate(1, seed).shoes]
     shoes += noisy[0].shoes
     depths = [shoe.below_cut for shoe in shoes]
     assert all(CUT_MIN <= d <= DECKS * 52 // 2 for d in depths)  # seed 002 Art. 5 e
@@ -157,7 +161,7 @@ def test_cut_card_placed_40_to_half_a_shoe_from_the_bottom(
 
 
 def test_cut_card_line_then_art6_procedure_after_the_coup(
-    noisy: tuple[ShoeSimResult, list[dict[str, Any]]],
+    noisy: tuple[SimResult, list[dict[str, Any]]],
 ) -> None:
     result, records = noisy
     cuts = [r for r in records if r["type"] == "cut_card"]
@@ -179,8 +183,8 @@ def test_cut_card_line_then_art6_procedure_after_the_coup(
 
 
 def test_bets_are_whole_chips_within_the_limits_and_insurance_within_half() -> None:
-    cfg = ShoeSimConfig(limits=(5, 300), insurance_rate=1.0)
-    result = simulate_shoe(40, 3, cfg)
+    cfg = SimConfig(limits=(5, 300), insurance_rate=1.0)
+    result = simulate(40, 3, cfg)
     bets = [o for o in result.objects if "bet" in o]
     table_bets = [b for b in bets if b["bet"] != "insurance"]
     assert all(isinstance(b["amount"], int) and 5 <= b["amount"] <= 300 for b in table_bets)
@@ -188,11 +192,11 @@ def test_bets_are_whole_chips_within_the_limits_and_insurance_within_half() -> N
     assert any(b["bet"] == "insurance" for b in bets)
 
 
-def test_simulated_shoe_events_for_the_daemon() -> None:
+def test_simulated_events_for_the_daemon() -> None:
     config = load_config(str(REPO / "config" / "mini-baccarat-sim.toml"))
     assert config.simulator.spins == 0  # a batch of DAEMON_BATCH_COUPS
     config = replace(config, simulator=replace(config.simulator, spins=5))
-    events = simulated_shoe_events(config, 1000.0, "shoe")
+    events = simulated_events(config, 1000.0, "shoe")
     assert events[0].t >= 1000.0
     assert isinstance(events[0], DealerInput) and events[0].action == "procedure_step"
     assert {e.port for e in events if isinstance(e, SerialData)} == {"shoe"}
@@ -220,7 +224,7 @@ def test_trace_for_a_config_keeps_its_limits_and_replays_without_an_alarm(
     config = load_config(str(path))
     assert config.limits.min_bet == 5
     trace = tmp_path / "sim.jsonl"
-    simulate_shoe_trace(trace, 40, 4, config=config)
+    simulation.write_trace(config, str(trace), 40, 4, None)
     objects = [json.loads(line) for line in trace.read_text().splitlines()]
     table_bets = [o["amount"] for o in objects if o.get("bet") in ("punto", "banca")]
     assert min(table_bets) >= 5 and max(table_bets) <= config.limits.max_bet
@@ -238,8 +242,8 @@ def test_trace_for_a_config_keeps_its_limits_and_replays_without_an_alarm(
 
 def test_bad_arguments() -> None:
     with pytest.raises(ValueError):
-        simulate_shoe(0, 1)
+        simulate(0, 1)
     with pytest.raises(ValueError):
-        ShoeSimConfig(decks=0)
+        SimConfig(decks=0)
     with pytest.raises(ValueError):
-        ShoeSimConfig(misread_rate=1.5)
+        SimConfig(misread_rate=1.5)

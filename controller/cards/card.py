@@ -1,4 +1,8 @@
-"""Playing cards as the shoe reads them: rank and suit, and their baccarat points."""
+"""Playing cards as the shoe reads them: rank and suit (a French deck, seed 002 Art. 4).
+
+A card has no value here: each game gives its cards their points in its own rules
+package (``controller/games/<game>/``).
+"""
 
 from __future__ import annotations
 
@@ -17,18 +21,6 @@ class Card:
 
     def __str__(self) -> str:
         return self.rank + self.suit
-
-    @property
-    def baccarat_points(self) -> int:
-        """Points in Punto y Banca: ace 1, two to nine face value, ten and figures 0.
-
-        Source: RULES.md §2 (decree 526/977 as practised): "Ten and figures count 0, ace 1".
-        """
-        if self.rank == "A":
-            return 1
-        if self.rank in "TJQK":
-            return 0
-        return int(self.rank)
 
 
 def parse_card(text: str) -> Card:

@@ -1,9 +1,11 @@
 """The card shoe ("zapato" or "sabot", seed 004 Art. 2 h): its cards and its procedures.
 
-``ShoeSession`` keeps the shoe's composition, enforces the deck procedures of seed 002
-Art. 5 (new decks) and Art. 6 (after the cut card, "cortador"), and decides which card read
-from the shoe goes to the game. It journals through ``emit`` and never touches hardware:
-it is fed ``controller.cards.shoe_lines`` records decoded from the reader's bytes.
+``ShoeSession`` keeps the shoe's composition, enforces the deck procedures its game's
+package gives it (:mod:`controller.cards.procedures`: e.g. seed 002 Art. 5, new decks, and
+Art. 6, after the cut card, "cortador"), and decides which card read from the shoe goes to
+the game. It journals through ``emit`` and never touches hardware: it is fed
+``controller.cards.shoe_lines`` records decoded from the reader's bytes. It knows no game:
+the messages cite the articles of ``ShoeRules.citations``.
 
 Decisions (RULES.md §3, "Decisions for the controller"; seed 002 Art. 4-6):
 
@@ -18,18 +20,21 @@ Decisions (RULES.md §3, "Decisions for the controller"; seed 002 Art. 4-6):
   game; an extra copy (``card_over_count``) is not counted either.
 - Any card read while play is stopped, or before the procedure is complete, is journaled
   as an alarm (``card_while_stopped``, ``card_before_ready``) and not passed to the game.
-  Cards read before ``load`` are not counted: the shoe holds no cards then.
-- ``cut_card_missing`` also ends the shoe after the current coup, as the cut card would
+  Cards read before the shoe is loaded are not counted: the shoe holds no cards then.
+- ``cut_card_missing`` also ends the shoe after the current game, as the cut card would
   have: dealing on into the 40-card reserve is what the cut card prevents.
-- "After the current game": the session does not know the coups, so its owner calls
-  ``coup_finished`` when a coup ends, and also as soon as ``shoe_ending`` is set while no
-  coup is under way (``controller.cards.table``): the shoe then closes at once, and the
-  Art. 6 procedure is due before the next coup.
+- "After the current game": the session does not know the games, so its owner calls
+  ``game_finished`` when a game ends, and also as soon as ``shoe_ending`` is set while no
+  game is under way (``controller.cards.table``): the shoe then closes at once, and the
+  procedure after the cut card is due before the next game.
 - A misread is not an alarm: ``feed`` returns the ``MisreadLine`` and the game waits for
   ``manual_card``.
 - A line cut by a port outage (``CutOffLine``) is a ``line_cut`` alarm; the codec follows
   it with the record of the card it may have held (a misread, an unreadable burn card,
   the cut card), acted on as if read.
+
+Every dealer and inspector input has its check (``verify_*``: raises ``RuleViolation``,
+changes nothing) beside the method that does it.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from collections import Counter
 from typing import Any, Final, assert_never
 
 from controller.cards.card import Card
+from controller.cards.procedures import Procedure, ProcedureRun, ShoeRules
 from controller.cards.shoe_lines import (
     BadCardLine,
     CardLine,
@@ -53,40 +59,6 @@ from controller.cards.shoe_lines import (
 from controller.core.errors import RuleViolation
 from controller.games.base import Emit
 
-NEW_DECKS: Final = "new_decks"
-"""Seed 002 Art. 5: procedure when new decks are used."""
-CUT_CARD: Final = "cut_card"
-"""Seed 002 Art. 6: procedure after the cut card appeared, before the next game."""
-
-# (step, mandatory) in the order the article gives. Spanish: mostrar, voltear, revolver,
-# barajar, cortar, colocar en el zapato, quemar.
-_STEPS: Final[dict[str, tuple[tuple[str, bool], ...]]] = {
-    NEW_DECKS: (
-        ("show", True),
-        ("turn", True),
-        ("scramble", True),
-        ("shuffle", True),
-        ("cut", True),
-        ("load", True),
-        ("burn", True),
-    ),
-    # Art. 6 last paragraph: show, turn and scramble are at the operator's discretion,
-    # "antes de barajarlas" (before shuffling).
-    CUT_CARD: (
-        ("show", False),
-        ("turn", False),
-        ("scramble", False),
-        ("shuffle", True),
-        ("cut", True),
-        ("load", True),
-        ("burn", True),
-    ),
-}
-DEALER_STEPS: Final = ("show", "turn", "scramble", "shuffle", "cut", "load")
-"""Steps the dealer declares with ``procedure_step``; ``burn`` is read from the shoe."""
-
-CARDS_PER_DECK: Final = 52
-
 # What a line cut by a port outage may have carried (``CutOffLine.lost``), for its alarm.
 _CUT_OFF_MEANS: Final = {
     "game": "it may have held a card of the game: a misread, the dealer enters the card",
@@ -101,30 +73,21 @@ class ShoeSession:
 
     Args:
         emit: journals a record and returns it (``controller.games.base.Emit``).
-        decks: decks in the shoe (mini-bacará: 4, seed 000 Art. 2).
-        cut_card_min_remaining: fewest cards (count) allowed below the cut card; seed 002
-            Art. 5 e) and Art. 6 b): "a no menos de cuarenta (40) cartas de la base".
+        rules: the shoe's decks, cut-card reserve (seed 002 Art. 5 e and Art. 6 b: "a no
+            menos de cuarenta (40) cartas de la base") and procedures, as the game's
+            package gives them, already checked by its config.
 
-    Raises:
-        ValueError: ``decks`` < 1, or ``cut_card_min_remaining`` not below the shoe's size.
-
-    A new session needs the Art. 5 procedure before the first game.
+    A new session needs the ``rules.new_decks`` procedure before the first game.
     """
 
-    def __init__(self, emit: Emit, decks: int, cut_card_min_remaining: int = 40) -> None:
-        if decks < 1:
-            raise ValueError(f"decks must be at least 1: {decks}")
-        if not 0 <= cut_card_min_remaining < decks * CARDS_PER_DECK:
-            raise ValueError(
-                f"cut_card_min_remaining must be in 0..{decks * CARDS_PER_DECK - 1}: "
-                f"{cut_card_min_remaining}"
-            )
+    def __init__(self, emit: Emit, rules: ShoeRules) -> None:
         self._emit = emit
-        self.decks = decks
-        self.cut_card_min_remaining = cut_card_min_remaining
+        self.rules = rules
+        self.decks = rules.decks
+        self.cut_card_min_remaining = rules.cut_card_min_remaining
+        self._cite = rules.citations
         self._counts: Counter[Card] = Counter()
-        self._procedure: str | None = NEW_DECKS
-        self._last_step = -1  # index in _STEPS[_procedure] of the last step done
+        self._run = ProcedureRun(rules)
         self._loaded = False
         self._stops: list[str] = []
         self._cut_seen = False
@@ -132,20 +95,20 @@ class ShoeSession:
         self._misreads_pending = 0
         self._unknown_lines = 0
         self.shoe_ending = False
-        """The cut card appeared (or the reserve was reached): the shoe ends with this coup,
-        or at once when no coup is under way (see the module doc)."""
+        """The cut card appeared (or the reserve was reached): the shoe ends with this game,
+        or at once when no game is under way (see the module doc)."""
 
     # --- state -------------------------------------------------------------------------
 
     @property
     def procedure(self) -> str | None:
-        """The procedure due or under way (``NEW_DECKS``, ``CUT_CARD``), None in play."""
-        return self._procedure
+        """The name of the procedure due or under way (``new_decks``...), None in play."""
+        return None if self._run.due is None else self._run.due.name
 
     @property
     def ready_for_play(self) -> bool:
         """The procedure is complete (burn included) and the shoe is loaded."""
-        return self._procedure is None and self._loaded
+        return self._run.due is None and self._loaded
 
     @property
     def play_stopped(self) -> bool:
@@ -160,79 +123,90 @@ class ShoeSession:
     @property
     def cards_left(self) -> int:
         """Cards in the shoe by composition: decks × 52 minus the cards counted."""
-        return self.decks * CARDS_PER_DECK - self._counts.total()
+        return self.rules.pack - self._counts.total()
 
     @property
     def half_pack(self) -> int:
         """Half the pack (count): the most cards the cut card may leave below it (seed 002
         Art. 5 e, 6 b: "la mitad del paquete")."""
-        return self.decks * CARDS_PER_DECK // 2
+        return self.rules.pack // 2
 
     def remaining(self, card: Card) -> int:
         """Copies of ``card`` still in the shoe by composition (0 to ``decks``)."""
         return self.decks - self._counts[card]
 
-    def verify_new_coup(self) -> None:
+    def verify_new_game(self) -> None:
         """Check that a new game may start on this shoe.
 
         Raises:
             RuleViolation: ``play_stopped`` (an alarm awaits the inspector),
-                ``shoe_not_ready`` (the Art. 5 or Art. 6 procedure is due), or
-                ``shoe_ending`` (the cut card appeared; ``coup_finished`` not yet called).
+                ``shoe_not_ready`` (a procedure is due), or ``shoe_ending`` (the cut card
+                appeared; ``game_finished`` not yet called).
         """
         if self.play_stopped:
             raise RuleViolation("play_stopped", f"play is stopped on the shoe: {self._stops}")
         if not self.ready_for_play:
             raise RuleViolation(
-                "shoe_not_ready", f"the {self._procedure} procedure (seed 002) is not complete"
+                "shoe_not_ready",
+                f"the {self.procedure} procedure ({self._cite.regulation}) is not complete",
             )
         if self.shoe_ending:
+            after = self.rules.after_cut_card or self.rules.new_decks
             raise RuleViolation(
-                "shoe_ending", "the cut card appeared: the shoe ends (seed 002 Art. 6)"
+                "shoe_ending", f"the cut card appeared: the shoe ends ({after.article})"
             )
 
     # --- dealer and inspector inputs ----------------------------------------------------
 
-    def procedure_step(self, t: float, step: str) -> dict[str, Any]:
-        """The dealer did ``step`` of the procedure due (seed 002 Art. 5 or 6).
+    def verify_procedure_step(self, step: str, by: str | None = None) -> int:
+        """Check that the dealer may do ``step`` now (``by`` whom, for a step that asks).
 
-        The first step gathers every card, so the composition is full again. ``burn``
-        is not declared: it is fulfilled by a burn card ("quemar") read after ``load``.
-
-        Returns the ``shoe_procedure`` record (``step``, ``procedure``).
+        Returns the step's index in the procedure due.
 
         Raises:
-            RuleViolation: ``unknown_procedure_step`` (not one of ``DEALER_STEPS``) or
-                ``procedure_out_of_order`` (a mandatory step before it is missing, it
-                repeats or goes back, or no procedure is due).
+            RuleViolation: as ``ProcedureRun.verify``: ``unknown_procedure_step``,
+                ``procedure_out_of_order``, ``procedure_step_by``.
         """
-        if step not in DEALER_STEPS:
-            raise RuleViolation(
-                "unknown_procedure_step",
-                f"unknown shoe procedure step {step!r}; dealer steps: {', '.join(DEALER_STEPS)}"
-                " (the burn is read from the shoe)",
-            )
-        if self._procedure is None:
-            raise RuleViolation(
-                "procedure_out_of_order",
-                f"step {step!r}: no shoe procedure is due (seed 002 Art. 5/6), the shoe is in play",
-            )
-        steps = _STEPS[self._procedure]
-        index = next(i for i, (name, _) in enumerate(steps) if name == step)
-        skipped = [name for name, mandatory in steps[self._last_step + 1 : index] if mandatory]
-        if index <= self._last_step or skipped:
-            done = steps[self._last_step][0] if self._last_step >= 0 else "nothing"
-            raise RuleViolation(
-                "procedure_out_of_order",
-                f"step {step!r} out of order in the {self._procedure} procedure "
-                f"({self._article()}): last done {done}, next due {self._next_due()}",
-            )
-        if self._last_step < 0:
+        return self._run.verify(step, by)
+
+    def procedure_step(self, t: float, step: str, by: str | None = None) -> dict[str, Any]:
+        """The dealer did ``step`` of the procedure due (e.g. seed 002 Art. 5 or 6).
+
+        The first step gathers every card, so the composition is full again. A step
+        ``read`` from the shoe (the burn, "quemar") is not declared: a card read after the
+        shoe is loaded fulfils it.
+
+        Returns the ``shoe_procedure`` record (``procedure``, ``step``; ``times`` for a
+        step done several times, ``by`` for one that asks who did it).
+
+        Raises:
+            RuleViolation: as ``verify_procedure_step``, before anything changed.
+        """
+        run = self._run
+        index = run.verify(step, by)
+        assert run.due is not None, "verified: a procedure is due"
+        spec = run.due.steps[index]
+        if run.last < 0:
             self._counts.clear()
-        self._last_step = index
-        if step == "load":
+        extra: dict[str, Any] = {}
+        if spec.min_times > 1:
+            extra["times"] = run.times + 1 if index == run.last else 1
+        if spec.by:
+            extra["by"] = by
+        record = self._emit("shoe_procedure", t=t, procedure=run.due.name, step=step, **extra)
+        run.done(index)
+        if spec.loads:
             self._loaded = True
-        return self._emit("shoe_procedure", t=t, procedure=self._procedure, step=step)
+        return record
+
+    def verify_manual_card(self, card: Card) -> None:
+        """Check that there is a misread card for the dealer's correction ``card``.
+
+        Raises:
+            RuleViolation: ``no_misread_pending``.
+        """
+        if not self._misreads_pending:
+            raise RuleViolation("no_misread_pending", f"no misread card to correct with {card}")
 
     def manual_card(self, t: float, card: Card) -> Card | None:
         """The dealer's correction of a misread card; counted like a read card.
@@ -242,8 +216,7 @@ class ShoeSession:
         Raises:
             RuleViolation: ``no_misread_pending`` (nothing to correct).
         """
-        if not self._misreads_pending:
-            raise RuleViolation("no_misread_pending", f"no misread card to correct with {card}")
+        self.verify_manual_card(card)
         self._emit("manual_card", t=t, card=str(card))
         return self._take(t, card, burn=False, correction=True)
 
@@ -255,28 +228,43 @@ class ShoeSession:
         Raises:
             RuleViolation: ``play_not_stopped``.
         """
-        if not self._stops:
-            raise RuleViolation("play_not_stopped", "play is not stopped on the shoe")
+        self.verify_inspector_clear()
         cleared, self._stops = self._stops, []
         return self._emit("inspector_clear", t=t, note=note, cleared=cleared)
 
-    def coup_finished(self, t: float) -> bool:
-        """The game in progress ended, or none is under way; close the shoe if the cut
-        card appeared (or the reserve was reached) in it or since the last one.
+    def verify_inspector_clear(self) -> None:
+        """Check that play is stopped, so that the inspector may resume it.
 
-        Returns True when the shoe closed (the Art. 6 procedure is then due).
+        Raises:
+            RuleViolation: ``play_not_stopped``.
+        """
+        if not self._stops:
+            raise RuleViolation("play_not_stopped", "play is not stopped on the shoe")
+
+    def close_if_ending(self, t: float) -> bool:
+        """No game is under way (or the one in progress just ended): close the shoe if the
+        cut card appeared (or the reserve was reached) in it or since the last one.
+
+        Returns True when the shoe closed (the procedure after the cut card is then due).
         """
         if self.shoe_ending:
-            self._close(t, "cut_card", CUT_CARD)
+            self._close(t, "cut_card", self.rules.after_cut_card or self.rules.new_decks)
             return True
         return False
+
+    def game_finished(self, t: float) -> None:
+        """The game in progress ended: the shoe closes if it is ending
+        (``close_if_ending``); else the procedure due before each game, if the regulation
+        has one (seed 003 num. 2: shuffles before each hand), is due."""
+        if not self.close_if_ending(t) and self.rules.before_each_game is not None:
+            self._close(t, "game_finished", self.rules.before_each_game)
 
     def change_decks(self, t: float, reason: str) -> None:
         """Replace the decks (seed 002 Art. 4: a fault, an incomplete deck, a request).
 
         Closes the shoe at once; the new-decks procedure (Art. 5) is due.
         """
-        self._close(t, "decks_changed", NEW_DECKS, note=reason)
+        self._close(t, "decks_changed", self.rules.new_decks, note=reason)
 
     # --- the reader ---------------------------------------------------------------------
 
@@ -298,7 +286,7 @@ class ShoeSession:
                     self._stop(
                         t,
                         "bad_card",
-                        f"joker or unreadable card {text!r} (seed 002 Art. 4)",
+                        f"joker or unreadable card {text!r} ({self._cite.composition})",
                         text=text,
                     )
                 else:
@@ -345,7 +333,7 @@ class ShoeSession:
             self._alarm(
                 t,
                 "card_before_ready",
-                f"{what} read before the shoe was loaded ({self._article()})",
+                f"{what} read before the shoe was loaded ({self._run.article()})",
                 card=str(card),
                 burn=burn,
             )
@@ -354,7 +342,7 @@ class ShoeSession:
             self._stop(
                 t,
                 "card_over_count",
-                f"{what} seen more than {self.decks} times (seed 002 Art. 4)",
+                f"{what} seen more than {self.decks} times ({self._cite.composition})",
                 card=str(card),
                 burn=burn,
             )
@@ -379,7 +367,7 @@ class ShoeSession:
                 t,
                 "cut_card_missing",
                 f"{what} leaves {self.cards_left} cards and no cut "
-                f"card appeared (seed 002 Art. 5 e: at least "
+                f"card appeared ({self._cite.cut_card_reserve}: at least "
                 f"{self.cut_card_min_remaining} below it)",
                 card=str(card),
                 burn=burn,
@@ -388,12 +376,12 @@ class ShoeSession:
         if burn:
             self._burn(t, card)
             return None
-        if self._procedure is not None:
+        if self._run.due is not None:
             self._alarm(
                 t,
                 "card_before_ready",
-                f"{what} read before the {self._procedure} "
-                f"procedure was complete: next due {self._next_due()}",
+                f"{what} read before the {self._run.due.name} "
+                f"procedure was complete: next due {self._run.next_due()}",
                 card=str(card),
             )
             return None
@@ -409,12 +397,14 @@ class ShoeSession:
 
     def _burn(self, t: float, card: Card) -> None:
         self._emit("burn", t=t, card=str(card), cards_left=self.cards_left)
-        if self._procedure is not None:
-            # Loaded, so "load" was the last step: the first burn completes the procedure
-            # (Art. 5 g, Art. 6 d: "quemar una o más cartas").
-            self._emit("shoe_procedure", t=t, procedure=self._procedure, step="burn")
-            self._procedure = None
-            self._last_step = -1
+        index = self._run.read_step_due()
+        if index is not None:
+            # Loaded, and the read step ("quemar una o más cartas", seed 002 Art. 5 g,
+            # Art. 6 d) is the next one: the first burn does it.
+            assert self._run.due is not None
+            step = self._run.due.steps[index]
+            self._emit("shoe_procedure", t=t, procedure=self._run.due.name, step=step.name)
+            self._run.done(index)
 
     def _misread(self, t: float, line: MisreadLine) -> MisreadLine | None:
         if self.play_stopped or not self.ready_for_play:
@@ -440,45 +430,30 @@ class ShoeSession:
                 t,
                 "cut_card_late",
                 f"misplaced cut card: {self.cards_left} cards left, fewer "
-                f"than {self.cut_card_min_remaining} (seed 002 Art. 5 e)",
+                f"than {self.cut_card_min_remaining} ({self._cite.cut_card_reserve})",
             )
         if early:
             self._stop(
                 t,
                 "cut_card_early",
                 f"misplaced cut card: {self.cards_left} cards left, more than half the "
-                f"pack of {self.decks * CARDS_PER_DECK} (seed 002 Art. 5 e, 6 b)",
+                f"pack of {self.rules.pack} ({self._cite.cut_card_half})",
             )
         self._cut_seen = True
-        if self._procedure is None:
-            # In play: whether a coup is under way is the owner's to say (coup_finished).
+        if self._run.due is None:
+            # In play: whether a game is under way is the owner's to say (close_if_ending).
             self.shoe_ending = True
         else:  # the procedure is not complete, so no game is under way: the shoe ends now
-            self._close(t, "cut_card", CUT_CARD)
+            self._close(t, "cut_card", self.rules.after_cut_card or self.rules.new_decks)
 
-    def _close(self, t: float, reason: str, next_procedure: str, **extra: Any) -> None:
+    def _close(self, t: float, reason: str, next_procedure: Procedure, **extra: Any) -> None:
         self._emit("shoe_closed", t=t, reason=reason, cards_left=self.cards_left, **extra)
-        self._procedure = next_procedure
-        self._last_step = -1
+        self._run.start(next_procedure)
         self._loaded = False
         self._cut_seen = False
         self._reserve_alarmed = False
         self._misreads_pending = 0
         self.shoe_ending = False
-
-    def _article(self) -> str:
-        return "seed 002 Art. 5" if self._procedure == NEW_DECKS else "seed 002 Art. 6"
-
-    def _next_due(self) -> str:
-        if self._procedure is None:
-            return "nothing"
-        steps = _STEPS[self._procedure]
-        due = []
-        for name, mandatory in steps[self._last_step + 1 :]:
-            due.append(name)
-            if mandatory:
-                break
-        return " or ".join(due)
 
     def _alarm(self, t: float, code: str, message: str, **extra: Any) -> None:
         self._emit("alarm", t=t, code=code, message=message, stops_play=False, **extra)

@@ -1,8 +1,9 @@
 """What a card shoe ("zapato" or "sabot", seed 004 Art. 2 h) reports, one line at a time.
 
-These frozen records are the controller's vocabulary for the shoe: a codec in ``drivers/``
-turns a reader's bytes into them, and ``controller.cards.shoe.ShoeSession`` acts on them. No I/O
-here, and nothing specific to one reader's wire format (CONTRACT §4 is one such format).
+These frozen records are the controller's vocabulary for the shoe: a codec in
+``controller/protocols/`` turns a reader's bytes into them, and
+``controller.cards.shoe.ShoeSession`` acts on them. No I/O here, and nothing specific to one
+reader's wire format (CONTRACT §4 is one such format).
 """
 
 from __future__ import annotations

@@ -1,107 +1,184 @@
-"""A card table: the shoe's serial line, the shoe session and the game, wired together.
+"""A card table: the shoe's serial line, the shoe session and a card game, wired together.
 
 Bytes from the shoe's port go through the reader's codec (bytes in, lines out), the shoe
-session (composition, procedures, cut card: seed 002 Art. 4-6) and reach the game
-(Mini-Bacará, seed 000) as cards in dealing order. Dealer inputs and bets reach the session
-or the game; every refusal is an ``alarm`` record.
+session (composition, procedures, cut card: e.g. seed 002 Art. 4-6) and reach the game (a
+:class:`~controller.cards.game.CardGame`, made by its package) as cards in dealing order.
+Dealer inputs and bets go to the session or the game, each checked first (verify, then do);
+every refusal is an ``alarm`` record naming the rule. The table knows no game.
 
 Restart: the table's whole state is a function of its journaled inputs (``serial``,
-``input`` and ``bet_request`` records). :meth:`CardTable.recover_from` plays them again
-through fresh objects with the journal muted, checking that they give the records already
-journaled, so the coup in progress resumes exactly where it was (the cards on the layout
-are real, nothing is voided); records an input had not finished journaling when the power
-went are journaled then, once.
+``input`` and ``port`` records, and each bet's one record: the game's ``bet_record`` or the
+``alarm`` that refused it, with its ``bet``). :meth:`CardTable.recover_from` plays them
+again through fresh objects with the journal muted, checking that they give the records
+already journaled, so the game in progress resumes exactly where it was (the cards on the
+layout are real, nothing is voided); records an input had not finished journaling when the
+power went are journaled then, once.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, TypeGuard
+from collections.abc import Callable
+from typing import Any
 
-from controller.cards.card import parse_card
+from controller.cards.card import Card, parse_card
+from controller.cards.game import CardGame, bet_fields, bet_from_fields
+from controller.cards.masking import present_input
+from controller.cards.procedures import ShoeRules
 from controller.cards.shoe import ShoeSession
 from controller.cards.shoe_lines import MisreadLine, ShoeCodec, ShoeLine
 from controller.core.config import Config
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
 from controller.games.base import Emit
-from controller.games.mini_baccarat.game import MiniBaccarat
 from controller.protocols import make_codec
 from controller.store.journal import Journal
-from controller.store.recall import public_view
 
-# Records that are the table's inputs (replayed on restart) or the Table's own markers.
-_INPUT_TYPES = ("serial", "input", "bet_request", "port")
-_NOT_DERIVED = frozenset({*_INPUT_TYPES, "gpio", "startup", "recovery"})
-# Game states in which no coup is under way (before the first, after the last one's result).
-_BETWEEN_COUPS = ("idle", "coup_over")
+# The inputs every card table takes itself; the game takes the others (open_bets too, once
+# the shoe is ready).
+SHOE_INPUTS = ("procedure_step", "inspector_clear", "new_shoe", "card")
+_DEALER_BUTTONS = ("open_bets", "no_more_bets")
+# Records that are the Table's own markers, never made again by a replay; and the
+# ``bet_request`` of journals written before each bet had one record (their bets are read
+# from the game's record of them).
+_MARKERS = ("gpio", "startup", "recovery", "bet_request")
 
 
 class CardTable:
-    """A Mini-Bacará table fed by a shoe reader.
+    """A card table fed by a shoe reader.
 
     Args:
-        config: the checked config (decks, limits, insurance rule, ports and codecs).
+        config: the checked config (its serial ports and their codecs).
         emit: journals a record and returns it.
+        make_game: makes the game, given the emit it must journal through.
+        shoe: the shoe's decks, cut-card reserve and procedures (the game's package's).
     """
 
-    def __init__(self, config: Config, emit: Emit) -> None:
+    def __init__(self, config: Config, emit: Emit, make_game: Callable[[Emit], CardGame],
+                 shoe: ShoeRules) -> None:
         self.config = config
         self._real_emit = emit
         self._emit: Emit = emit
-        mini = config.rules
-        self.shoe = ShoeSession(self._proxy, mini.decks, mini.cut_card_min_remaining)
-        self.game = MiniBaccarat(self._proxy, mini.decks, mini.insurance_pays_on,
-                                 (config.limits.min_bet, config.limits.max_bet))
-        ports = config.serial or {}
+        self.shoe = ShoeSession(self._proxy, shoe)
+        self.game = make_game(self._proxy)
         self.codecs: dict[str, ShoeCodec] = {
-            name: make_codec(spec.codec) for name, spec in ports.items()
+            name: make_codec(spec.codec) for name, spec in (config.serial or {}).items()
         }
         self.ports_down: set[str] = set()
+        self._under_way = False  # the game was under way after the last action
 
     def _proxy(self, type_: str, /, **fields: Any) -> dict[str, Any]:
         return self._emit(type_, **fields)
 
-    def alarm(self, t: float, code: str, message: str) -> None:
-        self._emit("alarm", t=t, code=code, message=message, coup=self.game.coup)
+    def alarm(self, t: float, code: str, message: str, **extra: Any) -> None:
+        self._emit("alarm", t=t, code=code, message=message, **self.game.tag(), **extra)
 
     @property
     def state(self) -> str:
         return self.game.state
 
     def open_game(self) -> str | None:
-        """The coup under way, in words; None between coups."""
-        if self.game.state in (*_BETWEEN_COUPS, "bets_open"):
-            return None
-        return f"coup {self.game.coup} under way ({self.game.state})"
+        """The game under way, in words; None between games."""
+        return self.game.open_game()
 
     def present(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The records one input caused, as the public may see them: the Banca's face-down
-        card (seed 000 Art. 6) is masked, and so are the records that carried it in (the
-        raw shoe bytes, a dealer's correction); from the close of bets to the turn, any raw
-        shoe bytes (a reader line split across reads may hold part of that card)."""
-        hide = any(r["type"] == "card" and r.get("face_down") for r in records)
-        unseen = self.face_down_unseen()
-        return [public_view(r, hide_raw=hide or (unseen and r["type"] == "serial"))
-                for r in records]
+        """The records one input caused, as the public may see them: a card dealt face
+        down (seed 000 Art. 6) is masked, and so are the records that carried it in (the
+        raw shoe bytes, a dealer's correction); while the game says a face-down card may
+        be in flight, any raw shoe bytes (``controller.cards.masking``)."""
+        return present_input(records, self.game.face_down_pending())
+
+    # -- a person's inputs and bets: verify, then do (the Table calls them) --------------
+    def verify_input(self, inp: DealerInput) -> None:
+        """Check a dealer or inspector action; change nothing.
+
+        Raises:
+            RuleViolation: the shoe's refusal (a procedure step out of order, nothing to
+                correct, play not stopped, the shoe not ready for ``open_bets``...) or the
+                game's.
+        """
+        args = inp.args
+        match inp.action:
+            case "procedure_step":
+                self.shoe.verify_procedure_step(str(args.get("step")), _by(args))
+            case "inspector_clear":
+                self.shoe.verify_inspector_clear()
+            case "new_shoe":
+                pass
+            case "card":
+                self.shoe.verify_manual_card(_correction(args))
+            case "open_bets":
+                self.shoe.verify_new_game()
+                self.game.verify_input(inp)
+            case _:
+                self.game.verify_input(inp)
+
+    def dealer_input(self, inp: DealerInput) -> None:
+        """Do a dealer or inspector action (``verify_input`` first).
+
+        Raises:
+            RuleViolation: as ``verify_input``; for a card correction, also the game's
+                refusal of the card once the shoe has counted it.
+        """
+        t, args = inp.t, inp.args
+        match inp.action:
+            case "procedure_step":
+                self.shoe.procedure_step(t, str(args.get("step")), _by(args))
+            case "inspector_clear":
+                self.shoe.inspector_clear(t, str(args.get("note", "")))
+            case "new_shoe":
+                self.shoe.change_decks(t, str(args.get("reason", "requested")))
+            case "card":
+                card = self.shoe.manual_card(t, _correction(args))
+                if card is not None:
+                    self.game.card(t, card, manual=True)
+            case "open_bets":
+                self.shoe.verify_new_game()
+                self.game.dealer_input(inp)
+            case _:
+                self.game.dealer_input(inp)
+        self._after_action(t)
+
+    def verify_bet(self, bet: BetPlaced) -> None:
+        self.game.verify_bet(bet)
+
+    def place_bet(self, bet: BetPlaced) -> None:
+        self.game.place_bet(bet)
+        self._after_action(bet.t)
 
     def refused(self, event: DealerInput | BetPlaced, exc: RuleViolation) -> None:
-        self.alarm(event.t, exc.code, exc.message)
+        """Journal the refusal: an ``alarm`` with the rule's code; a bet's names the bet
+        and carries it whole (``bet``), the journal's one record of that bet."""
+        if isinstance(event, BetPlaced):
+            self.alarm(event.t, "bet_refused", f"{event.kind} of {event.amount} on box "
+                       f"{event.box}: {exc.code}: {exc.message}", bet=bet_fields(event))
+        else:
+            self.alarm(event.t, exc.code, f"{event.action}: {exc.message}")
 
-    def face_down_unseen(self) -> bool:
-        """From the close of bets to the turn of the Banca's first card, some shoe bytes
-        may carry that face-down card (seed 000 Art. 6): the raw bytes are not shown."""
-        return self.game.state in ("dealing", "five_options")
+    def _input(self, inp: DealerInput) -> None:
+        """A dealer input that reached the table another way (a button, a replay)."""
+        try:
+            self.verify_input(inp)
+            self.dealer_input(inp)
+        except RuleViolation as exc:
+            self.refused(inp, exc)
 
-    # -- events ----------------------------------------------------------------------
+    def _bet(self, bet: BetPlaced) -> None:
+        try:
+            self.verify_bet(bet)
+            self.place_bet(bet)
+        except RuleViolation as exc:
+            self.refused(bet, exc)
+
+    # -- the shoe and its port -------------------------------------------------------
     def serial(self, data: SerialData) -> None:
         """Bytes from a shoe port (already journaled): decode and act on every line.
 
-        The cut card ends the shoe after the current game (RULES.md §3). The current game is
-        the coup from its ``open_bets`` to its ``coup_result``: a cut card read while bets
-        are open, before any card, ends the shoe when that coup ends (its bets stand, and
-        the coup is dealt from this shoe). A cut card read between coups (no coup yet, or
-        the last one over) closes the shoe at once, so the Art. 6 procedure is due.
+        The cut card ends the shoe after the current game (RULES.md §3): the game from its
+        ``open_bets`` to its result (``CardGame.under_way``). A cut card read while bets
+        are open, before any card, ends the shoe when that game ends (its bets stand, and
+        it is dealt from this shoe). A cut card read between games closes the shoe at
+        once, so the procedure after the cut card is due.
         """
         self._act_on(data.t, self._codec(data.port).feed(data.data))
 
@@ -125,18 +202,22 @@ class CardTable:
             except RuleViolation as exc:
                 self.alarm(t, exc.code, exc.message)
                 continue
-            self._after_card(t)
+            self._after_action(t)
 
-    def _after_card(self, t: float) -> None:
-        if self.game.state == "coup_over":
-            self.shoe.coup_finished(t)
+    def _after_action(self, t: float) -> None:
+        """The game just ended: the shoe closes if it is ending, or the procedure due
+        before each game is due."""
+        under_way = self.game.under_way()
+        if self._under_way and not under_way:
+            self.shoe.game_finished(t)
+        self._under_way = under_way
 
     def _close_shoe_between_games(self, t: float) -> None:
-        """Close an ending shoe (cut card, or the 40-card reserve reached) when no coup is
-        under way: waiting for the end of a game that is not being played would refuse
-        both the next coup and the procedure that must come before it."""
-        if self.shoe.shoe_ending and self.game.state in _BETWEEN_COUPS:
-            self.shoe.coup_finished(t)
+        """Close an ending shoe (cut card, or the reserve reached) when no game is under
+        way: waiting for the end of a game that is not being played would refuse both the
+        next game and the procedure that must come before it."""
+        if self.shoe.shoe_ending and not self.game.under_way():
+            self.shoe.close_if_ending(t)
 
     def port_status(self, status: PortStatus) -> None:
         """A shoe port went away or came back (the ``port`` record is journaled already).
@@ -152,7 +233,7 @@ class CardTable:
             return
         if status.port not in self.ports_down:
             self.ports_down.add(status.port)
-            waiting = self.game.needs_card()
+            waiting = self.game.next_hand()
             self.alarm(status.t, "shoe_disconnected",
                        f"port {status.port!r} is gone ({status.detail}); play waits"
                        + (f" for the card of {waiting}" if waiting else ""))
@@ -162,75 +243,20 @@ class CardTable:
         """Dealer buttons; a card table has no wheel sensors."""
         if edge.level != 1:
             return
-        if edge.input in ("open_bets", "no_more_bets"):
-            self.dealer_input(DealerInput(edge.t, edge.input))
+        if edge.input in _DEALER_BUTTONS:
+            self._input(DealerInput(edge.t, edge.input))
         else:
             self.alarm(edge.t, "unexpected_edge", f"{edge.input} on a card table")
-
-    def place_bet(self, bet: BetPlaced) -> None:
-        if self._emit is self._real_emit:
-            # Interim (issue 7): the Table no longer journals a bet's input; until the card
-            # tables journal it in their own records, the card table keeps its bet_request.
-            self._real_emit(
-                "bet_request", t=bet.t, kind=bet.kind, box=bet.box, amount=bet.amount,
-                **({"numbers": list(bet.numbers)} if bet.numbers is not None else {}),
-                **({"which": bet.which} if bet.which is not None else {}))
-        try:
-            self.game.place_bet(bet)
-        except RuleViolation as exc:
-            self.alarm(bet.t, "bet_refused", f"{bet.kind} of {bet.amount} on box {bet.box}: "
-                       f"{exc.code}: {exc.message}")
-
-    def dealer_input(self, inp: DealerInput) -> None:
-        """A dealer or inspector action; a refusal becomes an alarm naming the rule."""
-        try:
-            self._dealer_input(inp)
-        except RuleViolation as exc:
-            self.alarm(inp.t, exc.code, f"{inp.action}: {exc.message}")
-
-    def _dealer_input(self, inp: DealerInput) -> None:
-        t, args = inp.t, inp.args
-        match inp.action:
-            case "procedure_step":
-                self.shoe.procedure_step(t, str(args.get("step")))
-            case "inspector_clear":
-                self.shoe.inspector_clear(t, str(args.get("note", "")))
-            case "new_shoe":
-                self.shoe.change_decks(t, str(args.get("reason", "requested")))
-            case "open_bets":
-                self.shoe.verify_new_coup()
-                self.game.open_bets(t)
-            case "no_more_bets":
-                boxes = args.get("boxes")
-                if boxes is not None and (not isinstance(boxes, list)
-                                          or not all(_is_box_number(b) for b in boxes)):
-                    raise RuleViolation("bad_input", f"boxes must be a list of box numbers: "
-                                        f"{boxes!r}")
-                self.game.no_more_bets(t, boxes)
-            case "five_choice":
-                box, choice = args.get("box"), args.get("choice")
-                if not _is_box_number(box) or not isinstance(choice, str):
-                    raise RuleViolation("bad_input", f"five_choice needs box and choice: {args}")
-                self.game.five_choice(t, box, choice)
-            case "card":
-                try:
-                    card = parse_card(str(args.get("card")))
-                except ValueError as exc:
-                    raise RuleViolation("bad_card", f"correction: {exc}") from None
-                if self.shoe.manual_card(t, card) is not None:
-                    self.game.card(t, card, manual=True)
-                    self._after_card(t)
-            case action:
-                raise RuleViolation("input_refused",
-                                    f"{action!r} is not an input of a Mini-Bacará table")
 
     # -- restart ---------------------------------------------------------------------
     def recover_from(self, journal: Journal) -> None:
         """Rebuild the table's state by playing its journaled inputs again (see module doc)."""
-        derived = [r for r in journal.records() if r["type"] not in _NOT_DERIVED]
-        inputs = list(journal.records(types=_INPUT_TYPES))
+        kinds = ("serial", "input", "port", self.game.bet_record, "alarm")
+        inputs = [r for r in journal.records(types=kinds) if r["type"] != "alarm" or "bet" in r]
         if not inputs:
             return
+        derived = [r for r in journal.records()
+                   if r["type"] not in (*_MARKERS, "serial", "input", "port")]
         checker = _Replayed(derived, self._real_emit)
         self._emit = checker
         try:
@@ -238,11 +264,10 @@ class CardTable:
                 self._replay_input(rec)
         finally:
             self._emit = self._real_emit
-        needs = self.game.needs_card()
         self._real_emit("recovery", inputs=len(inputs), records_checked=checker.matched,
                         records_completed=checker.completed, mismatch=checker.mismatch,
-                        coup=self.game.coup, state=self.game.state,
-                        shoe_cards_left=self.shoe.cards_left, waiting_for=needs)
+                        **self.game.tag(), state=self.game.state,
+                        shoe_cards_left=self.shoe.cards_left, waiting_for=self.game.next_hand())
 
     def _replay_input(self, rec: dict[str, Any]) -> None:
         t = rec["t"]
@@ -251,12 +276,11 @@ class CardTable:
             self.serial(SerialData(t, rec["port"], rec["text"].encode("latin-1")))
         elif kind == "port":
             self.port_status(PortStatus(t, rec["port"], rec["up"], rec.get("detail", "")))
-        elif kind == "bet_request":
-            self.place_bet(BetPlaced(t, rec["kind"], rec["box"], rec["amount"],
-                                     None, None))
-        else:
+        elif kind == "input":
             args = {k: v for k, v in rec.items() if k not in ("type", "seq", "t", "action")}
-            self.dealer_input(DealerInput(t, rec["action"], args))
+            self._input(DealerInput(t, rec["action"], args))
+        else:  # a bet: the game's record of it accepted, or the alarm that refused it
+            self._bet(bet_from_fields(t, rec["bet"] if kind == "alarm" else rec))
 
 
 class _Replayed:
@@ -293,10 +317,22 @@ class _Replayed:
         return self.emit(type_, **fields)
 
 
-def _is_box_number(value: Any) -> TypeGuard[int]:
-    """An int from the input's JSON, not ``true``/``false`` (a bool is an int in Python,
-    and ``true`` would otherwise mean box 1)."""
-    return isinstance(value, int) and not isinstance(value, bool)
+def _correction(args: dict[str, Any]) -> Card:
+    """The card of the dealer's correction (CONTRACT §4).
+
+    Raises:
+        RuleViolation: ``bad_card``, not a card of a French deck.
+    """
+    try:
+        return parse_card(str(args.get("card")))
+    except ValueError as exc:
+        raise RuleViolation("bad_card", f"correction: {exc}") from None
+
+
+def _by(args: dict[str, Any]) -> str | None:
+    """Who did a procedure step, for a step that asks (seed 003 num. 2: the cut)."""
+    by = args.get("by")
+    return by if isinstance(by, str) else None
 
 
 def _as_json(value: Any) -> Any:

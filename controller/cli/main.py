@@ -294,7 +294,8 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
         from sim.daemon import SimulatedTable
 
         simulated = SimulatedTable(config, clock, loop.post,
-                                   _simulator_resume(journal, table.game.state != "closed"))
+                                   _simulator_resume(journal, table.game.state != "closed",
+                                                     spec.bet_record))
         urls = simulated.urls
         lifecycle.add("simulator ports", Hooks(on_stop=simulated.stop,
                                                is_alive=simulated.alive))
@@ -322,15 +323,21 @@ def _close_journal(journal: Journal, lock: Any, log: Any) -> None:
     lock.close()
 
 
-def _simulator_resume(journal: Journal, table_open: bool) -> Any:
-    """How far the simulated dealer got before a restart, from the journal."""
+def _simulator_resume(journal: Journal, table_open: bool, bet_record: str) -> Any:
+    """How far the simulated dealer got before a restart, from the journal: each bet is
+    the game's ``bet_record`` or the ``alarm`` that refused it (with its ``bet``)."""
     from sim.daemon import SimulatorResume
 
-    counts = {"serial": 0, "input": 0, "bet_request": 0}
-    for rec in journal.records(types=tuple(counts)):
-        is_serial = rec["type"] == "serial"
-        counts[rec["type"]] += len(rec["text"].encode("latin-1")) if is_serial else 1
-    return SimulatorResume(counts["serial"], counts["input"], counts["bet_request"], table_open)
+    counts = {"serial": 0, "input": 0, "bet": 0}
+    for rec in journal.records(types=("serial", "input", "alarm", bet_record)):
+        kind = rec["type"]
+        if kind == "serial":
+            counts["serial"] += len(rec["text"].encode("latin-1"))
+        elif kind == "input":
+            counts["input"] += 1
+        elif kind == bet_record or "bet" in rec:
+            counts["bet"] += 1
+    return SimulatorResume(counts["serial"], counts["input"], counts["bet"], table_open)
 
 
 def _lock_journal(journal_path: str) -> Any:

@@ -231,6 +231,9 @@ class GameSpec:
         analyze: ``"module:function"`` of ``tablectl analyze`` (exact figures), or "".
         log: its records a person at the table wants in the log at once (info level),
             each with the fields to show (None: all); the rest go at debug level.
+        bet_record: the record type that journals an accepted bet, with every field of
+            the bet input (a refused bet is the ``alarm`` with its ``bet``): each bet is
+            in the journal once, and the daemon's simulator counts them on a restart.
     """
 
     name: str
@@ -251,6 +254,7 @@ class GameSpec:
     daemon_simulator: str = ""
     analyze: str = ""
     log: dict[str, tuple[str, ...] | None] = field(default_factory=dict)
+    bet_record: str = ""
 
     @property
     def bet_kinds(self) -> tuple[str, ...]:

@@ -22,9 +22,10 @@ from controller.cards.shoe_lines import (
     ShoeLine,
     UnknownLine,
 )
+from controller.protocols.framing import LineFramer, Overlong
 
 MAX_LINE_BYTES = 256
-"""Longest line kept, in bytes, line end (CR LF or LF) excluded (CONTRACT §4)."""
+"""Longest line kept, in bytes, line end (CR LF, LF or CR) excluded (CONTRACT §4)."""
 
 _CARD = re.compile(r"\[(Game|Burn|Manual Burn Cards)\]<Card:([^<>]*)>")
 _ALARM = re.compile(r"<Alarm:([^\s<>]+) ?([^<>]*)>")
@@ -32,9 +33,6 @@ _WARNING = re.compile(r"<W0[xX]([0-9A-Fa-f]{1,8})>")
 # What shows that a damaged line was a card passing the reader (see ``_parse_line``).
 _CARD_MARKS = (b"[Game]", b"<Card:")
 _BURN_MARK = b"Burn"
-# Bytes of an over-long line kept from one read to the next so that a mark split
-# between two reads is still seen: the longest mark less one byte.
-_MARK_OVERLAP = max(len(m) for m in (*_CARD_MARKS, _BURN_MARK)) - 1
 # Starts of the CONTRACT §4 lines, for a line cut short by a port outage (``port_down``):
 # what its first bytes can still become. Two bytes at least: "[" or "<" alone could be any.
 _CUT_CARD_START = b"[Cut]"
@@ -45,9 +43,10 @@ _BURN_STARTS = (b"[Burn]<Card:", b"[Manual Burn Cards]<Card:")
 class ReferenceShoeCodec:
     """The reference reader's line protocol (CONTRACT §4), 9600 baud 8N1 on the wire.
 
-    Lines end in CR LF or LF; a line may arrive split across any number of ``feed`` calls and
-    hundreds may arrive in one. The buffer is bounded: a line longer than ``MAX_LINE_BYTES``
-    is dropped and reported as ``OverlongLine`` when its line end arrives, and decoding
+    Lines end in CR LF or LF (CR alone ends one too: the shared framer,
+    :mod:`controller.protocols.framing`); a line may arrive split across any number of
+    ``feed`` calls and hundreds may arrive in one. A line longer than ``MAX_LINE_BYTES`` is
+    dropped and reported as ``OverlongLine`` when its line end arrives, and decoding
     resumes with the next line. Blank lines are skipped; a line is matched whole, after
     stripping surrounding whitespace, so garbage before a valid line makes it an
     ``UnknownLine`` rather than a guessed card.
@@ -62,26 +61,11 @@ class ReferenceShoeCodec:
     """
 
     def __init__(self) -> None:
-        self._buf = bytearray()
-        # Bytes of the current line once it passed the limit; -1 while it fits in _buf.
-        self._overlong = -1
-        self._last_byte = 0
-        # Of the over-long line under way: its first bytes (for BadCardLine's text), its
-        # last _MARK_OVERLAP bytes, and whether it showed a card mark or a burn mark.
-        self._head = b""
-        self._tail = b""
-        self._card_seen = False
-        self._burn_seen = False
+        self._framer = LineFramer(MAX_LINE_BYTES, (*_CARD_MARKS, _BURN_MARK))
 
     def reset(self) -> None:
         """Forget any unfinished line (the port was reopened, its tail is lost)."""
-        self._buf.clear()
-        self._overlong = -1
-        self._last_byte = 0
-        self._head = b""
-        self._tail = b""
-        self._card_seen = False
-        self._burn_seen = False
+        self._framer.reset()
 
     def port_down(self) -> list[ShoeLine]:
         """The port went down: drop the unfinished line, never to be joined with the bytes
@@ -94,20 +78,21 @@ class ReferenceShoeCodec:
         the cut card; nothing more for the start of a reader alarm or warning. An over-long
         line under way gives its ``OverlongLine`` first.
         """
+        frame = self._framer.unfinished()
         lines: list[ShoeLine] = []
-        if self._overlong >= 0:
-            lines.append(OverlongLine(self._overlong))
-            head, length = self._head.strip(), self._overlong
-            lost = _lost_card(head, self._card_seen, self._burn_seen)
+        if frame is None:
+            return lines
+        if isinstance(frame, Overlong):
+            lines.append(OverlongLine(frame.length))
+            head, length = frame.head.strip(), frame.length
+            lost = _lost_card(head, _card_marked(frame), _BURN_MARK in frame.marks)
         else:
-            head, length = bytes(self._buf).strip(), len(self._buf)
+            head, length = frame.strip(), len(frame)
             if not head:
-                self.reset()
-                return []
+                return lines
             lost = _lost_card(head, False, False)
-        self.reset()
         text = head.decode("latin-1")
-        # Part of a card line is never shown: it may be the Banca's face-down card.
+        # Part of a card line is never shown: it may be a card dealt face down.
         lines.append(CutOffLine(length, lost, text if lost in (None, "cut") else ""))
         if lost == "game":
             lines.append(MisreadLine())
@@ -120,74 +105,25 @@ class ReferenceShoeCodec:
     def feed(self, data: bytes) -> list[ShoeLine]:
         """Add ``data`` and return every line it completes, in order; never raises."""
         lines: list[ShoeLine] = []
-        start = 0
-        while start < len(data):
-            end = data.find(b"\n", start)
-            chunk = data[start:] if end < 0 else data[start:end]
-            self._append(chunk)
-            if end < 0:
-                break
-            lines += self._take_line()
-            start = end + 1
+        for frame in self._framer.feed(data):
+            if isinstance(frame, Overlong):
+                lines += _overlong_lines(frame)
+            elif text := frame.decode("latin-1").strip():
+                lines.append(_parse_line(text))
         return lines
 
-    def _append(self, chunk: bytes) -> None:
-        if not chunk:
-            return
-        self._last_byte = chunk[-1]
-        if self._overlong >= 0:
-            self._overlong += len(chunk)
-            self._scan(chunk)
-            return
-        self._buf += chunk
-        # One extra byte so a line of exactly MAX_LINE_BYTES followed by CR still fits.
-        if len(self._buf) > MAX_LINE_BYTES + 1:
-            self._overlong = len(self._buf)
-            self._head = bytes(self._buf[:MAX_LINE_BYTES])
-            self._scan(bytes(self._buf))
-            self._buf.clear()
 
-    def _scan(self, chunk: bytes) -> None:
-        """Note the card and burn marks in ``chunk``, the next bytes of an over-long line.
+def _card_marked(frame: Overlong) -> bool:
+    return any(mark in frame.marks for mark in _CARD_MARKS)
 
-        Only the marks and the last few bytes are kept, so memory stays bounded however
-        long the line (megabytes of noise without a line end).
-        """
-        joint = self._tail + chunk[:_MARK_OVERLAP]  # a mark split between two reads
-        for part in (joint, chunk):
-            self._card_seen = self._card_seen or any(m in part for m in _CARD_MARKS)
-            self._burn_seen = self._burn_seen or _BURN_MARK in part
-        if len(chunk) >= _MARK_OVERLAP:
-            self._tail = chunk[-_MARK_OVERLAP:]
-        else:
-            self._tail = (self._tail + chunk)[-_MARK_OVERLAP:]
 
-    def _take_line(self) -> list[ShoeLine]:
-        if self._overlong >= 0:
-            length = self._overlong - (self._last_byte == 0x0D)
-            lines = self._overlong_lines(length)
-            self.reset()
-            return lines
-        raw = bytes(self._buf)
-        self.reset()
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]
-        if len(raw) > MAX_LINE_BYTES:
-            self._head = raw[:MAX_LINE_BYTES]
-            self._scan(raw)
-            lines = self._overlong_lines(len(raw))
-            self.reset()
-            return lines
-        text = raw.decode("latin-1").strip()
-        return [_parse_line(text)] if text else []
-
-    def _overlong_lines(self, length: int) -> list[ShoeLine]:
-        """The alarm for the over-long line, then the card it lost, if it showed one."""
-        lines: list[ShoeLine] = [OverlongLine(length)]
-        if self._card_seen:
-            text = self._head.decode("latin-1").strip()
-            lines.append(BadCardLine(text) if self._burn_seen else MisreadLine())
-        return lines
+def _overlong_lines(frame: Overlong) -> list[ShoeLine]:
+    """The alarm for an over-long line, then the card it lost, if it showed one."""
+    lines: list[ShoeLine] = [OverlongLine(frame.length)]
+    if _card_marked(frame):
+        text = frame.head.decode("latin-1").strip()
+        lines.append(BadCardLine(text) if _BURN_MARK in frame.marks else MisreadLine())
+    return lines
 
 
 def _lost_card(head: bytes, card_mark: bool, burn_mark: bool) -> LostCard | None:

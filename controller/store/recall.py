@@ -1,7 +1,8 @@
 """Game recall from the journal (seed 001 Art. 14: a disputed game recalled in full).
 
-Groups records into games, and hides what the public may not see yet: the Banca's
-face-down card until the dealer turns it (seed 000 Art. 6).
+Groups records into games, and hides what the public may not see yet: a card dealt face
+down until the dealer turns it (seed 000 Art. 6), by the same code that masks it live
+(``controller.cards.masking``).
 
 A game's block runs from its start (``spin_start``, ``coup_start``) to its end: for a spin,
 the ``state`` record that reopens bets, or else (no reopen follows, e.g. a spin voided on
@@ -16,30 +17,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.cards.masking import HIDDEN, present_game, public_view
 from controller.store.journal import Journal
 
 _GAME_FIELDS = {"spin_start": "spin", "coup_start": "coup"}
 _RESULTS = ("spin_result", "spin_invalid", "coup_result")  # a spin_held is not an end
 # Raw hardware records: in a game's block they are its evidence; between games, noise.
 _NOT_IN_PRELUDE = ("gpio", "serial")
-HIDDEN = "??"
-_CARRIERS = ("serial", "manual_card", "input")
-
-
-def public_view(record: dict[str, Any], turned: bool = False,
-                hide_raw: bool = False) -> dict[str, Any]:
-    """A record as a display may show it (seed 000 Art. 6: the Banca's first card is dealt
-    face down): a face-down card not yet turned is masked, and with ``hide_raw`` so are the
-    records that carried it in (the shoe's raw bytes, a dealer's correction)."""
-    kind = record.get("type")
-    if kind == "card" and record.get("face_down") and not turned:
-        return {**record, "card": HIDDEN}
-    if hide_raw and not turned:
-        if kind == "serial":
-            return {**record, "text": HIDDEN}
-        if kind == "manual_card" or (kind == "input" and record.get("action") == "card"):
-            return {**record, "card": HIDDEN}
-    return record
+__all__ = ["HIDDEN", "games_in_full", "public_view"]
 
 
 def games_in_full(journal: Journal, last: int) -> list[dict[str, Any]]:
@@ -72,8 +57,7 @@ def games_in_full(journal: Journal, last: int) -> list[dict[str, Any]]:
         leftover = window[end + 1:]
         if start["seq"] < all_starts[first]["seq"]:
             continue  # the game before those shown: read for its end only
-        turned = any(r["type"] == "card_turned" for r in body)
-        records = _mask_face_down(prelude + body, turned)
+        records = present_game(prelude + body)
         games.append({"title": f"{kind} {number}", "records": records})
     return games
 
@@ -95,24 +79,3 @@ def _end_of_game(window: list[dict[str, Any]], kind: str, number: int) -> int:
         if rec["type"] == "settlement" and rec.get("game") == number:
             end = i
     return end
-
-
-def _mask_face_down(records: list[dict[str, Any]], turned: bool) -> list[dict[str, Any]]:
-    """Mask the face-down card and the records just before it that carried it in."""
-    shown = [public_view(r, turned) for r in records]
-    if turned:
-        return shown
-    dealing = False
-    for i, rec in enumerate(records):
-        # From the close of bets to the turn, any raw shoe bytes may hold part of the
-        # face-down card (a line split across reads).
-        if rec["type"] == "bets_closed":
-            dealing = True
-        elif dealing and rec["type"] == "serial":
-            shown[i] = public_view(rec, turned, hide_raw=True)
-        if rec["type"] == "card" and rec.get("face_down"):
-            j = i - 1
-            while j >= 0 and records[j]["type"] in (*_CARRIERS, "misread", "alarm"):
-                shown[j] = public_view(records[j], turned, hide_raw=True)
-                j -= 1
-    return shown

@@ -8,14 +8,34 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.base import ArgSpec, BetSpec, GameContext, GameSpec, InputSpec, RecallSpec
+from controller.games.base import (
+    ArgSpec,
+    BetSpec,
+    Emit,
+    GameContext,
+    GameSpec,
+    InputSpec,
+    RecallSpec,
+)
 from controller.games.mini_baccarat import config, recall, status
+from controller.games.mini_baccarat.rules import BET_RECORD
 
 
 def _make(ctx: GameContext) -> Any:
+    """The card table of a Mini-Bacará game: the shoe of seed 002 Art. 4-6, the coup of
+    seed 000."""
     from controller.cards.table import CardTable
+    from controller.games.mini_baccarat.game import MiniBaccarat
+    from controller.games.mini_baccarat.shoe import shoe_rules
 
-    return CardTable(ctx.config, ctx.emit)
+    mini, limits = ctx.config.rules, ctx.config.limits
+
+    def make_game(emit: Emit) -> MiniBaccarat:
+        return MiniBaccarat(emit, mini.decks, mini.insurance_pays_on,
+                            (limits.min_bet, limits.max_bet))
+
+    return CardTable(ctx.config, ctx.emit, make_game,
+                     shoe_rules(mini.decks, mini.cut_card_min_remaining))
 
 
 SPEC = GameSpec(
@@ -56,4 +76,5 @@ SPEC = GameSpec(
     daemon_simulator="controller.games.mini_baccarat.simulation:daemon_events",
     analyze="controller.games.mini_baccarat.analysis:command",
     log={name: None for name in ("coup_start", "coup_result", "shoe_procedure", "cut_card")},
+    bet_record=BET_RECORD,
 )

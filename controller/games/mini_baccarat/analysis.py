@@ -1,13 +1,17 @@
-"""Exact probabilities of one Mini-Bacará box against the Banca (layer 3 of the game, see
-:mod:`controller.games.mini_baccarat.game`), enumerated through the same rules functions."""
+"""Exact probabilities of one Mini-Bacará box against the Banca (seed 000 Art. 6-11; layer 3 of
+the game, see :mod:`controller.games.mini_baccarat.game`), enumerated through the same rules
+functions the table runs; ``command`` is ``tablectl analyze mini_baccarat``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import argparse
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
+from controller.core.errors import InputError
 from controller.games.mini_baccarat.rules import (
+    DECKS,
     FIVE_CHOICES,
     banca_takes_third,
     box_takes_third,
@@ -156,3 +160,39 @@ def format_analysis(result: dict[str, Any]) -> str:
             f"EV Banca, 5%      {result['ev_banca_5']:+.4%}",
         ]
     )
+
+
+MAX_DECKS = 8
+"""The most decks ``command`` analyses (the anchors of ../shared/data: 4, 6 and 8)."""
+
+
+def command(args: Sequence[str], progress: Callable[[float], None] | None = None) -> int:
+    """``tablectl analyze mini_baccarat [--decks N] [--five draw|stand]``: print the exact
+    outcome of one box against the Banca (``analyze``, ``format_analysis``).
+
+    Args:
+        args: the command line after the game's name: ``--decks`` (1 to 8, default 4,
+            seed 000 Art. 2) and ``--five`` (the box's play on five, Art. 8; default draw).
+        progress: called with the fraction done (0 to 1) as the enumeration goes (a
+            progress bar); None: no progress shown.
+
+    Returns:
+        0 once the figures are printed on stdout.
+
+    Raises:
+        InputError: ``--decks`` out of 1 to 8 (one line, exit 2 by ``tablectl``).
+        SystemExit: an argument ``argparse`` refuses (status 2, usage on stderr), or
+            ``--help`` (status 0).
+    """
+    parser = argparse.ArgumentParser(
+        prog="tablectl analyze mini_baccarat",
+        description="exact outcome of one Mini-Bacará box against the Banca")
+    parser.add_argument("--decks", type=int, default=DECKS, help="decks in the shoe, 1 to 8")
+    parser.add_argument("--five", choices=FIVE_CHOICES, default="draw",
+                        help="the box's play on five (Art. 8)")
+    options = parser.parse_args(list(args))
+    if not 1 <= options.decks <= MAX_DECKS:
+        raise InputError("--decks", None, None,
+                         f"must be 1 to {MAX_DECKS}, got {options.decks}")
+    print(format_analysis(analyze(options.decks, options.five, progress=progress)))
+    return 0

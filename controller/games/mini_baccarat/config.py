@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from controller.cards.procedures import cut_card_reserve_bounds
 from controller.core.config import Config, Section
 from controller.games.mini_baccarat.rules import BOXES, DECKS
+from controller.games.mini_baccarat.shoe import CUT_CARD_MIN_REMAINING
 
 
 @dataclass(frozen=True)
@@ -19,7 +21,7 @@ class MiniBaccaratConfig:
     decks: int = 4
     boxes: int = 5
     insurance_pays_on: str = "natural_nine"
-    cut_card_min_remaining: int = 40
+    cut_card_min_remaining: int = CUT_CARD_MIN_REMAINING
 
 
 def load_config(sec: Section, base: MiniBaccaratConfig | None) -> MiniBaccaratConfig:
@@ -29,7 +31,8 @@ def load_config(sec: Section, base: MiniBaccaratConfig | None) -> MiniBaccaratCo
     numbered boxes, and a sabot of four decks ("un 'sabot' compuesto por los cuatro
     mazos"). ``decks`` may only say 4 and ``boxes`` 5. ``cut_card_min_remaining`` (cards)
     is 40 (seed 002 Art. 5 e) up to half the 4-deck pack, 104: above that no cut card
-    could be placed.
+    could be placed. This is the one check of the shoe's size and reserve: the shoe
+    session and the game take them as given.
 
     Raises:
         ConfigError: a wrong type, another number of decks or boxes, a value out of range;
@@ -51,7 +54,8 @@ def load_config(sec: Section, base: MiniBaccaratConfig | None) -> MiniBaccaratCo
         insurance_pays_on=sec.choice("insurance_pays_on", base.insurance_pays_on,
                                      ("natural_nine", "banca_natural")),
         cut_card_min_remaining=sec.number("cut_card_min_remaining", base.cut_card_min_remaining,
-                                          40, DECKS * 52 // 2, integer=True),
+                                          *cut_card_reserve_bounds(decks, CUT_CARD_MIN_REMAINING),
+                                          integer=True),
     )
 
 

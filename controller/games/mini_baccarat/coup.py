@@ -9,12 +9,14 @@ from typing import Any
 from statemachine import State, StateChart
 
 from controller.cards.card import Card
+from controller.cards.game import bet_fields
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced
 from controller.games.base import Emit
 from controller.games.mini_baccarat.rules import (
     BANCA,
     BET_KINDS,
+    BET_RECORD,
     BOXES,
     FIVE_CHOICES,
     Outcome,
@@ -28,6 +30,7 @@ from controller.games.mini_baccarat.rules import (
     is_encart,
     is_natural,
     outcome,
+    points,
 )
 
 # --------------------------------------------------------------------------------------
@@ -304,14 +307,7 @@ class CoupChart(StateChart):
     def on_place_bet(self, bet: BetPlaced) -> None:
         key = (bet.box, bet.kind)
         total = self.bets.get(key, 0) + bet.amount
-        self._emit(
-            "bet_placed",
-            coup=self.coup_number,
-            box=bet.box,
-            kind=bet.kind,
-            amount=bet.amount,
-            total=total,
-        )
+        self._emit(BET_RECORD, coup=self.coup_number, **bet_fields(bet), total=total)
         self.bets[key] = total
 
     def on_no_more_bets(self, boxes: list[int] | None) -> None:
@@ -356,7 +352,7 @@ class CoupChart(StateChart):
         """Art. 6, 8, 11: the face-down card is turned; a nine opens insurance."""
         first = self.hands[BANCA][0]
         self._emit("card_turned", coup=self.coup_number, hand="banca", card=str(first))
-        if first.baccarat_points == 9:
+        if points(first) == 9:
             offers = [
                 {"box": b, "max": self.bets[(b, "punto")] // 2}
                 for b in self.in_play

@@ -20,28 +20,35 @@ draws one third card, shared, against the others.
 Three layers, each usable alone, each in its own module (this one is the facade and
 re-exports them):
 
-1. ``mini_baccarat_rules``: pure rules functions on hands given as cards or point values
-   (``hand_total``, ``is_natural``, ``is_encart``, ``box_draws``, ``banca_draws``,
+1. ``rules``: pure rules functions on hands given as cards or point values (``points``,
+   ``hand_total``, ``is_natural``, ``is_encart``, ``box_draws``, ``banca_draws``,
    ``box_takes_third``, ``banca_takes_third``, ``outcome``, ``insurance_wins``);
-2. ``mini_baccarat_coup``: ``CoupChart``, the coup as a python-statemachine ``StateChart``;
-   here, ``MiniBaccarat``, the facade the table calls with dealer inputs, bets and cards;
-3. ``mini_baccarat_analysis``: ``analyze``, the exact probabilities of one box against the
-   Banca, enumerated through the same rules functions, and ``insurance_probability``.
+2. ``coup``: ``CoupChart``, the coup as a python-statemachine ``StateChart`` (Art. 4-11);
+   here, ``MiniBaccarat``, the card game (``controller.cards.game.CardGame``) its card
+   table deals, with dealer inputs, bets and cards;
+3. ``analysis``: ``analyze``, the exact probabilities of one box against the Banca,
+   enumerated through the same rules functions, and ``insurance_probability``.
+
+Beside them: ``shoe`` (four decks, Art. 2; the procedures of seed 002 Art. 4-6),
+``config`` (the ``[mini_baccarat]`` section), ``recall`` and ``simulation`` (the simulated
+dealer and bettors).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from controller.cards.card import Card
+from controller.cards.game import verify_event
 from controller.core.errors import RuleViolation
-from controller.core.events import BetPlaced
+from controller.core.events import BetPlaced, DealerInput
 from controller.games.base import Emit
 from controller.games.mini_baccarat.analysis import analyze, format_analysis, insurance_probability
 from controller.games.mini_baccarat.coup import CoupChart
 from controller.games.mini_baccarat.rules import (
     BANCA,
     BET_KINDS,
+    BET_RECORD,
     BOXES,
     DECKS,
     FIVE_CHOICES,
@@ -60,6 +67,7 @@ from controller.games.mini_baccarat.rules import (
     is_encart,
     is_natural,
     outcome,
+    points,
 )
 
 __all__ = [
@@ -87,27 +95,34 @@ __all__ = [
     "is_encart",
     "is_natural",
     "outcome",
+    "points",
 ]
 
 
 class MiniBaccarat:
-    """The Mini-Bacará table: dealer inputs, bets and shoe cards in; records out.
+    """The Mini-Bacará table: dealer inputs, bets and shoe cards in; records out. It is the
+    card game (:class:`~controller.cards.game.CardGame`) its card table deals.
 
     Args:
         emit: journals each record (``coup_start``, ``bet_placed``, ``bets_closed``,
             ``card``, ``misread``, ``five_choice``, ``card_turned``, ``insurance_offered``,
             ``insurance_closed``, ``box_result``, ``settlement``, ``coup_result``).
-        decks: decks in the shoe (Art. 2: four), journaled in ``coup_start``.
+        decks: decks in the shoe (Art. 2: four, checked by the config), journaled in
+            ``coup_start``.
         insurance_pays_on: one of INSURANCE_RULES (Art. 11 Decision).
         limits: (minimum bet, maximum per box and kind) in chips (Art. 5).
 
     Every input carries ``t``, its time in seconds on the controller's clock (``bet.t`` for
     a bet); the records it causes are journaled with that ``t``. A refused action raises
     ``RuleViolation`` with a ``code`` and changes nothing; the caller journals the alarm.
+    Each action has its check (``verify_input``, ``verify_bet``), which raises the same
+    refusal without doing anything.
 
     Raises:
         ValueError: a configuration value out of range.
     """
+
+    bet_record = BET_RECORD
 
     def __init__(
         self,
@@ -116,14 +131,13 @@ class MiniBaccarat:
         insurance_pays_on: str = "natural_nine",
         limits: tuple[int, int] = (1, 10000),
     ) -> None:
-        if decks < 1:
-            raise ValueError(f"decks must be at least 1: {decks}")
         if insurance_pays_on not in INSURANCE_RULES:
             raise ValueError(f"insurance_pays_on must be one of {INSURANCE_RULES}")
         if not 1 <= limits[0] <= limits[1]:
             raise ValueError(f"limits must be 1 <= minimum <= maximum: {limits}")
         self._chart = CoupChart(emit, decks, insurance_pays_on, limits)
 
+    # -- what the card table asks -------------------------------------------------------
     @property
     def state(self) -> str:
         """The coup's state, a state id of ``CoupChart`` (``bets_open``, ``dealing``...)."""
@@ -134,10 +148,87 @@ class MiniBaccarat:
         """The current (or last) coup number, from 1; 0 before the first coup."""
         return self._chart.coup_number
 
+    def tag(self) -> dict[str, Any]:
+        """``{"coup": N}``: the coup a table's alarm belongs to."""
+        return {"coup": self.coup}
+
+    def under_way(self) -> bool:
+        """A coup from its ``open_bets`` to its ``coup_result``."""
+        return self.state not in _BETWEEN_COUPS
+
+    def open_game(self) -> str | None:
+        """The coup dealt and not finished, in words; None between coups or while bets
+        are open (nothing dealt yet)."""
+        if self.state in (*_BETWEEN_COUPS, "bets_open"):
+            return None
+        return f"coup {self.coup} under way ({self.state})"
+
     def needs_card(self) -> str | None:
-        """Which hand the next shoe card goes to ("box 2", "banca"), or None."""
+        """Which hand the next shoe card goes to ("box 2", "banca"), or None (Art. 6, 9)."""
         hand = self._chart.next_hand()
         return None if hand is None else _label(hand)
+
+    next_hand = needs_card
+
+    def face_down_pending(self) -> bool:
+        """From the close of bets to the turn of the Banca's first card, shoe bytes may
+        carry that face-down card (Art. 6)."""
+        return self.state in ("dealing", "five_options")
+
+    # -- the dealer's inputs and the bets (verify, then do) ------------------------------
+    def verify_input(self, inp: DealerInput) -> None:
+        """Check ``open_bets``, ``no_more_bets`` (``boxes``) or ``five_choice`` (``box``,
+        ``choice``); change nothing.
+
+        Raises:
+            RuleViolation: ``bad_input`` (arguments), the refusals of ``open_bets``,
+                ``no_more_bets`` and ``five_choice``, or ``input_refused`` for an action a
+                Mini-Bacará table does not take.
+        """
+        event, refusal, kwargs = self._event(inp)
+        self._verify(event, refusal, **kwargs)
+
+    def dealer_input(self, inp: DealerInput) -> None:
+        """Do ``open_bets``, ``no_more_bets`` or ``five_choice``.
+
+        Raises:
+            RuleViolation: as ``verify_input``, before anything changed.
+        """
+        event, refusal, kwargs = self._event(inp)
+        self._send(event, inp.t, refusal, **kwargs)
+
+    def _event(self, inp: DealerInput) -> tuple[str, RuleViolation, dict[str, Any]]:
+        """The coup chart's event for a dealer input, its refusal when the coup is not
+        where it takes it, and its arguments."""
+        args = inp.args
+        match inp.action:
+            case "open_bets":
+                return "open_bets", self._open_bets_refusal(), {}
+            case "no_more_bets":
+                boxes = args.get("boxes")
+                if boxes is not None and (not isinstance(boxes, list)
+                                          or not all(_is_box_number(b) for b in boxes)):
+                    raise RuleViolation("bad_input", f"boxes must be a list of box numbers: "
+                                        f"{boxes!r}")
+                return "no_more_bets", _bets_not_open(), {
+                    "boxes": None if boxes is None else list(boxes)}
+            case "five_choice":
+                box, choice = args.get("box"), args.get("choice")
+                if not _is_box_number(box) or not isinstance(choice, str):
+                    raise RuleViolation("bad_input", f"five_choice needs box and choice: {args}")
+                return "five_choice", self._five_choice_refusal(), {"box": box,
+                                                                    "choice": choice}
+            case action:
+                raise RuleViolation("input_refused",
+                                    f"{action!r} is not an input of a Mini-Bacará table")
+
+    def verify_bet(self, bet: BetPlaced) -> None:
+        """Check a bet as ``place_bet`` would; change nothing."""
+        self._verify("place_bet", self._bet_refusal(bet), bet=bet)
+
+    def _verify(self, event: str, refusal: RuleViolation, **kwargs: Any) -> None:
+        if not verify_event(self._chart, event, **kwargs):
+            raise refusal
 
     def _send(self, event: str, t: float, refusal: RuleViolation, **kwargs: Any) -> None:
         self._chart.event_time = t
@@ -146,15 +237,26 @@ class MiniBaccarat:
         except CoupChart.TransitionNotAllowed:
             raise refusal from None
 
+    def _open_bets_refusal(self) -> RuleViolation:
+        return RuleViolation("coup_in_progress", f"coup {self.coup} is not over")
+
     def open_bets(self, t: float) -> None:
         """Start a coup and accept bets (Art. 4). Refused while a coup is under way."""
-        self._send(
-            "open_bets", t, RuleViolation("coup_in_progress", f"coup {self.coup} is not over")
-        )
+        self._send("open_bets", t, self._open_bets_refusal())
+
+    def _bet_refusal(self, bet: BetPlaced) -> RuleViolation:
+        if bet.kind == "insurance":
+            return RuleViolation(
+                "insurance_not_offered",
+                "insurance is offered only when the Banca's first"
+                " card, turned, is a nine, until its second card (Art. 11)",
+            )
+        return RuleViolation("bets_closed", "bets are made before the first card (Art. 4)")
 
     def place_bet(self, bet: BetPlaced) -> None:
         """Accept a bet of ``bet.amount`` chips: ``punto`` or ``banca`` on ``bet.box`` while
-        bets are open (Art. 4-5), ``insurance`` while it is offered (Art. 11).
+        bets are open (Art. 4-5), ``insurance`` while it is offered (Art. 11). Its
+        ``bet_placed`` record carries every field of the bet.
 
         Raises:
             RuleViolation: ``unknown_bet_kind``, ``unknown_box``, ``bad_amount``,
@@ -162,15 +264,7 @@ class MiniBaccarat:
                 ``insurance_not_offered``, ``insurance_without_punto``,
                 ``insurance_over_half``.
         """
-        if bet.kind == "insurance":
-            refusal = RuleViolation(
-                "insurance_not_offered",
-                "insurance is offered only when the Banca's first"
-                " card, turned, is a nine, until its second card (Art. 11)",
-            )
-        else:
-            refusal = RuleViolation("bets_closed", "bets are made before the first card (Art. 4)")
-        self._send("place_bet", bet.t, refusal, bet=bet)
+        self._send("place_bet", bet.t, self._bet_refusal(bet), bet=bet)
 
     def no_more_bets(self, t: float, boxes: list[int] | None = None) -> None:
         """Close bets; the boxes in play are ``boxes`` if given, else those with bets.
@@ -179,12 +273,17 @@ class MiniBaccarat:
             RuleViolation: ``bets_not_open``, ``unknown_box``, ``bet_on_box_not_in_play``,
                 ``no_boxes_in_play``.
         """
-        self._send(
-            "no_more_bets",
-            t,
-            RuleViolation("bets_not_open", "bets are not open"),
-            boxes=None if boxes is None else list(boxes),
-        )
+        self._send("no_more_bets", t, _bets_not_open(),
+                   boxes=None if boxes is None else list(boxes))
+
+    def _five_choice_refusal(self) -> RuleViolation:
+        if self.state not in ("idle", "bets_open", "dealing", "five_options"):
+            return RuleViolation(
+                "late_five_choice",
+                "the choice is final once the Banca's face-down card is turned: \"Decidida "
+                "la opción, el tallador descubrirá su carta tapada\" (Art. 8)",
+            )
+        return RuleViolation("five_choice_not_due", "the boxes' two cards are not out yet")
 
     def five_choice(self, t: float, box: int, choice: str) -> None:
         """The bettor's "pedir" (``draw``) or "plantar" (``stand``) for a box on five (Art. 8).
@@ -198,16 +297,9 @@ class MiniBaccarat:
                 ``five_choice_not_due`` before the second card of every box,
                 ``bad_five_choice``, ``not_a_five``, ``five_without_punto``.
         """
-        if self.state not in ("idle", "bets_open", "dealing", "five_options"):
-            refusal = RuleViolation(
-                "late_five_choice",
-                "the choice is final once the Banca's face-down card is turned: \"Decidida "
-                "la opción, el tallador descubrirá su carta tapada\" (Art. 8)",
-            )
-        else:
-            refusal = RuleViolation("five_choice_not_due", "the boxes' two cards are not out yet")
-        self._send("five_choice", t, refusal, box=box, choice=choice)
+        self._send("five_choice", t, self._five_choice_refusal(), box=box, choice=choice)
 
+    # -- the cards -----------------------------------------------------------------------
     def card(self, t: float, card: Card, manual: bool = False) -> None:
         """A game card from the shoe (burns already removed), or entered by the dealer
         (``manual``), dealt to the hand ``needs_card()`` names (Art. 6, 9).
@@ -234,3 +326,17 @@ class MiniBaccarat:
         self._send(
             "misread", t, RuleViolation("unexpected_card", f"no card is due (state {self.state})")
         )
+
+
+# Coup states in which no coup is under way (before the first, after the last one's result).
+_BETWEEN_COUPS = ("idle", "coup_over")
+
+
+def _bets_not_open() -> RuleViolation:
+    return RuleViolation("bets_not_open", "bets are not open")
+
+
+def _is_box_number(value: Any) -> TypeGuard[int]:
+    """An int from the input's JSON, not ``true``/``false`` (a bool is an int in Python,
+    and ``true`` would otherwise mean box 1)."""
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -17,6 +17,8 @@ DECKS = 4
 """Decks in the sabot of a Mini-Bacará table (Art. 2: "los cuatro mazos")."""
 
 BET_KINDS = ("punto", "banca", "insurance")
+BET_RECORD = "bet_placed"
+"""The record of an accepted bet: every field of the bet input, its coup and the box's total."""
 FIVE_CHOICES = ("draw", "stand")
 INSURANCE_RULES = ("natural_nine", "banca_natural")
 """When insurance wins (Art. 11 Decision): ``natural_nine`` the Banca's two cards total a
@@ -35,13 +37,22 @@ BANCA = 0
 # --------------------------------------------------------------------------------------
 
 
-def _points(card: Card | int) -> int:
-    return card if isinstance(card, int) else card.baccarat_points
+def points(card: Card | int) -> int:
+    """Points of a card in Punto y Banca: ace 1, two to nine face value, ten and figures 0
+    (RULES.md §2, decree 526/977 as practised: "Ten and figures count 0, ace 1"). A point
+    value 0-9 (the exact analysis deals in points) is itself."""
+    if isinstance(card, int):
+        return card
+    if card.rank == "A":
+        return 1
+    if card.rank in "TJQK":
+        return 0
+    return int(card.rank)
 
 
 def hand_total(cards: Iterable[Card | int]) -> int:
     """Total of a hand, 0-9: the sum of its points modulo 10 (ten and figures 0, ace 1)."""
-    return sum(_points(c) for c in cards) % 10
+    return sum(points(c) for c in cards) % 10
 
 
 def is_natural(cards: Hand) -> bool:
@@ -117,7 +128,7 @@ def banca_takes_third(box: Hand, banca: Hand) -> bool:
     """
     if decided_on_two_cards(box[:2], banca):
         return False
-    third = _points(box[2]) if len(box) == 3 else None
+    third = points(box[2]) if len(box) == 3 else None
     return banca_draws(hand_total(banca), third)
 
 

@@ -1,0 +1,115 @@
+"""Cards dealt face down, hidden from the public until they are turned: the one implementation,
+used live (a card table's ``present``, on the records one input caused) and in recall
+(``controller.store.recall``, on a whole game's records).
+
+Seed 000 Art. 6 deals the house's first card face down until the dealer turns it; seed 002
+Art. 8 the dealer's hole card; seed 003 num. 6 every player's cards. The rule knows no
+game, only the card core's records:
+
+- a ``card`` record with ``face_down: true`` shows ``"??"`` for its card until a
+  ``card_turned`` record of the same hand and card follows;
+- the records that carried such a card in are masked with it: the raw shoe bytes
+  (``serial`` text), the dealer's correction (``input`` ``card``, ``manual_card``); that is,
+  those of the input that dealt it, and those just before it (a line split across reads, a
+  misread corrected by hand);
+- raw shoe bytes that arrived while a face-down card may be in flight (from the deal's start,
+  a card game's ``bets_closed``, to the turn) are masked too: part of a line may hold it.
+
+Live, nothing journaled later can be known: a card is masked when it is dealt face down,
+whatever follows in the same input, and the game says whether the shoe's bytes may carry a
+face-down card now. In recall, the whole game is known: a card turned since is shown, and
+once every face-down card is turned nothing is hidden. The journal keeps every record whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+Record = dict[str, Any]
+
+HIDDEN = "??"
+"""What the public sees of a card still face down."""
+DEAL_STARTS = "bets_closed"
+"""The record a card game journals when bets close and the deal begins."""
+TURNED = "card_turned"
+"""The record a card game journals when it turns a face-down card (``hand``, ``card``)."""
+
+_INPUTS = ("serial", "input")  # records that start what one input caused
+_CARRIERS = ("serial", "manual_card", "input")
+# Records walked over, back from a face-down card, to the carriers just before it.
+_BEFORE = (*_CARRIERS, "misread", "alarm")
+
+
+def public_view(record: Record, turned: bool = False, hide_raw: bool = False) -> Record:
+    """A record as a display may show it: a face-down card not yet turned is masked, and
+    with ``hide_raw`` so are the records that carry cards in (the shoe's raw bytes, a
+    dealer's correction). Any other record is itself."""
+    kind = record.get("type")
+    if kind == "card" and record.get("face_down") and not turned:
+        return {**record, "card": HIDDEN}
+    if hide_raw and not turned:
+        if kind == "serial":
+            return {**record, "text": HIDDEN}
+        if kind == "manual_card" or (kind == "input" and record.get("action") == "card"):
+            return {**record, "card": HIDDEN}
+    return record
+
+
+def mask_face_down(records: Sequence[Record], *, reveal_turned: bool,
+                   raw_hidden_from: int | None) -> list[Record]:
+    """``records`` (in journal order) as the public may see them (see the module doc).
+
+    Args:
+        records: consecutive records of the journal.
+        reveal_turned: a ``card_turned`` among ``records`` reveals its card (recall); False
+            live, where a card is shown as it was dealt.
+        raw_hidden_from: index in ``records`` from which raw shoe bytes may carry a
+            face-down card; None when none may.
+    """
+    turned = {(r.get("hand"), r.get("card")) for r in records
+              if reveal_turned and r.get("type") == TURNED}
+    hidden = [i for i, r in enumerate(records) if r.get("type") == "card"
+              and r.get("face_down") and (r.get("hand"), r.get("card")) not in turned]
+    if turned and not hidden:
+        return list(records)  # every face-down card is turned: nothing is hidden any more
+    shown = list(records)
+    for i in hidden:
+        shown[i] = public_view(records[i])
+
+    def hide_raw(i: int) -> None:
+        if records[i].get("type") in _CARRIERS:
+            shown[i] = public_view(records[i], hide_raw=True)
+
+    if raw_hidden_from is not None:
+        for i in range(raw_hidden_from, len(records)):
+            if records[i].get("type") == "serial":
+                hide_raw(i)
+    for i in hidden:
+        # The input that dealt it, whole ...
+        start = next((j for j in range(i, -1, -1) if records[j].get("type") in _INPUTS), 0)
+        end = next((j for j in range(i + 1, len(records))
+                    if records[j].get("type") in _INPUTS), len(records))
+        for j in range(start, end):
+            hide_raw(j)
+        # ... and the carriers just before the card.
+        j = i - 1
+        while j >= 0 and records[j].get("type") in _BEFORE:
+            hide_raw(j)
+            j -= 1
+    return shown
+
+
+def present_input(records: Sequence[Record], face_down_pending: bool) -> list[Record]:
+    """Live: the records one input caused, as the public may see them now;
+    ``face_down_pending`` says whether the shoe's bytes may carry a face-down card now (the
+    game's :meth:`~controller.cards.game.CardGame.face_down_pending`)."""
+    return mask_face_down(records, reveal_turned=False,
+                          raw_hidden_from=0 if face_down_pending else None)
+
+
+def present_game(records: Sequence[Record]) -> list[Record]:
+    """Recall: one game's records (its prelude and itself), as the public may see them
+    now: raw shoe bytes from the deal's start on may carry a face-down card."""
+    start = next((i + 1 for i, r in enumerate(records) if r.get("type") == DEAL_STARTS), None)
+    return mask_face_down(records, reveal_turned=True, raw_hidden_from=start)
