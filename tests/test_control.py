@@ -281,3 +281,54 @@ def test_a_second_daemon_on_one_journal_stops_before_writing(
         held.close()
     assert "another controller is running on this journal" in capsys.readouterr().err
     assert not journal.exists() or Journal(journal, readonly=True).last_seq == 0
+
+
+@pytest.mark.parametrize("game, accepted, refused", [
+    ("roulette",
+     [["input", "open_bets"], ["bet", "red", "--box", "1", "--amount", "5"]],
+     [(["input", "open_bets"], "open_bets: not allowed while bets_open"),
+      (["bet", "red", "--box", "99", "--amount", "5"], "this table seats 8"),
+      (["input", "five_choice", "box=1", "choice=draw"], "not an input of a roulette table")]),
+    ("mini_baccarat",
+     [["input", "procedure_step", "step=show"]],
+     [(["input", "open_bets"], "procedure"),
+      (["bet", "punto", "--box", "1", "--amount", "5"], "bets are made before the first card"),
+      (["input", "void", "reason=foreign_object"], "not an input of a Mini-Bacará table")]),
+])
+def test_tablectl_prints_the_verdict_of_a_real_table(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str,
+        accepted: list[list[str]], refused: list[tuple[list[str], str]]) -> None:
+    # Issue 7: the table answers every control-socket request with its game's verdict;
+    # `tablectl input` and `tablectl bet` print it and exit 0 (accepted) or 1 (refused).
+    from controller.cli.main import compose
+    from controller.core.clock import SystemClock
+    from controller.core.config import load_config
+    from controller.core.logs import configure
+    from controller.core.loop import start_thread
+    from controller.store.journal import Journal
+
+    configure("error")  # the alarms are the journal's; the log would go to pytest's stream
+    path = tmp_path / "table.toml"
+    path.write_text(f'[table]\ngame = "{game}"\n[control]\nsocket = "{tmp_path / "c.sock"}"\n'
+                    '[simulator]\nenabled = true\n')
+    config = load_config(str(path))
+    clock = SystemClock()
+    with Journal(tmp_path / "journal.sqlite", durable=False) as journal:
+        loop, _ = compose(config, journal, clock)
+        srv = ControlServer(config.control_socket, None, loop.post, clock.now, dict, game)
+        srv.start()
+        thread = start_thread(loop.run_forever, "loop")
+        try:
+            for args in accepted:
+                assert tablectl_main(["--config", str(path), *args]) == 0
+                assert capsys.readouterr().out == "accepted\n"
+            for args, why in refused:
+                assert tablectl_main(["--config", str(path), *args]) == 1
+                out = capsys.readouterr().out
+                assert out.startswith("refused: ") and why in out, out
+        finally:
+            loop.stop()
+            thread.join()
+            srv.stop()
+        alarms = [r for r in journal.records(types=("alarm",))]
+    assert len(alarms) == len(refused)  # each refusal journaled once, with its reason

@@ -28,7 +28,7 @@ from controller.store.journal import Journal, canonical
 CLOCK_STEP_TOLERANCE_S = 0.5  # wall minus monotonic drifts by ms (NTP slews); steps are seconds
 
 # Inputs are in the journal already; logging each GPIO edge would drown the rest.
-_INPUT_RECORDS = frozenset({"gpio", "serial", "input", "bet_request"})
+_INPUT_RECORDS = frozenset({"gpio", "serial", "input"})
 # Records of every table a person wants in the log at once; a game adds its own (its spec's
 # ``log``). The rest go at debug level.
 _INFO_RECORDS: dict[str, tuple[str, ...] | None] = {
@@ -86,9 +86,7 @@ class Table:
         return record
 
     def _present(self, records: list[dict[str, Any]]) -> None:
-        present = getattr(self.game, "present", None)
-        shown_all = present(records) if present is not None else records
-        for shown in shown_all:
+        for shown in self.game.present(records):
             type_ = shown["type"]
             if self.sink is not None:
                 self.sink(canonical(shown))
@@ -144,10 +142,10 @@ class Table:
         if isinstance(event, GpioEdge):
             self._gpio(event)
         elif isinstance(event, BetPlaced):
-            return self._person(event, getattr(game, "verify_bet", None), game.place_bet)
+            return self._person(event, game.verify_bet, game.place_bet)
         elif isinstance(event, DealerInput):
             self.emit("input", t=event.t, action=event.action, **event.args)
-            return self._person(event, getattr(game, "verify_input", None), game.dealer_input)
+            return self._person(event, game.verify_input, game.dealer_input)
         elif isinstance(event, SerialData):
             self.emit("serial", t=event.t, port=event.port, text=event.data.decode("latin-1"))
             game.serial(event)
@@ -156,12 +154,11 @@ class Table:
             game.port_status(event)
         return None
 
-    def _person(self, event: DealerInput | BetPlaced, verify: Callable[[Any], None] | None,
+    def _person(self, event: DealerInput | BetPlaced, verify: Callable[[Any], None],
                 do: Callable[[Any], None]) -> Verdict:
         """Verify, then do (pokerkit's triad); a refusal is journaled by the game."""
         try:
-            if verify is not None:
-                verify(event)
+            verify(event)
             do(event)
         except RuleViolation as exc:
             self.game.refused(event, exc)

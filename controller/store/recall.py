@@ -4,13 +4,14 @@ Groups records into games, and hides what the public may not see yet: a card dea
 down until the dealer turns it (seed 000 Art. 6), by the same code that masks it live
 (``controller.cards.masking``).
 
-A game's block runs from its start (``spin_start``, ``coup_start``) to its end: for a spin,
-the ``state`` record that reopens bets, or else (no reopen follows, e.g. a spin voided on
-restart) its ``spin_result``/``spin_invalid`` and that spin's last ``settlement``; for a
-coup, its ``coup_result``. Before the block comes its prelude: the records between the
-previous game's end and this start (bets, bet requests, dealer inputs, shoe procedure,
-alarms), raw ``gpio`` and ``serial`` records left out. So each record is in one game only:
-the bets on a spin are in that spin's prelude, not at the end of the spin before.
+Which records start and end a game comes from each game's registry entry (``RecallSpec``:
+``spin_start`` / ``spin_result``..., ``coup_start`` / ``coup_result``). A game's block runs
+from its start to its end: its result record, then the settlements of that game that follow
+it and the ``state`` record that reopens bets, if any (a roulette spin is settled after its
+result; a coup box by box before it). Before the block comes its prelude: the records between
+the previous game's end and this start (bets, dealer inputs, shoe procedure, alarms), raw
+``gpio`` and ``serial`` records left out. So each record is in one game only: the bets on a
+spin are in that spin's prelude, not at the end of the spin before.
 """
 
 from __future__ import annotations
@@ -18,10 +19,9 @@ from __future__ import annotations
 from typing import Any
 
 from controller.cards.masking import HIDDEN, present_game, public_view
+from controller.games import registry
 from controller.store.journal import Journal
 
-_GAME_FIELDS = {"spin_start": "spin", "coup_start": "coup"}
-_RESULTS = ("spin_result", "spin_invalid", "coup_result")  # a spin_held is not an end
 # Raw hardware records: in a game's block they are its evidence; between games, noise.
 _NOT_IN_PRELUDE = ("gpio", "serial")
 __all__ = ["HIDDEN", "games_in_full", "public_view"]
@@ -31,7 +31,9 @@ def games_in_full(journal: Journal, last: int) -> list[dict[str, Any]]:
     """The last ``last`` games, each ``{"title", "records"}`` with every record of the game
     (its prelude: bets, inputs, alarms since the previous game ended; then the game itself:
     cards, results, settlements...), in journal order (see the module doc)."""
-    all_starts = list(journal.records(types=tuple(_GAME_FIELDS)))
+    fields = {spec.recall.start: spec.recall.number for spec in registry.games().values()}
+    results = tuple(r for spec in registry.games().values() for r in spec.recall.results)
+    all_starts = list(journal.records(types=tuple(fields)))
     first = max(0, len(all_starts) - last)
     # The game before the first one shown is read too: its end is where the prelude of
     # the first one shown begins.
@@ -49,9 +51,9 @@ def games_in_full(journal: Journal, last: int) -> list[dict[str, Any]]:
     games: list[dict[str, Any]] = []
     leftover = before_first
     for start, window in zip(starts, windows, strict=True):
-        kind = _GAME_FIELDS[start["type"]]
+        kind = fields[start["type"]]
         number = start[kind]
-        end = _end_of_game(window, kind, number)
+        end = _end_of_game(window, kind, number, results)
         prelude = [r for r in leftover if r["type"] not in _NOT_IN_PRELUDE]
         body = [r for r in window[:end + 1] if r["type"] != "gpio"]
         leftover = window[end + 1:]
@@ -62,15 +64,14 @@ def games_in_full(journal: Journal, last: int) -> list[dict[str, Any]]:
     return games
 
 
-def _end_of_game(window: list[dict[str, Any]], kind: str, number: int) -> int:
+def _end_of_game(window: list[dict[str, Any]], kind: str, number: int,
+                 results: tuple[str, ...]) -> int:
     """Index in ``window`` (the records from the game's start up to the next start) of
     the game's last record; the whole window while the game is under way."""
     result = next((i for i, r in enumerate(window)
-                   if r["type"] in _RESULTS and r.get(kind) == number), None)
+                   if r["type"] in results and r.get(kind) == number), None)
     if result is None:
         return len(window) - 1
-    if kind == "coup":
-        return result
     end = result
     for i in range(result + 1, len(window)):
         rec = window[i]

@@ -1,32 +1,33 @@
 """``tablectl analyze GAME ...``: exact figures of a game's rules, computed through the same
-code the table runs (the game's registry entry names its analysis)."""
+code the table runs (the game's registry entry names its analysis command)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from controller.core.errors import InputError
+from controller.cli.progress import ProgressBar
 from controller.games import registry
 
 
 def add_parser(sub: Any) -> None:
     games = [s.name for s in registry.games().values() if s.analyze]
-    an = sub.add_parser("analyze", help="exact outcome probabilities of a game's rules")
+    an = sub.add_parser("analyze", help="exact figures of a game's rules (its own options: "
+                        "tablectl analyze GAME --help)", add_help=False)
     an.add_argument("game", choices=games)
-    an.add_argument("--decks", type=int, default=4)
-    an.add_argument("--five", choices=("draw", "stand"), default="draw")
+    an.add_argument("options", nargs=argparse.REMAINDER,
+                    help="the game's own options, e.g. --decks 4 --five stand")
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 1 <= args.decks <= 8:
-        raise InputError("--decks", None, None, f"must be 1 to 8, got {args.decks}")
-    from controller.cli.progress import ProgressBar
-    from controller.games.mini_baccarat.game import analyze, format_analysis
-
+    """Run the game's analysis command with its options, a progress bar on stderr when it
+    takes more than a second."""
+    command: Callable[[Sequence[str], Callable[[float], None]], int] = (
+        registry.load_callable(registry.spec(args.game).analyze))  # type: ignore[assignment]
     bar = ProgressBar(sys.stderr)
-    result = analyze(args.decks, args.five, progress=bar.update)
-    bar.close()
-    print(format_analysis(result))
-    return 0
+    try:
+        return command(args.options, bar.update)
+    finally:
+        bar.close()

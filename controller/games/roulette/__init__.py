@@ -64,6 +64,7 @@ SPEC = GameSpec(
     gpio_inputs=config.WHEEL_INPUTS,
     make=_make,
     status=status.status,
+    bet_record="bet",
     recall=RecallSpec(start="spin_start", number="spin",
                       results=("spin_result", "spin_invalid"),
                       shown=("spin_result", "spin_invalid", "spin_held"),
