@@ -1,8 +1,9 @@
 """The registry of games: the one place that lists them.
 
-Each name is a package ``controller/games/<name>/`` whose ``__init__`` defines ``SPEC``
-(:class:`controller.games.base.GameSpec`). Adding a game is one new package and one line
-here (``controller/games/README.md``).
+Each entry is a module under ``controller/games/`` (a game's package, or one module of a
+package that holds two variants of a game) that defines ``SPEC``
+(:class:`controller.games.base.GameSpec`); the table's name is ``SPEC.name``. Adding a game is
+one new package and one line here (``controller/games/README.md``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ PACKAGES: tuple[str, ...] = (
     "mini_baccarat",   # seed 000, Uruguay decree 217/978
 )
 
-DEFAULT_GAME = PACKAGES[0]
+DEFAULT_GAME = "roulette"
 """The table of a config without ``[table] game`` and of a trace whose ``meta`` names none."""
 
 
@@ -25,16 +26,16 @@ DEFAULT_GAME = PACKAGES[0]
 def games() -> dict[str, GameSpec]:
     """Every registered game's spec, by its table name, in registry order."""
     specs: dict[str, GameSpec] = {}
-    for package in PACKAGES:
-        spec = importlib.import_module(f"controller.games.{package}").SPEC
-        assert isinstance(spec, GameSpec) and spec.name == package, package
+    for module in PACKAGES:
+        spec = importlib.import_module(f"controller.games.{module}").SPEC
+        assert isinstance(spec, GameSpec) and spec.name not in specs, module
         specs[spec.name] = spec
     return specs
 
 
 def names() -> tuple[str, ...]:
     """The table names a config's ``[table] game`` or a trace's ``meta.table`` may give."""
-    return PACKAGES
+    return tuple(games())
 
 
 def spec(name: str) -> GameSpec:
