@@ -1,5 +1,7 @@
-"""Shared helpers for the roulette tests: trace building from the CONTRACT §1 geometry, and
-running the whole controller on a trace (``table-controller replay``) in virtual time.
+"""Shared helpers for the roulette tests: trace building from the CONTRACT §1 geometry,
+running the whole controller on a trace (``table-controller replay``) in virtual time, and
+simulated spins replayed against the simulator's truth. The article tests
+(tests/articles/test_seed_001_roulette*.py) and the mechanics tests of tests/ share them.
 
 Every expected value the tests use is derived here from the contract's geometry, the seed's
 articles and ../shared/data (copied to tests/traces/ so the suite stands alone), never
@@ -27,6 +29,8 @@ from typing import Any
 import pytest
 
 from controller.cli import main as cli
+from controller.games.roulette.simulation import RouletteSimConfig, SimulatedSpin, simulate
+from controller.trace import write_trace as write_objects
 from sim.wheel_sim import ball_track_events
 
 Event = dict[str, Any]
@@ -364,3 +368,122 @@ def replay_fresh(tmp_path_factory: pytest.TempPathFactory) -> ReplayFn:
 def replay(tmp_path: Path) -> ReplayFn:
     """``replay(trace_or_events_or_path, *args, config=None)`` → :class:`Replay`."""
     return replayer(tmp_path)
+
+
+# -- shared by the article tests (tests/articles) and the mechanics tests -----------------
+# Bets placed before a spin: a result settles each of them by Art. 13, an invalid throw
+# returns each of them exactly once (RULES.md §1, Art. 13 decision: push, payout 0).
+SPIN_BETS: tuple[Event, ...] = (
+    {"t": 0.5, "bet": "straight", "box": 1, "amount": 10, "numbers": ["17"]},
+    {"t": 0.6, "bet": "red", "box": 2, "amount": 20},
+    {"t": 0.7, "bet": "dozen", "box": 3, "amount": 5, "which": 2},
+)
+# The signos (zero pockets) of each wheel (seed 001 Art. 13; wheels.md).
+SIGNOS = {"single_zero": {"0"}, "double_zero": {"0", "00"}}
+
+
+def spin_result(res: Replay, number: str) -> dict[str, Any]:
+    """The one conclusion of a one-spin replay: a ``spin_result`` giving ``number``."""
+    assert res.rc == 0, res.stderr
+    out = res.outcome()
+    assert out["type"] == "spin_result", out
+    assert out["number"] == number
+    return out
+
+
+def table_trace(*events: Event) -> list[Event]:
+    """A trace of a roulette table with the embedded default config: the meta line, then
+    ``events``."""
+    return [{"t": 0, "meta": {"table": "roulette"}}, *events]
+
+
+def accepted_amounts(res: Replay, after_seq: int, before_seq: float = float("inf")
+                     ) -> list[int]:
+    """The amounts of the bets accepted (``bet`` records) between two journal seqs."""
+    return [b["amount"] for b in res.of("bet") if after_seq < b["seq"] < before_seq]
+
+
+@pytest.fixture
+def example_journal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """The journal of ``replay`` of ../shared/traces/roulette-two-spins.jsonl (skips where
+    ../shared is not beside the checkout)."""
+    example = SHARED / "traces" / "roulette-two-spins.jsonl"
+    if not example.exists():
+        pytest.skip("../shared/traces is not beside the checkout")
+    path = tmp_path / "journal.sqlite"
+    assert cli.main(["replay", str(example), "--journal", str(path)]) == 0
+    capsys.readouterr()
+    return path
+
+
+# -- simulated spins (controller.games.roulette.simulation) through replay -------------------
+SIM_SEEDS = (0, 1, 2, 3)  # odd seeds on a double-zero wheel
+
+
+def sim_wheel(seed: int) -> str:
+    return "double_zero" if seed % 2 else "single_zero"
+
+
+def inspector_decides(events: list[Event], truth: list[SimulatedSpin]) -> list[Event]:
+    """The trace with the inspector's ``confirm_result`` (the true number) half a second
+    after the removal of each ball whose spin must be held."""
+    decisions = [{"t": round(s.remove_t + 0.5, 6), "input": "confirm_result",
+                  "number": s.number, "by": "inspector"}
+                 for s in truth if s.expected == "held"]
+    meta, rest = events[0], events[1:]
+    return [meta, *sorted([*rest, *decisions], key=lambda e: e["t"])]
+
+
+def run_simulated(scenario: str, seed: int, replay: ReplayFn, tmp_path: Path
+                  ) -> tuple[Replay, list[SimulatedSpin], list[Event]]:
+    """Three simulated spins (a valid one, ``scenario``, a valid one) replayed, with the
+    inspector's decisions; the replay, the simulator's truth and the trace's events."""
+    events, truth = simulate(3, seed, RouletteSimConfig(wheel=sim_wheel(seed)),
+                             ["valid", scenario, "valid"])
+    path = tmp_path / f"{scenario}-{seed}.jsonl"
+    write_objects(path, inspector_decides(events, truth))
+    res = replay(path)
+    assert res.rc == 0, res.stderr
+    return res, truth, events
+
+
+def revolutions_seen(events: list[Event], truth: SimulatedSpin) -> set[int]:
+    """Ball revolutions a controller can tell from the trace (CONTRACT §1: ``ball_a``
+    activations). A counterclockwise ball that passed ``ball_b`` after its last ``ball_a``
+    pass and left the track in the 20° before ``ball_a`` leaves the same edges as a last
+    pass that ``ball_a`` missed: either count is right."""
+    def rises(gpio: str) -> list[float]:
+        return [e["t"] for e in events if e.get("gpio") == gpio and e["level"] == 1
+                and truth.launch_t <= e["t"] <= truth.leave_t]
+
+    a, b = rises("ball_a"), rises("ball_b")
+    trailing = truth.ball_direction == "ccw" and bool(a) and any(t > a[-1] for t in b)
+    return {truth.ball_revolutions, truth.ball_revolutions + trailing}
+
+
+def assert_concluded(res: Replay, k: int, truth: SimulatedSpin, events: list[Event]) -> None:
+    """Spin ``k`` of the replay concluded as ``truth.expected`` says."""
+    found = [r for r in res.of("spin_result", "spin_invalid", "spin_held") if r["spin"] == k]
+    assert found, f"spin {k} ({truth.scenario}) has no conclusion"
+    first = found[0]
+    settled = [r for r in res.of("settlement") if r["game"] == k]
+    if truth.expected == "result":
+        assert first["type"] == "spin_result", first
+        got = (first["number"], first["ball_direction"], first["rotor_direction"])
+        assert got == (truth.number, truth.ball_direction, truth.rotor_direction), first
+        assert first["ball_revolutions"] in revolutions_seen(events, truth), first
+        assert len(found) == 1
+    elif truth.expected == "invalid":
+        assert first["type"] == "spin_invalid", first
+        assert first["reason"] == truth.reason, first
+        assert len(found) == 1
+    else:
+        assert truth.expected == "held"
+        assert (first["type"], first["reason"]) == ("spin_held", "sensor_fault"), first
+        # No settlement until the inspector decides; then the true number is settled.
+        decided = found[1:]
+        assert [(r["type"], r["number"], r["decided_by"]) for r in decided] == [
+            ("spin_result", truth.number, "inspector")]
+        assert settled and all(r["seq"] > decided[0]["seq"] for r in settled)
+    if settled:
+        assert all(r["seq"] > first["seq"] for r in settled)

@@ -1,11 +1,11 @@
-"""The roulette round (seed 001 Art. 12-16) as a dealer sees it, through ``replay``.
+"""The roulette round as a dealer sees it, through ``replay``.
 
 Inputs the current state does not allow are refused with an ``alarm`` record that says
-why, and change nothing; bets outside the table limits or on a box the table does not seat
-are refused; a limits change made while a game is in progress (from the opening of bets to
-its settlement) applies only once that game is settled, at once while the table is closed
-(Art. 16), and every ``state`` record carries the limits of its game; the automatic "no va
-más" (``auto_no_more_bets_lap_s``) closes the bets while the ball slows down.
+why, and change nothing; a bet on a box the table does not seat is refused; a limits change
+that is not whole chips within the config's bounds is refused, the old limits holding; the
+automatic "no va más" (``auto_no_more_bets_lap_s``) closes the bets while the ball slows
+down. Seed 001's articles (Art. 12 invalid throws, Art. 16 limits changed after the game)
+are tests/articles/test_seed_001_roulette*.py's.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from conftest import (
     Replay,
     ReplayFn,
     TraceBuilder,
+    accepted_amounts,
     one_spin,
-    run_replay,
-    write_trace,
+    table_trace,
 )
 
 
@@ -42,13 +42,9 @@ def states(res: Replay) -> list[str]:
     return [r["to"] for r in res.of("state")]
 
 
-def table(*events: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{"t": 0, "meta": {"table": "roulette"}}, *events]
-
-
 # -- inputs the state does not allow --------------------------------------------------
 def test_no_more_bets_while_closed_is_refused(replay: ReplayFn) -> None:
-    res = replay(table({"t": 0.5, "input": "no_more_bets"}))
+    res = replay(table_trace({"t": 0.5, "input": "no_more_bets"}))
     assert res.rc == 0
     alarm = refusal(res)
     assert "closed" in alarm["message"]
@@ -56,8 +52,8 @@ def test_no_more_bets_while_closed_is_refused(replay: ReplayFn) -> None:
 
 
 def test_void_with_no_spin_is_refused(replay: ReplayFn) -> None:
-    res = replay(table({"t": 0.1, "input": "open_bets"},
-                       {"t": 0.5, "input": "void", "reason": "foreign_object"}))
+    res = replay(table_trace({"t": 0.1, "input": "open_bets"},
+                             {"t": 0.5, "input": "void", "reason": "foreign_object"}))
     alarm = refusal(res, input_seq(res, "void"))
     assert "spin" in alarm["message"]
     assert res.outcomes == []
@@ -98,7 +94,7 @@ def test_bet_after_no_more_bets_is_refused(replay: ReplayFn) -> None:
 
 
 def test_bet_while_closed_is_refused(replay: ReplayFn) -> None:
-    res = replay(table({"t": 0.5, "bet": "red", "box": 1, "amount": 10}))
+    res = replay(table_trace({"t": 0.5, "bet": "red", "box": 1, "amount": 10}))
     assert refusal(res)["code"] == "bet_refused"
     assert res.of("bet") == []
 
@@ -118,8 +114,8 @@ def test_table_inputs_during_a_spin_are_refused(replay: ReplayFn, action: str) -
 
 
 def test_input_of_another_game_is_refused(replay: ReplayFn) -> None:
-    res = replay(table({"t": 0.1, "input": "open_bets"},
-                       {"t": 0.5, "input": "five_choice", "box": 1, "choice": "draw"}))
+    res = replay(table_trace({"t": 0.1, "input": "open_bets"},
+                             {"t": 0.5, "input": "five_choice", "box": 1, "choice": "draw"}))
     assert "five_choice" in refusal(res, input_seq(res, "five_choice"))["message"]
 
 
@@ -137,131 +133,26 @@ def test_round_goes_round(replay: ReplayFn) -> None:
                                   "settled", "bets_open"]
 
 
-# -- table limits (Art. 16) ------------------------------------------------------------
-@pytest.mark.parametrize(("amount", "accepted"), [(1, True), (1000, True), (1001, False)])
-def test_default_limits(replay: ReplayFn, amount: int, accepted: bool) -> None:
-    res = replay(table({"t": 0.1, "input": "open_bets"},
-                       {"t": 0.5, "bet": "black", "box": 1, "amount": amount}))
-    assert bool(res.of("bet")) is accepted
-    assert [a["code"] for a in res.alarms()] == ([] if accepted else ["bet_refused"])
-
-
-def limits_probe(t: float) -> list[dict[str, Any]]:
-    """Bets that tell which limits are in force: 4 and 501 only under 1-1000."""
-    return [{"t": t, "bet": "even", "box": 2, "amount": 4},
-            {"t": t + 0.01, "bet": "odd", "box": 3, "amount": 501},
-            {"t": t + 0.02, "bet": "low", "box": 4, "amount": 5},
-            {"t": t + 0.03, "bet": "high", "box": 5, "amount": 500}]
-
-
-def accepted_amounts(res: Replay, after_seq: int, before_seq: float = float("inf")
-                     ) -> list[int]:
-    return [b["amount"] for b in res.of("bet") if after_seq < b["seq"] < before_seq]
-
-
-def test_art16_limits_change_while_the_table_is_closed_applies_at_once(
-        replay: ReplayFn) -> None:
-    res = replay(table({"t": 0.05, "input": "set_limits", "min_bet": 5, "max_bet": 500},
-                       {"t": 0.1, "input": "open_bets"},
-                       *limits_probe(1.0)))
-    assert accepted_amounts(res, 0) == [5, 500]
-    assert [a["code"] for a in res.alarms()] == ["bet_refused", "bet_refused"]
-    opened = res.of("state")[0]
-    assert opened["to"] == "bets_open"
-    assert opened["limits"] == {"min_bet": 5, "max_bet": 500}
-
-
-def test_art16_limits_change_while_bets_are_open_waits_for_the_settlement(
-        replay: ReplayFn) -> None:
-    # Bets are open (the game has started) and no ball is thrown yet: the change waits, so
-    # every bet of this game is judged under the same limits, 1-1000.
-    tb, spin = one_spin(pocket=8)
-    tb.inp(0.3, "set_limits", min_bet=5, max_bet=500)
-    tb.add(*limits_probe(0.5))
-    end = spin.rotor.a[-1]
-    tb.add(*limits_probe(end + 1.0))  # the next game: 5-500
-    res = replay(tb)
-    assert res.outcome()["number"] == "17"
-    settled = res.of("settlement")
-    assert sorted(s["amount"] for s in settled) == [4, 5, 500, 501]
-    last_settlement = max(s["seq"] for s in settled)
-    assert accepted_amounts(res, last_settlement) == [5, 500]
-    applied = [r for r in res.of("config_change") if r["status"] == "applied"]
-    assert len(applied) == 1 and applied[0]["seq"] > last_settlement
-    # Each game's state records carry the limits it was played under.
-    game_limits = {(r["game"], r["limits"]["min_bet"], r["limits"]["max_bet"])
-                   for r in res.of("state")}
-    assert game_limits == {(1, 1, 1000), (2, 5, 500)}
-    reopened = res.of("state")[-1]
-    assert (reopened["to"], reopened["game"], reopened["limits"]) == (
-        "bets_open", 2, {"min_bet": 5, "max_bet": 500})
-    assert applied[0]["seq"] < reopened["seq"]  # applied before the next game opens
-
-
-def test_art16_limits_change_applies_when_the_table_closes(replay: ReplayFn) -> None:
-    # No spin at all: the game ends when the dealer closes the table (bets returned).
-    res = replay(table({"t": 0.1, "input": "open_bets"},
-                       {"t": 0.2, "bet": "red", "box": 1, "amount": 4},
-                       {"t": 0.5, "input": "set_limits", "min_bet": 5, "max_bet": 500},
-                       *limits_probe(1.0),
-                       {"t": 2.0, "input": "close_table"},
-                       {"t": 3.0, "input": "open_bets"},
-                       *limits_probe(4.0)))
-    closed = next(r["seq"] for r in res.of("state") if r["to"] == "closed")
-    assert accepted_amounts(res, 0, closed) == [4, 4, 501, 5, 500]
-    assert accepted_amounts(res, closed) == [5, 500]
-    assert {s["outcome"] for s in res.of("settlement")} == {"push"}
-
-
-def test_art16_a_second_request_during_a_game_replaces_the_first(replay: ReplayFn) -> None:
-    tb, spin = one_spin(pocket=8)
-    tb.inp(0.3, "set_limits", min_bet=2, max_bet=800)
-    tb.inp(spin.launch + 1.0, "set_limits", min_bet=5, max_bet=500)
-    tb.add(*limits_probe(spin.rotor.a[-1] + 1.0))
-    res = replay(tb)
-    applied = [r for r in res.of("config_change") if r["status"] == "applied"]
-    assert [(r["min_bet"], r["max_bet"]) for r in applied] == [(5, 500)]
-    assert applied[0]["seq"] > res.outcome()["seq"]
-    assert accepted_amounts(res, 0) == [5, 500]
-
-
-def test_art16_a_requested_change_survives_a_restart(tmp_path: Path) -> None:
-    # Requested with bets open, then the controller restarts (a replay with --journal on the
-    # same journal recovers from it, as the daemon does): the game goes on under 1-1000 and
-    # the change applies once it is settled.
-    db = tmp_path / "journal.sqlite"
-    first = table({"t": 0.1, "input": "open_bets"},
-                  {"t": 0.3, "input": "set_limits", "min_bet": 5, "max_bet": 500})
-    assert run_replay(write_trace(tmp_path / "a.jsonl", first), db).rc == 0
-    tb, spin = one_spin(pocket=8, open_at=None)
-    tb.add(*limits_probe(0.5))
-    tb.add(*limits_probe(spin.rotor.a[-1] + 1.0))
-    res = run_replay(write_trace(tmp_path / "b.jsonl", tb.events()), db)
-    assert res.rc == 0
-    assert res.outcome()["number"] == "17"
-    last_settlement = max(s["seq"] for s in res.of("settlement"))
-    assert accepted_amounts(res, 0, last_settlement) == [4, 501, 5, 500]
-    assert accepted_amounts(res, last_settlement) == [5, 500]
-    assert [r["status"] for r in res.of("config_change")] == ["applied"]
-
-
-def test_art16_limits_applied_before_a_restart_stay_in_force(tmp_path: Path) -> None:
-    db = tmp_path / "journal.sqlite"
-    first = table({"t": 0.05, "input": "set_limits", "min_bet": 5, "max_bet": 500})
-    assert run_replay(write_trace(tmp_path / "a.jsonl", first), db).rc == 0
-    res = run_replay(write_trace(tmp_path / "b.jsonl", table(
-        {"t": 0.1, "input": "open_bets"}, *limits_probe(0.5))), db)
-    assert accepted_amounts(res, 0) == [5, 500]
-    assert res.of("state")[0]["limits"] == {"min_bet": 5, "max_bet": 500}
+# -- limits changes that are refused ---------------------------------------------------
+@pytest.mark.parametrize("args", [{"min_bet": 0, "max_bet": 500}, {"min_bet": 600, "max_bet": 500},
+                                  {"min_bet": 5}, {"min_bet": 5.5, "max_bet": 500},
+                                  {"min_bet": 1, "max_bet": 10**300}])
+def test_bad_limits_change_is_refused(replay: ReplayFn, args: dict[str, Any]) -> None:
+    res = replay(table_trace({"t": 0.1, "input": "open_bets"},
+                             {"t": 0.5, "input": "set_limits", **args},
+                             {"t": 1.0, "bet": "red", "box": 1, "amount": 1000}))
+    refusal(res, input_seq(res, "set_limits"))
+    assert accepted_amounts(res, 0) == [1000]  # the old limits hold
 
 
 @pytest.mark.parametrize("max_bet", [10**9 + 1, 10**300])
 def test_art16_set_limits_beyond_the_configs_bound_is_refused(replay: ReplayFn,
                                                               max_bet: int) -> None:
     # The config's [limits] take at most 10^9 chips; a dealer's change is bounded the same.
-    res = replay(table({"t": 0.05, "input": "set_limits", "min_bet": 1, "max_bet": max_bet},
-                       {"t": 0.1, "input": "open_bets"},
-                       {"t": 1.0, "bet": "red", "box": 1, "amount": 1001}))
+    res = replay(table_trace({"t": 0.05, "input": "set_limits", "min_bet": 1,
+                              "max_bet": max_bet},
+                             {"t": 0.1, "input": "open_bets"},
+                             {"t": 1.0, "bet": "red", "box": 1, "amount": 1001}))
     assert res.rc == 0
     [alarm] = res.alarms("input_refused")
     assert "1000000000" in alarm["message"] and "set_limits" in alarm["message"]
@@ -284,44 +175,14 @@ def test_box_outside_the_tables_seats_is_refused(replay: ReplayFn, tmp_path: Pat
         assert text.count("\nboxes = 8 ") == 1
         config = str(tmp_path / "table.toml")
         Path(config).write_text(text.replace("\nboxes = 8 ", f"\nboxes = {boxes} "))
-    res = replay(table({"t": 0.1, "input": "open_bets"},
-                       {"t": 0.5, "bet": "red", "box": box, "amount": 10}), config=config)
+    res = replay(table_trace({"t": 0.1, "input": "open_bets"},
+                             {"t": 0.5, "bet": "red", "box": box, "amount": 10}), config=config)
     assert res.rc == 0
     assert bool(res.of("bet")) is accepted
     if not accepted:
         alarm = refusal(res)
         assert alarm["code"] == "bet_refused"
         assert f"box {box}" in alarm["message"] and f"seats {boxes or 8}" in alarm["message"]
-
-
-def test_limits_change_during_a_spin_waits_for_its_settlement(replay: ReplayFn) -> None:
-    tb, spin = one_spin(pocket=8)  # single zero index 8 is 17
-    tb.inp(spin.launch + 1.0, "set_limits", min_bet=5, max_bet=500)
-    # Still before "no va más": the spin's limits (1-1000) hold.
-    tb.add(*limits_probe(spin.launch + 2.0))
-    end = spin.rotor.a[-1]
-    tb.add(*limits_probe(end + 1.0))  # after the settlement: 5-500
-    res = replay(tb)
-    assert res.outcome()["number"] == "17"
-    settled = res.of("settlement")
-    assert sorted(s["amount"] for s in settled) == [4, 5, 500, 501]
-    last_settlement = max(s["seq"] for s in settled)
-    assert accepted_amounts(res, last_settlement) == [5, 500]
-    # The change is journaled as applied after the game ended (RULES.md §1 Art. 16).
-    applied = [r for r in res.records if r["type"] not in ("input", "bet")
-               and (r.get("min_bet"), r.get("max_bet")) == (5, 500)]
-    assert applied and max(r["seq"] for r in applied) > last_settlement
-
-
-@pytest.mark.parametrize("args", [{"min_bet": 0, "max_bet": 500}, {"min_bet": 600, "max_bet": 500},
-                                  {"min_bet": 5}, {"min_bet": 5.5, "max_bet": 500},
-                                  {"min_bet": 1, "max_bet": 10**300}])
-def test_bad_limits_change_is_refused(replay: ReplayFn, args: dict[str, Any]) -> None:
-    res = replay(table({"t": 0.1, "input": "open_bets"},
-                       {"t": 0.5, "input": "set_limits", **args},
-                       {"t": 1.0, "bet": "red", "box": 1, "amount": 1000}))
-    refusal(res, input_seq(res, "set_limits"))
-    assert accepted_amounts(res, 0) == [1000]  # the old limits hold
 
 
 # -- automatic no more bets ------------------------------------------------------------

@@ -1,133 +1,21 @@
-"""Seed 001 Art. 13 (roulette bets and payouts) against controller.games.roulette.layout.
+"""The roulette layout's wheels and bet records (controller.games.roulette.layout), beyond
+what seed 001 Art. 13 says: the wheel orders of ../shared/data/wheels.md, what a bet keeps,
+the errors of a wheel or pocket that does not exist. Art. 13's bets and payouts are seed
+001's article tests (tests/articles/test_seed_001_roulette_art13.py).
 
-Every expected value here is written by hand from RULES.md §1 Art. 13, the seed's Art. 13
-text and ../shared/data/wheels.md, or derived from the layout's rows and columns with
-test-side geometry: never from the code under test.
+Every expected value here is written by hand from ../shared/data/wheels.md (tests/conftest.py
+``ORDERS``): never from the code under test.
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
-from itertools import combinations
-
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from conftest import ORDERS, SIGNOS
 
-from controller.core.errors import RuleViolation
-from controller.games.roulette.layout import (
-    BET_KINDS,
-    PAYOUT_TO_ONE,
-    RED,
-    WHEEL_ORDERS,
-    layout_for,
-    make_bet,
-    push,
-    settle,
-)
+from controller.games.roulette.layout import RED, WHEEL_ORDERS, layout_for, make_bet, settle
 
 WHEELS = ("single_zero", "double_zero")
-
-# wheels.md, copied by hand.
-# fmt: off
-HAND_ORDER = {
-    "single_zero": [
-        "0", "32", "15", "19", "4", "21", "2", "25", "17", "34", "6", "27", "13", "36", "11", "30",
-        "8", "23", "10", "5", "24", "16", "33", "1", "20", "14", "31", "9", "22", "18", "29", "7",
-        "28", "12", "35", "3", "26",
-    ],
-    "double_zero": [
-        "0", "28", "9", "26", "30", "11", "7", "20", "32", "17", "5", "22", "34", "15", "3", "24",
-        "36", "13", "1", "00", "27", "10", "25", "29", "12", "8", "19", "31", "18", "6", "21",
-        "33", "16", "4", "23", "35", "14", "2",
-    ],
-}
-# fmt: on
-SIGNOS = {"single_zero": {"0"}, "double_zero": {"0", "00"}}
-
-# Seed 001 Art. 13, "Color rojo" / "Color negro" lists.
-HAND_RED = {str(n) for n in (1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36)}
-HAND_BLACK = {str(n) for n in (2, 4, 6, 8, 10, 11, 13, 15, 17, 20, 22, 24, 26, 28, 29, 31, 33, 35)}
-# Seed 001 Art. 13, "Columnas" and "Docenas".
-HAND_COLUMNS = {
-    1: {str(n) for n in (1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 34)},
-    2: {str(n) for n in (2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 32, 35)},
-    3: {str(n) for n in (3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36)},
-}
-HAND_DOZENS = {1: {str(n) for n in range(1, 13)}, 2: {str(n) for n in range(13, 25)},
-               3: {str(n) for n in range(25, 37)}}  # fmt: skip
-HAND_EVEN_MONEY = {
-    "red": HAND_RED,
-    "black": HAND_BLACK,
-    "even": {str(n) for n in range(1, 37) if n % 2 == 0},
-    "odd": {str(n) for n in range(1, 37) if n % 2 == 1},
-    "low": {str(n) for n in range(1, 19)},
-    "high": {str(n) for n in range(19, 37)},
-}
-
-# Combinations with signos, RULES.md Art. 13 and the brief (see make_bet's docstring).
-HAND_SIGNO_SPLITS = {
-    "single_zero": [{"0", "1"}, {"0", "2"}, {"0", "3"}],
-    "double_zero": [{"0", "1"}, {"0", "2"}, {"00", "2"}, {"00", "3"}, {"0", "00"}],
-}
-HAND_SIGNO_STREETS = {
-    "single_zero": [{"0", "1", "2"}, {"0", "2", "3"}],
-    "double_zero": [{"0", "1", "2"}, {"0", "00", "2"}, {"00", "2", "3"}],
-}
-HAND_SIGNO_CORNERS = {"single_zero": [{"0", "1", "2", "3"}], "double_zero": []}
-HAND_FIVE = {"single_zero": [], "double_zero": [{"0", "00", "1", "2", "3"}]}
-
 ONE_TO_36 = [str(n) for n in range(1, 37)]
-
-
-def cell(n: str) -> tuple[int, int]:
-    """(row, column) on the table: row 0 is 1-2-3, column 0 is the 1st column."""
-    k = int(n)
-    return (k - 1) // 3, (k - 1) % 3
-
-
-def expected_combos(wheel: str, kind: str) -> set[frozenset[str]]:
-    """Every valid inside bet of ``kind`` on ``wheel``, from test-side geometry."""
-    if kind == "straight":
-        return {frozenset({p}) for p in HAND_ORDER[wheel]}
-    if kind == "split":
-        pairs = [
-            {a, b}
-            for a, b in combinations(ONE_TO_36, 2)
-            if abs(cell(a)[0] - cell(b)[0]) + abs(cell(a)[1] - cell(b)[1]) == 1
-        ]
-        return {frozenset(s) for s in pairs + HAND_SIGNO_SPLITS[wheel]}
-    if kind == "street":
-        rows = [{str(3 * r + c + 1) for c in range(3)} for r in range(12)]
-        return {frozenset(s) for s in rows + HAND_SIGNO_STREETS[wheel]}
-    if kind == "corner":
-        blocks = [
-            {str(3 * (r + dr) + c + dc + 1) for dr in (0, 1) for dc in (0, 1)}
-            for r in range(11)
-            for c in range(2)
-        ]
-        return {frozenset(s) for s in blocks + HAND_SIGNO_CORNERS[wheel]}
-    if kind == "five_numbers":
-        return {frozenset(s) for s in HAND_FIVE[wheel]}
-    assert kind == "six_line"
-    return {frozenset(str(n) for n in range(3 * r + 1, 3 * r + 7)) for r in range(11)}
-
-
-def assert_settles(
-    wheel: str,
-    kind: str,
-    numbers: list[str] | None,
-    which: int | None,
-    winners: set[str],
-    pays: int,
-) -> None:
-    """On every pocket of ``wheel`` the bet wins amount × pays exactly on ``winners``."""
-    for amount in (1, 7):
-        bet = make_bet(layout_for(wheel), kind, 3, amount, numbers, which)
-        assert bet.covered == winners
-        for pocket in HAND_ORDER[wheel]:
-            want = ("win", amount * pays) if pocket in winners else ("lose", -amount)
-            assert settle(bet, pocket) == want, pocket
 
 
 # ---- wheels ---------------------------------------------------------------------------------
@@ -136,14 +24,14 @@ def assert_settles(
 @pytest.mark.parametrize("wheel", WHEELS)
 def test_wheel_order_is_wheels_md(wheel: str) -> None:
     order = WHEEL_ORDERS[wheel]
-    assert list(order) == HAND_ORDER[wheel]
+    assert order == ORDERS[wheel]
     assert len(set(order)) == len(order) == {"single_zero": 37, "double_zero": 38}[wheel]
     assert set(order) == set(ONE_TO_36) | SIGNOS[wheel]
     assert order[0] == "0"
     layout = layout_for(wheel)
     assert layout.wheel == wheel
     assert layout.order == order
-    assert layout.numbers == frozenset(HAND_ORDER[wheel])
+    assert layout.numbers == frozenset(ORDERS[wheel])
     assert set(layout.signos) == SIGNOS[wheel]
 
 
@@ -155,16 +43,10 @@ def test_double_zero_sits_at_index_19_opposite_zero() -> None:
 @pytest.mark.parametrize("wheel", WHEELS)
 def test_colours_alternate_between_signos(wheel: str) -> None:
     # A transcription check on wheels.md: real wheels alternate red and black.
-    order = HAND_ORDER[wheel]
+    order = ORDERS[wheel]
     for a, b in zip(order, order[1:] + order[:1], strict=True):
         if a not in SIGNOS[wheel] and b not in SIGNOS[wheel]:
             assert (a in RED) != (b in RED), (a, b)
-
-
-def test_art13_red_is_the_seed_list() -> None:
-    assert RED == HAND_RED
-    assert set(ONE_TO_36) == HAND_RED | HAND_BLACK
-    assert not HAND_RED & HAND_BLACK
 
 
 def test_unknown_wheel_is_a_value_error() -> None:
@@ -172,160 +54,7 @@ def test_unknown_wheel_is_a_value_error() -> None:
         layout_for("european")
 
 
-# ---- payouts, win and lose per kind ---------------------------------------------------------
-
-
-def test_art13_payout_table() -> None:
-    assert PAYOUT_TO_ONE == {
-        "straight": 35, "split": 17, "street": 11, "corner": 8, "five_numbers": 6,
-        "six_line": 5, "column": 2, "dozen": 2, "red": 1, "black": 1, "even": 1, "odd": 1,
-        "low": 1, "high": 1,
-    }  # fmt: skip
-    assert set(BET_KINDS) == set(PAYOUT_TO_ONE)
-
-
-BOTH = WHEELS
-SZ = ("single_zero",)
-DZ = ("double_zero",)
-
-
-def cases(*rows: tuple[tuple[str, ...], list[str]]) -> list[tuple[str, list[str]]]:
-    """Expand (wheels, numbers) rows into (wheel, numbers) parameters."""
-    return [(wheel, numbers) for wheels, numbers in rows for wheel in wheels]
-
-
-@pytest.mark.parametrize(
-    ("wheel", "numbers"),
-    cases((BOTH, ["17"]), (BOTH, ["0"]), (BOTH, ["36"]), (BOTH, ["1"]), (DZ, ["00"])),
-)
-def test_art13_straight_pays_35_to_1(wheel: str, numbers: list[str]) -> None:
-    assert_settles(wheel, "straight", numbers, None, set(numbers), 35)
-
-
-@pytest.mark.parametrize(
-    ("wheel", "numbers"),
-    cases(
-        (BOTH, ["17", "20"]), (BOTH, ["20", "17"]), (BOTH, ["1", "2"]), (BOTH, ["35", "36"]),
-        (BOTH, ["33", "36"]), (BOTH, ["0", "1"]), (BOTH, ["2", "0"]), (SZ, ["0", "3"]),
-        (DZ, ["00", "2"]), (DZ, ["3", "00"]), (DZ, ["00", "0"]),
-    ),
-)  # fmt: skip
-def test_art13_split_pays_17_to_1(wheel: str, numbers: list[str]) -> None:
-    assert_settles(wheel, "split", numbers, None, set(numbers), 17)
-
-
-@pytest.mark.parametrize(
-    ("wheel", "numbers"),
-    cases(
-        (BOTH, ["1", "2", "3"]), (BOTH, ["36", "34", "35"]), (BOTH, ["16", "17", "18"]),
-        (BOTH, ["1", "0", "2"]), (SZ, ["2", "0", "3"]), (DZ, ["0", "2", "00"]),
-        (DZ, ["2", "00", "3"]),
-    ),
-)  # fmt: skip
-def test_art13_street_pays_11_to_1(wheel: str, numbers: list[str]) -> None:
-    assert_settles(wheel, "street", numbers, None, set(numbers), 11)
-
-
-@pytest.mark.parametrize(
-    ("wheel", "numbers"),
-    cases(
-        (BOTH, ["1", "2", "4", "5"]), (BOTH, ["5", "6", "8", "9"]),
-        (BOTH, ["36", "32", "35", "33"]), (SZ, ["0", "1", "2", "3"]), (SZ, ["3", "2", "1", "0"]),
-    ),
-)  # fmt: skip
-def test_art13_corner_pays_8_to_1(wheel: str, numbers: list[str]) -> None:
-    assert_settles(wheel, "corner", numbers, None, set(numbers), 8)
-
-
-@pytest.mark.parametrize("numbers", [["0", "00", "1", "2", "3"], ["3", "2", "1", "00", "0"]])
-def test_art13_five_numbers_pays_6_to_1(numbers: list[str]) -> None:
-    assert_settles("double_zero", "five_numbers", numbers, None, set(numbers), 6)
-
-
-@pytest.mark.parametrize(
-    ("wheel", "numbers"),
-    cases(
-        (BOTH, ["1", "2", "3", "4", "5", "6"]), (BOTH, ["31", "32", "33", "34", "35", "36"]),
-        (BOTH, ["18", "13", "17", "14", "16", "15"]),
-    ),
-)  # fmt: skip
-def test_art13_six_line_pays_5_to_1(wheel: str, numbers: list[str]) -> None:
-    assert_settles(wheel, "six_line", numbers, None, set(numbers), 5)
-
-
-@pytest.mark.parametrize("wheel", WHEELS)
-@pytest.mark.parametrize("which", [1, 2, 3])
-def test_art13_column_pays_2_to_1(wheel: str, which: int) -> None:
-    assert_settles(wheel, "column", None, which, HAND_COLUMNS[which], 2)
-
-
-@pytest.mark.parametrize("wheel", WHEELS)
-@pytest.mark.parametrize("which", [1, 2, 3])
-def test_art13_dozen_pays_2_to_1(wheel: str, which: int) -> None:
-    assert_settles(wheel, "dozen", None, which, HAND_DOZENS[which], 2)
-
-
-@pytest.mark.parametrize("wheel", WHEELS)
-@pytest.mark.parametrize("kind", sorted(HAND_EVEN_MONEY))
-def test_art13_even_money_pays_1_to_1(wheel: str, kind: str) -> None:
-    assert_settles(wheel, kind, None, None, HAND_EVEN_MONEY[kind], 1)
-
-
-@pytest.mark.parametrize("wheel", WHEELS)
-@pytest.mark.parametrize(
-    ("kind", "which"),
-    [("column", 1), ("column", 2), ("column", 3), ("dozen", 1), ("dozen", 2), ("dozen", 3)]
-    + [(kind, None) for kind in sorted(HAND_EVEN_MONEY)],
-)
-def test_art13_outside_bets_lose_on_every_signo(wheel: str, kind: str, which: int | None) -> None:
-    bet = make_bet(layout_for(wheel), kind, 1, 10, None, which)
-    for signo in sorted(SIGNOS[wheel]):
-        assert settle(bet, signo) == ("lose", -10)
-
-
-# ---- which combinations the layout accepts --------------------------------------------------
-
-
-def accepted(wheel: str, kind: str, size: int) -> set[frozenset[str]]:
-    layout = layout_for(wheel)
-    found = set()
-    for combo in combinations(HAND_ORDER[wheel], size):
-        try:
-            found.add(make_bet(layout, kind, 1, 1, list(combo)).covered)
-        except RuleViolation as e:
-            assert e.code == "malformed_bet"
-    return found
-
-
-@pytest.mark.parametrize(
-    ("wheel", "kind", "size", "count"),
-    [
-        # 24 across + 33 down, plus the signo combinations listed by hand above.
-        ("single_zero", "straight", 1, 37), ("double_zero", "straight", 1, 38),
-        ("single_zero", "split", 2, 60), ("double_zero", "split", 2, 62),
-        ("single_zero", "street", 3, 14), ("double_zero", "street", 3, 15),
-        ("single_zero", "corner", 4, 23), ("double_zero", "corner", 4, 22),
-    ],
-)  # fmt: skip
-def test_art13_layout_accepts_exactly_the_regulation_combinations(
-    wheel: str, kind: str, size: int, count: int
-) -> None:
-    found = accepted(wheel, kind, size)
-    assert found == expected_combos(wheel, kind)
-    assert len(found) == count
-
-
-@pytest.mark.parametrize("wheel", WHEELS)
-def test_art13_six_line_is_two_adjacent_rows(wheel: str) -> None:
-    rows = [[str(n) for n in range(3 * r + 1, 3 * r + 4)] for r in range(12)]
-    layout = layout_for(wheel)
-    for i, j in combinations(range(12), 2):
-        numbers = rows[i] + rows[j]
-        if j == i + 1:
-            assert make_bet(layout, "six_line", 1, 1, numbers).covered == set(numbers)
-        else:
-            with pytest.raises(RuleViolation, match="not two adjacent rows"):
-                make_bet(layout, "six_line", 1, 1, numbers)
+# ---- a bet and a pocket ------------------------------------------------------------------
 
 
 def test_bet_keeps_what_was_placed() -> None:
@@ -336,174 +65,8 @@ def test_bet_keeps_what_was_placed() -> None:
     assert (dozen.numbers, dozen.which) == ((), 2)
 
 
-# ---- refusals -------------------------------------------------------------------------------
-
-REFUSALS = [
-    # (wheel, kind, numbers, which, amount, box, code, message fragment)
-    ("single_zero", "basket", ["0", "1"], None, 5, 1, "unknown_bet_kind", "'basket'"),
-    ("single_zero", "Straight", ["1"], None, 5, 1, "unknown_bet_kind", "'Straight'"),
-    ("single_zero", "split", ["17", "21"], None, 5, 1, "malformed_bet",
-     "split 17-21: numbers not adjacent on the layout"),
-    ("double_zero", "split", ["3", "4"], None, 5, 1, "malformed_bet", "not adjacent"),
-    ("double_zero", "split", ["0", "3"], None, 5, 1, "malformed_bet", "not adjacent"),
-    ("double_zero", "split", ["00", "1"], None, 5, 1, "malformed_bet", "not adjacent"),
-    ("single_zero", "split", ["0", "00"], None, 5, 1, "malformed_bet",
-     "00 is not on the single_zero layout"),
-    ("single_zero", "split", ["0", "4"], None, 5, 1, "malformed_bet", "not adjacent"),
-    ("single_zero", "split", ["17", "17"], None, 5, 1, "malformed_bet", "17 given twice"),
-    ("single_zero", "straight", ["37"], None, 5, 1, "malformed_bet",
-     "37 is not on the single_zero layout"),
-    ("double_zero", "straight", ["000"], None, 5, 1, "malformed_bet", "000 is not on"),
-    ("single_zero", "straight", ["00"], None, 5, 1, "malformed_bet", "00 is not on"),
-    ("single_zero", "straight", ["07"], None, 5, 1, "malformed_bet", "07 is not on"),
-    ("single_zero", "straight", None, None, 5, 1, "malformed_bet", "needs 1 number, got 0"),
-    ("single_zero", "straight", [], None, 5, 1, "malformed_bet", "needs 1 number, got 0"),
-    ("single_zero", "straight", ["1", "2"], None, 5, 1, "malformed_bet",
-     "needs 1 number, got 2"),
-    ("single_zero", "straight", [17], None, 5, 1, "malformed_bet", "must be strings"),
-    ("single_zero", "straight", "17", None, 5, 1, "malformed_bet", "list of strings"),
-    ("single_zero", "straight", ["17"], 1, 5, 1, "malformed_bet", "takes no which"),
-    ("single_zero", "split", ["1"], None, 5, 1, "malformed_bet", "needs 2 numbers, got 1"),
-    ("single_zero", "street", ["1", "2", "4"], None, 5, 1, "malformed_bet", "not a row"),
-    ("single_zero", "street", ["3", "4", "5"], None, 5, 1, "malformed_bet", "not a row"),
-    ("double_zero", "street", ["0", "2", "3"], None, 5, 1, "malformed_bet", "not a row"),
-    ("double_zero", "street", ["00", "1", "2"], None, 5, 1, "malformed_bet", "not a row"),
-    ("single_zero", "street", ["0", "1", "3"], None, 5, 1, "malformed_bet", "not a row"),
-    ("single_zero", "street", ["1", "2", "3", "4"], None, 5, 1, "malformed_bet",
-     "needs 3 numbers, got 4"),
-    ("double_zero", "corner", ["0", "1", "2", "3"], None, 5, 1, "malformed_bet",
-     "do not meet at one point"),
-    ("single_zero", "corner", ["3", "4", "6", "7"], None, 5, 1, "malformed_bet",
-     "do not meet at one point"),
-    ("single_zero", "corner", ["1", "2", "3", "4"], None, 5, 1, "malformed_bet",
-     "do not meet at one point"),
-    ("single_zero", "five_numbers", ["0", "00", "1", "2", "3"], None, 5, 1, "malformed_bet",
-     "00 is not on the single_zero layout"),
-    ("single_zero", "five_numbers", ["0", "1", "2", "3", "4"], None, 5, 1, "malformed_bet",
-     "only on the double_zero layout"),
-    ("double_zero", "five_numbers", ["0", "00", "1", "2", "4"], None, 5, 1, "malformed_bet",
-     "only 0-00-1-2-3"),
-    ("double_zero", "five_numbers", ["0", "00", "1", "2"], None, 5, 1, "malformed_bet",
-     "needs 5 numbers, got 4"),
-    ("single_zero", "six_line", ["1", "2", "3", "7", "8", "9"], None, 5, 1, "malformed_bet",
-     "not two adjacent rows"),
-    ("single_zero", "six_line", ["0", "1", "2", "3", "4", "5"], None, 5, 1, "malformed_bet",
-     "not two adjacent rows"),
-    ("single_zero", "six_line", ["1", "2", "3"], None, 5, 1, "malformed_bet",
-     "needs 6 numbers, got 3"),
-    ("single_zero", "column", None, None, 5, 1, "malformed_bet", "which must be 1, 2 or 3"),
-    ("single_zero", "column", None, 0, 5, 1, "malformed_bet", "which must be 1, 2 or 3"),
-    ("double_zero", "column", None, 4, 5, 1, "malformed_bet", "which must be 1, 2 or 3"),
-    ("double_zero", "dozen", None, "2", 5, 1, "malformed_bet", "which must be 1, 2 or 3"),
-    ("double_zero", "dozen", None, True, 5, 1, "malformed_bet", "which must be 1, 2 or 3"),
-    ("double_zero", "dozen", ["1"], 1, 5, 1, "malformed_bet", "takes no numbers"),
-    ("single_zero", "red", ["1"], None, 5, 1, "malformed_bet", "takes no numbers"),
-    ("single_zero", "odd", None, 1, 5, 1, "malformed_bet", "takes no which"),
-    ("single_zero", "straight", ["1"], None, 0, 1, "malformed_bet", "amount"),
-    ("single_zero", "red", None, None, -5, 1, "malformed_bet", "amount"),
-    ("single_zero", "red", None, None, 2.5, 1, "malformed_bet", "amount"),
-    ("single_zero", "red", None, None, True, 1, "malformed_bet", "amount"),
-    ("single_zero", "red", None, None, "10", 1, "malformed_bet", "amount"),
-    ("single_zero", "red", None, None, 5, 0, "malformed_bet", "box"),
-    ("single_zero", "red", None, None, 5, -1, "malformed_bet", "box"),
-    ("single_zero", "red", None, None, 5, 1.0, "malformed_bet", "box"),
-]  # fmt: skip
-
-
-@pytest.mark.parametrize(
-    ("wheel", "kind", "numbers", "which", "amount", "box", "code", "fragment"), REFUSALS
-)
-def test_art13_malformed_bets_are_refused(
-    wheel: str,
-    kind: str,
-    numbers: object,
-    which: object,
-    amount: object,
-    box: object,
-    code: str,
-    fragment: str,
-) -> None:
-    with pytest.raises(RuleViolation) as caught:
-        make_bet(layout_for(wheel), kind, box, amount, numbers, which)  # type: ignore[arg-type]
-    assert caught.value.code == code
-    assert fragment in caught.value.message
-
-
 def test_settle_refuses_a_pocket_not_on_the_wheel() -> None:
     bet = make_bet(layout_for("single_zero"), "red", 1, 5)
     for pocket in ("00", "37", "", "7 "):
         with pytest.raises(ValueError, match="not a pocket"):
             settle(bet, pocket)
-
-
-def test_art13_decision_invalid_throw_pushes() -> None:
-    assert push(make_bet(layout_for("double_zero"), "straight", 1, 5, ["00"])) == ("push", 0)
-
-
-# ---- house edge anchors (baccarat-exact.md, "Other anchors") --------------------------------
-
-
-def house_edge(
-    wheel: str, kind: str, numbers: list[str] | None, which: int | None, amount: int = 10
-) -> Fraction:
-    """Minus the expected result per chip staked, summed over every pocket via settle()."""
-    bet = make_bet(layout_for(wheel), kind, 1, amount, numbers, which)
-    total = sum(settle(bet, pocket)[1] for pocket in HAND_ORDER[wheel])
-    return -Fraction(total, amount * len(HAND_ORDER[wheel]))
-
-
-@pytest.mark.parametrize(
-    ("wheel", "kind", "numbers", "which", "percent", "exact"),
-    [
-        ("single_zero", "straight", ["17"], None, 2.70, Fraction(1, 37)),
-        ("double_zero", "straight", ["17"], None, 5.26, Fraction(2, 38)),
-        ("double_zero", "five_numbers", ["0", "00", "1", "2", "3"], None, 7.89, Fraction(3, 38)),
-        ("single_zero", "red", None, None, 2.70, Fraction(1, 37)),
-        ("double_zero", "dozen", None, 3, 5.26, Fraction(2, 38)),
-    ],
-)
-def test_art13_house_edge_anchors(
-    wheel: str,
-    kind: str,
-    numbers: list[str] | None,
-    which: int | None,
-    percent: float,
-    exact: Fraction,
-) -> None:
-    edge = house_edge(wheel, kind, numbers, which)
-    assert edge == exact
-    assert round(float(edge) * 100, 2) == percent
-
-
-INSIDE = ("straight", "split", "street", "corner", "five_numbers", "six_line")
-VALID_BETS = [
-    (wheel, kind, sorted(combo), None)
-    for wheel in WHEELS
-    for kind in INSIDE
-    for combo in sorted(expected_combos(wheel, kind), key=sorted)
-] + [
-    (wheel, kind, None, which)
-    for wheel in WHEELS
-    for kind, which in [(k, w) for k in ("column", "dozen") for w in (1, 2, 3)]
-    + [(k, None) for k in sorted(HAND_EVEN_MONEY)]
-]
-# Every bet carries the wheel's edge (2.70% / 5.26%) except 0-00-1-2-3 (7.89%).
-ANCHOR_EDGE = {"single_zero": Fraction(1, 37), "double_zero": Fraction(2, 38)}
-
-
-@st.composite
-def valid_bets(draw: st.DrawFn) -> tuple[str, str, list[str] | None, int | None, int]:
-    """A valid bet of any kind, its numbers in any order, any stake."""
-    wheel, kind, numbers, which = draw(st.sampled_from(VALID_BETS))
-    if numbers is not None:
-        numbers = draw(st.permutations(numbers))
-    return wheel, kind, numbers, which, draw(st.integers(1, 10_000))
-
-
-@given(valid_bets())
-def test_art13_every_valid_bet_has_the_anchor_edge(
-    bet: tuple[str, str, list[str] | None, int | None, int],
-) -> None:
-    wheel, kind, numbers, which, amount = bet
-    want = Fraction(3, 38) if kind == "five_numbers" else ANCHOR_EDGE[wheel]
-    assert house_edge(wheel, kind, numbers, which, amount) == want

@@ -390,15 +390,6 @@ def test_held_spin_stays_held_across_a_restart(tmp_path: Any) -> None:
     assert len(second.of("settlement")) == 1
 
 
-# -- the seed's limits at their edges ---------------------------------------------------------
-def test_art12a_minimum_never_below_three(replay: ReplayFn) -> None:
-    tb, _ = one_spin(laps=(0.9, 1.3), min_ball_revolutions=2)
-    res = replay(tb)
-    assert res.rc == 2
-    assert "min_ball_revolutions" in res.stderr
-
-
-
 def test_tablectl_status_shows_the_held_spin_and_how_to_decide_it(replay: ReplayFn) -> None:
     import io
     from contextlib import redirect_stdout

@@ -39,7 +39,7 @@ ROTOR_ALL = read_series("real-rotor-revs.csv")
 # Two rotor series hold a period more than 1.5 × the one before it when cycled (46: 4.927
 # then 2.346 s, back to 5.115; 104: 3.107 then 6.466 s): human mis-presses, and by CONTRACT
 # §1 a wheel_stopped. They would void every spin they turn under, so they are left out here
-# (the detection itself is tested in test_spin_art12.py).
+# (the detection itself is seed 001 Art. 12 (g)'s: tests/articles/test_seed_001_roulette.py).
 ROTOR = [s for s in ROTOR_ALL.values()
          if all(b <= 1.5 * a for a, b in zip(s, s[1:] + s[:1], strict=True))]
 

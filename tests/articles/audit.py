@@ -1,14 +1,16 @@
 """``make audit``: run the article tests of every seed and print the inspector's table.
 
 Runs pytest on this folder with a small plugin that keeps each test's outcome, maps every
-test of ``test_seed_NNN_<game>.py`` to the entries of the catalogue ``seed_NNN.toml`` its
-name cites (``test_art_12a_...``, ``test_num_8c_...``: README.md here), and prints one row
+test of ``test_seed_NNN_<game>.py`` (and of ``test_seed_NNN_<game>_<part>.py``, when a
+seed's tests span files) to the entries of the catalogue ``seed_NNN.toml`` its name cites
+(``test_art_12a_...``, ``test_num_8c_...``: README.md here), and prints one row
 per entry: seed, article, what it says, the tests, and PASS, FAIL, "not implemented" (in
 the controller's scope, no test) or "not the controller's" (staff, casino, equipment...).
 
 Usage: ``python tests/articles/audit.py [--verbose] [--width N] [--dir DIR] [-- PYTEST ARGS]``.
-Exit 0 when every test passed and every test maps to an entry; 1 when a test failed or a
-test's name cites no entry; 2 for an unreadable catalogue or bad arguments (one line on
+Exit 0 when every test passed and every test maps to an entry; 1 when a test failed, a
+test's name cites no entry, a file names another game than its seed's, or one test name is
+used in two files of a seed; 2 for an unreadable catalogue or bad arguments (one line on
 stderr naming the file, line and field).
 """
 
@@ -39,7 +41,7 @@ PASS, FAIL, SKIPPED = "PASS", "FAIL", "skipped"
 NOT_IMPLEMENTED, NOT_OURS = "not implemented", "not the controller's"
 
 CATALOGUE_NAME = re.compile(r"seed_(\d{3})\.toml")
-TEST_FILE = re.compile(r"test_seed_(\d{3})_\w+\.py")
+TEST_FILE = re.compile(r"test_seed_(\d{3})_(\w+)\.py")
 ENTRY_ID = re.compile(r"(\d+)([a-z]?)")
 REF = re.compile(r"(\d+)([a-z]*)")
 
@@ -220,6 +222,13 @@ def split_nodeid(nodeid: str) -> tuple[str, str]:
     return Path(file_part).name, rest.rsplit("::", 1)[-1]
 
 
+def file_of_game(rest: str, game: str) -> bool:
+    """Whether ``test_seed_NNN_<rest>.py`` is a file of ``game``'s seed: ``rest`` is the game
+    (``roulette``) or the game and a part (``roulette_art13``: a seed's tests may span
+    files, one part each)."""
+    return rest == game or (rest.startswith(game + "_") and len(rest) > len(game) + 1)
+
+
 # -- the audit ------------------------------------------------------------------------
 @dataclass
 class Row:
@@ -259,12 +268,15 @@ def audit(seeds: Mapping[str, Seed], outcomes: Mapping[str, str],
     """Map test outcomes (nodeid → ``passed``, ``failed``, ``skipped``, ``error``...) to rows.
 
     A test of a ``test_seed_NNN_*.py`` file whose name cites no entry of seed NNN, cites an
-    entry out of the controller's scope, or belongs to a seed without a catalogue is a
-    problem; so is every collection error in ``errors``. Tests of other files count apart.
+    entry out of the controller's scope, belongs to a seed without a catalogue, or sits in a
+    file named after another game than the catalogue's is a problem; so is a test name used
+    in two files of one seed (the table lists tests by name), and every collection error in
+    ``errors``. Tests of other files count apart.
     """
     rows = {(s.seed, e.id): Row(s, e) for s in seeds.values() for e in s.entries}
     problems = [f"collection error: {e}" for e in errors]
     others: Counter[str] = Counter()
+    file_of: dict[tuple[str, str], str] = {}  # (seed, test name) -> its file
     for nodeid, outcome in outcomes.items():
         filename, name = split_nodeid(nodeid)
         m = TEST_FILE.fullmatch(filename)
@@ -274,6 +286,16 @@ def audit(seeds: Mapping[str, Seed], outcomes: Mapping[str, str],
         seed = seeds.get(m[1])
         if seed is None:
             problems.append(f"{nodeid}: no catalogue seed_{m[1]}.toml ({outcome})")
+            continue
+        if not file_of_game(m[2], seed.game):
+            problems.append(f"{nodeid}: seed {seed.seed}'s files are test_seed_{seed.seed}_"
+                            f"{seed.game}.py or test_seed_{seed.seed}_{seed.game}_<part>.py "
+                            f"({seed.path.name}: game = {seed.game!r}) ({outcome})")
+            continue
+        other = file_of.setdefault((seed.seed, name), filename)
+        if other != filename:
+            problems.append(f"{nodeid}: {name} is a test of {other} too: a seed's test names "
+                            f"must differ across its files ({outcome})")
             continue
         try:
             ids = cited_ids(name, seed.prefix)

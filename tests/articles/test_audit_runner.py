@@ -153,6 +153,45 @@ def test_all_passing_with_articles_not_implemented_passes(tmp_path: Path) -> Non
     assert table.rstrip().endswith("AUDIT PASSED")
 
 
+# -- a seed's tests across files ------------------------------------------------------------
+def test_a_seeds_tests_may_span_files_one_part_each(tmp_path: Path) -> None:
+    seed = fake_seed(tmp_path)
+    result = audit.audit({"007": seed}, {
+        node("test_art_2_decides"): "passed",
+        node("test_art_2a_item", "test_seed_007_fake_more.py"): "passed",
+        node("test_art_2b_item[x]", "test_seed_007_fake_art2b.py"): "failed",
+    })
+    status = {r.entry.id: r.status for r in result.rows}
+    assert status == {"2": "PASS", "2a": "PASS", "2b": "FAIL", "3": "not the controller's"}
+    assert result.problems == []
+    assert "seed 007: 4 entries, 3 tests: 2 PASS, 1 FAIL" in audit.render(result)
+
+
+@pytest.mark.parametrize("file", ["test_seed_007_other.py", "test_seed_007_fakeish.py",
+                                  "test_seed_007_fake_.py", "test_seed_007_other_fake.py"])
+def test_a_file_named_after_another_game_is_a_problem(tmp_path: Path, file: str) -> None:
+    seed = fake_seed(tmp_path)
+    result = audit.audit({"007": seed}, {node("test_art_2_decides", file): "passed"})
+    (problem,) = result.problems
+    assert problem.startswith(f"tests/articles/{file}::test_art_2_decides: ")
+    assert "test_seed_007_fake.py or test_seed_007_fake_<part>.py" in problem
+    assert result.failed()
+    assert {r.entry.id: r.status for r in result.rows}["2"] == "not implemented"
+
+
+def test_one_test_name_in_two_files_of_a_seed_is_a_problem(tmp_path: Path) -> None:
+    # The table lists tests by name: a failure must not hide behind a namesake that passed.
+    seed = fake_seed(tmp_path)
+    result = audit.audit({"007": seed}, {
+        node("test_art_2a_item"): "passed",
+        node("test_art_2a_item", "test_seed_007_fake_more.py"): "failed",
+    })
+    (problem,) = result.problems
+    assert "test_art_2a_item is a test of test_seed_007_fake.py too" in problem
+    assert result.failed()
+    assert audit.render(result).rstrip().endswith("AUDIT FAILED")
+
+
 # -- the script, as make audit runs it --------------------------------------------------------
 PASSING = """\
 def test_art_2_decides() -> None:
