@@ -32,7 +32,7 @@ from controller.store.recall import public_view
 
 # Records that are the table's inputs (replayed on restart) or the Table's own markers.
 _INPUT_TYPES = ("serial", "input", "bet_request", "port")
-_NOT_DERIVED = frozenset({*_INPUT_TYPES, "gpio", "startup", "recovery"})
+_NOT_DERIVED = frozenset({*_INPUT_TYPES, "gpio", "startup", "recovery", "shutdown"})
 # Game states in which no coup is under way (before the first, after the last one's result).
 _BETWEEN_COUPS = ("idle", "coup_over")
 
