@@ -67,6 +67,11 @@ class Notifier:
     def watchdog(self) -> bool:
         return self.notify("WATCHDOG=1")
 
+    def extend_timeout(self, seconds: float, status: str = "") -> bool:
+        """Ask for ``seconds`` more to start (``EXTEND_TIMEOUT_USEC``: a long self-test)."""
+        return self.notify(f"EXTEND_TIMEOUT_USEC={int(seconds * 1_000_000)}",
+                           *([f"STATUS={status}"] if status else []))
+
     def stopping(self, status: str = "") -> bool:
         return self.notify("STOPPING=1", *([f"STATUS={status}"] if status else []))
 

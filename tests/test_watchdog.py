@@ -127,6 +127,19 @@ def test_watchdog_stops_when_a_component_dies_and_the_status_says_why(
         "WATCHDOG=1"]
 
 
+def test_a_component_whose_health_check_fails_counts_as_dead(systemd: FakeSystemd,
+                                                             daemon: Daemon) -> None:
+    def broken() -> bool:
+        raise OSError("the port vanished")
+
+    daemon.lifecycle.started.insert(0, ("shoe reader", Hooks(is_alive=broken)))
+    systemd.received()
+    assert not daemon.supervisor.check()
+    (status,) = systemd.received()
+    assert status.startswith("STATUS=UNHEALTHY (a component's health check failed: the port "
+                             "vanished)")
+
+
 def test_watchdog_stops_when_the_event_loop_does_not_turn(systemd: FakeSystemd,
                                                           daemon: Daemon) -> None:
     systemd.received()
@@ -245,6 +258,9 @@ def test_daemon_tells_systemd_ready_alive_and_stopping(tmp_path: Path,
     seen: list[str] = []
     try:
         ready = wait_for(systemd, seen, "READY=1", 30)
+        # Before it: more time asked for the journal's checks (a new journal: a minute).
+        assert seen[0] == ("EXTEND_TIMEOUT_USEC=60000000\nSTATUS=self-test: checking the "
+                           "journal's integrity and hash chain")
         assert ready == ("READY=1\nSTATUS=sim-roulette (Roulette): closed; last none yet; "
                          "no alarm since start")
         wait_for(systemd, seen, "WATCHDOG=1", 5)

@@ -42,6 +42,8 @@ EXIT_BAD_INPUT = 2
 # After a trace's last event, trace time runs on until no verdict is pending, at most this
 # long (clock seconds): a spin whose verdict falls due later is decided as the daemon would.
 RUN_ON_S = 600.0
+SELF_TEST_MIN_S = 60.0
+SELF_TEST_S_PER_BYTE = 2e-6
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -263,6 +265,13 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     log.info("startup", **_banner(config, journal_path))
     if spec.check_daemon is not None:
         spec.check_daemon(config)
+    from drivers.notify import Notifier
+
+    notifier = Notifier()
+    # The journal's checks read all of it: months of journal may outlast systemd's start
+    # timeout on a slow Pi, so ask for the time they may take.
+    notifier.extend_timeout(_self_test_allowance_s(journal_path),
+                            "self-test: checking the journal's integrity and hash chain")
     lock = _lock_journal(journal_path)
     journal = Journal(journal_path, durable=True)
     chain = journal.verify()
@@ -284,10 +293,9 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
                            f"{chain.message}; it was altered outside the controller")
     table.recover()
     from drivers.hardware import Hardware
-    from drivers.notify import Notifier
 
     lifecycle = Lifecycle()
-    supervisor = Supervisor(Notifier(), lifecycle, loop.call_at, clock, StatusLine(
+    supervisor = Supervisor(notifier, lifecycle, loop.call_at, clock, StatusLine(
         config.table_name, spec, lambda: str(table.game.state),
         _newest(journal, spec.recall.last_game_types)))
     table.observers.append(supervisor.observe)
@@ -346,14 +354,25 @@ def _banner(config: Config, journal_path: str) -> dict[str, Any]:
     return {
         "version": __version__, "python": platform.python_version(),
         "platform": platform.platform(), "config": config.source,
-        "pin_factory": (config.pin_factory or os.environ.get("GPIOZERO_PIN_FACTORY")
-                        or "gpiozero's default"),
+        "pin_factory": ((config.pin_factory or os.environ.get("GPIOZERO_PIN_FACTORY")
+                         or "gpiozero's default") if config.inputs else "none (no GPIO inputs)"),
         "table": config.table_name, "game": config.game, "simulated": config.simulator.enabled,
         "journal": str(Path(journal_path).resolve()),
         "control_socket": str(Path(config.control_socket).resolve()),
         "control_group": config.control_group,
         "stop": "systemctl stop table-controller" if by_systemd else "Ctrl-C",
     }
+
+
+def _self_test_allowance_s(journal_path: str) -> float:
+    """Seconds the journal's checks at start (``PRAGMA integrity_check``, the hash chain)
+    may take: a minute, and 2 µs a byte of journal (a PC takes 0.04 µs: room for a slow Pi
+    fifty times slower)."""
+    try:
+        size = os.path.getsize(journal_path)
+    except OSError:  # not there yet: a new journal
+        size = 0
+    return SELF_TEST_MIN_S + SELF_TEST_S_PER_BYTE * size
 
 
 def _newest(journal: Journal, types: Sequence[str]) -> dict[str, Any] | None:

@@ -204,7 +204,11 @@ class Supervisor:
 
     def problem(self) -> str | None:
         """Why the daemon is not healthy, in words, or None when it is."""
-        dead = [name for name, ok in self.lifecycle.alive().items() if not ok]
+        try:
+            alive = self.lifecycle.alive()
+        except Exception as exc:  # a component that cannot say is not alive
+            return f"a component's health check failed: {exc}"
+        dead = [name for name, ok in alive.items() if not ok]
         if dead:
             return f"not alive: {', '.join(dead)}"
         age = self.monotonic() - self._beat
