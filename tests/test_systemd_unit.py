@@ -87,8 +87,8 @@ def test_network_drop_in_opens_only_what_a_serial_server_needs() -> None:
 
 def test_unit_wants_the_clock_synchronised_before_it_stamps_records() -> None:
     unit = parse(UNIT)["Unit"]
-    assert "time-sync.target" in unit["Wants"][0].split()
-    assert "time-sync.target" in unit["After"][0].split()
+    assert "time-sync.target" in " ".join(unit["Wants"]).split()
+    assert "time-sync.target" in " ".join(unit["After"]).split()
 
 
 def test_gpio_chips_and_serial_ports_stay_reachable() -> None:
@@ -100,6 +100,13 @@ def test_gpio_chips_and_serial_ports_stay_reachable() -> None:
     # Either would hide the devices or their groups: PrivateDevices= leaves no /dev/gpiochip*,
     # PrivateUsers= maps gpio, dialout and table-admin to nobody.
     assert "PrivateDevices" not in service() and "PrivateUsers" not in service()
+    # gpiozero's lgpio factory reads the Pi's revision in /proc, which ProcSubset=pid hides.
+    assert "ProcSubset" not in service()
+    # A device group enters the allow list only if its driver is loaded when the unit starts.
+    unit = parse(UNIT)["Unit"]
+    for module in ("usbserial", "cdc_acm"):
+        assert f"modprobe@{module}.service" in " ".join(unit["Wants"]).split()
+        assert f"modprobe@{module}.service" in " ".join(unit["After"]).split()
 
 
 def test_no_capabilities_and_a_system_call_filter() -> None:
