@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Debian packages the project needs on a fresh machine (CI and developers).
-# Python's venv module is the only one: sqlite3 and tomllib are in the standard library,
-# and the GPIO/serial stacks are pip packages (lgpio only on the Pi, see hardware.md).
+# Python's venv module: sqlite3 and tomllib are in the standard library, and the GPIO/serial
+# stacks are pip packages (lgpio only on the Pi, see hardware.md). systemd for its
+# systemd-analyze and systemd-sysusers (the unit's checks; the machine need not run systemd).
 set -euo pipefail
-if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
-  apt-get update -qq
-  apt-get install -y -qq python3-venv make
-fi
-command -v make >/dev/null || { apt-get update -qq; apt-get install -y -qq make; }
+updated=0
+need() {  # need PACKAGE: install it (apt-get update once)
+  if [ "$updated" -eq 0 ]; then apt-get update -qq; updated=1; fi
+  apt-get install -y -qq "$@"
+}
+python3 -c 'import venv, ensurepip' 2>/dev/null || need python3-venv
+command -v make >/dev/null || need make
+command -v systemd-analyze >/dev/null || need systemd

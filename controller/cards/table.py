@@ -41,7 +41,7 @@ _DEALER_BUTTONS = ("open_bets", "no_more_bets")
 # Records that are the Table's own markers, never made again by a replay; and the
 # ``bet_request`` of journals written before each bet had one record (their bets are read
 # from the game's record of them).
-_MARKERS = ("gpio", "startup", "recovery", "bet_request")
+_MARKERS = ("gpio", "startup", "shutdown", "recovery", "bet_request")
 
 
 class CardTable:

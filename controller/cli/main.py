@@ -29,6 +29,7 @@ from controller.core.config import (
 )
 from controller.core.errors import InputError, JournalError, TableControllerError
 from controller.core.events import SerialData
+from controller.core.health import StatusLine, Supervisor
 from controller.core.lifecycle import Hooks, Lifecycle
 from controller.core.logs import configure, get_logger
 from controller.core.loop import EventLoop, start_thread
@@ -41,6 +42,8 @@ EXIT_BAD_INPUT = 2
 # After a trace's last event, trace time runs on until no verdict is pending, at most this
 # long (clock seconds): a spin whose verdict falls due later is decided as the daemon would.
 RUN_ON_S = 600.0
+SELF_TEST_MIN_S = 60.0
+SELF_TEST_S_PER_BYTE = 2e-6
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -238,7 +241,13 @@ def _writable_out(path: str) -> None:
 
 # -- the daemon -----------------------------------------------------------------------
 def cmd_run(config_path: str, journal_override: str | None) -> int:
-    """Run the controller until SIGTERM/SIGINT: the daemon systemd starts.
+    """Run the controller until SIGTERM/SIGINT: the daemon systemd starts (``Type=notify``:
+    ``READY=1`` once every component started, a status line, the watchdog, ``STOPPING=1``;
+    see ``controller.core.health``). A ``shutdown`` record with the signal's name is
+    journaled before the journal closes.
+
+    Returns 0 after a signal, 1 when the controller stopped on an error (a bug: it is
+    logged with its traceback and systemd restarts the daemon).
 
     Raises:
         InputError: a bad config, or an empty ``--journal`` (exit 2).
@@ -253,11 +262,16 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     log = get_logger(table=config.table_name)
     journal_path = journal_override or config.journal_path
     spec = registry.spec(config.game)
-    log.info("startup", version=__version__, python=platform.python_version(),
-             platform=platform.platform(), config=config.source, game=config.game,
-             journal=str(Path(journal_path).resolve()), simulated=config.simulator.enabled)
+    log.info("startup", **_banner(config, journal_path))
     if spec.check_daemon is not None:
         spec.check_daemon(config)
+    from drivers.notify import Notifier
+
+    notifier = Notifier()
+    # The journal's checks read all of it: months of journal may outlast systemd's start
+    # timeout on a slow Pi, so ask for the time they may take.
+    notifier.extend_timeout(_self_test_allowance_s(journal_path),
+                            "self-test: checking the journal's integrity and hash chain")
     lock = _lock_journal(journal_path)
     journal = Journal(journal_path, durable=True)
     chain = journal.verify()
@@ -278,16 +292,28 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
                    message=f"the journal's hash chain breaks at record {chain.bad_seq}: "
                            f"{chain.message}; it was altered outside the controller")
     table.recover()
+    from drivers.hardware import Hardware
+
+    lifecycle = Lifecycle()
+    supervisor = Supervisor(notifier, lifecycle, loop.call_at, clock, StatusLine(
+        config.table_name, spec, lambda: str(table.game.state),
+        _newest(journal, spec.recall.last_game_types)))
+    table.observers.append(supervisor.observe)
+    stopped_by: list[str] = []
 
     def on_signal(signum: int, frame: object) -> None:
+        # Nothing is sent from here: the handler may interrupt a send on this thread.
+        stopped_by.append(signal.Signals(signum).name)
         loop.stop()
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    from drivers.hardware import Hardware
-
-    lifecycle = Lifecycle()
     lifecycle.add("journal", Hooks(on_stop=lambda: _close_journal(journal, lock, log)))
+    # Stopped just before the journal closes, whatever stopped the daemon.
+    def journal_shutdown() -> None:
+        table.emit("shutdown", reason=_shutdown_reason(stopped_by))
+
+    lifecycle.add("shutdown record", Hooks(on_stop=journal_shutdown))
     simulated = None
     urls: dict[str, str] = {}
     if sim.enabled:
@@ -304,16 +330,64 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     control = ControlServer(config.control_socket, config.control_group, loop.post, clock.now,
                             hardware.sensors, config.game, tuple(config.serial))
     lifecycle.add("control socket", control)
+    lifecycle.add("systemd notification", supervisor)  # last: READY=1 once all started
     try:
         lifecycle.start()
         if simulated is not None:
             simulated.start(hardware.gpio)
-        log.info("control socket", path=str(Path(config.control_socket).resolve()),
-                 group=config.control_group)
         loop.run_forever(grace=0.02 * getattr(clock, "speed", 1.0))
+    except TableControllerError as exc:  # one line from main(): a known failure, no bug
+        stopped_by.append(f"error: {exc}")
+        raise
+    except Exception as exc:
+        stopped_by.append(f"error: {type(exc).__name__}: {exc}")
+        log.exception("the controller stopped on an error", effect="systemd restarts it")
+        return 1
     finally:
+        supervisor.stopping(_shutdown_reason(stopped_by))
         lifecycle.stop()
     return 0
+
+
+def _banner(config: Config, journal_path: str) -> dict[str, Any]:
+    """The start banner's fields: what runs, where its files are, how to stop it."""
+    by_systemd = "INVOCATION_ID" in os.environ
+    return {
+        "version": __version__, "python": platform.python_version(),
+        "platform": platform.platform(), "config": config.source,
+        "pin_factory": ((config.pin_factory or os.environ.get("GPIOZERO_PIN_FACTORY")
+                         or "gpiozero's default") if config.inputs else "none (no GPIO inputs)"),
+        "table": config.table_name, "game": config.game, "simulated": config.simulator.enabled,
+        "journal": str(Path(journal_path).resolve()),
+        "control_socket": str(Path(config.control_socket).resolve()),
+        "control_group": config.control_group,
+        "stop": "systemctl stop table-controller" if by_systemd else "Ctrl-C",
+    }
+
+
+def _self_test_allowance_s(journal_path: str) -> float:
+    """Seconds the journal's checks at start (``PRAGMA integrity_check``, the hash chain)
+    may take: a minute, and 2 µs a byte of journal (a PC takes 0.04 µs: room for a slow Pi
+    fifty times slower)."""
+    try:
+        size = os.path.getsize(journal_path)
+    except OSError:  # not there yet: a new journal
+        size = 0
+    return SELF_TEST_MIN_S + SELF_TEST_S_PER_BYTE * size
+
+
+def _newest(journal: Journal, types: Sequence[str]) -> dict[str, Any] | None:
+    found = [rec for kind in types if (rec := journal.last_of(kind)) is not None]
+    return max(found, key=lambda rec: rec["seq"], default=None)
+
+
+def _shutdown_reason(stopped_by: list[str]) -> str:
+    """Why the daemon stops: the signal's name, else the error being raised (a component
+    that failed to start, a bug), else the end of the run."""
+    if stopped_by:
+        return stopped_by[0]
+    exc = sys.exc_info()[1]
+    return f"error: {type(exc).__name__}: {exc}" if exc is not None else "end of run"
 
 
 def _close_journal(journal: Journal, lock: Any, log: Any) -> None:

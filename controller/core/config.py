@@ -79,7 +79,7 @@ class Config:
     table_name: str = "table"
     journal_path: str = "var/journal.sqlite"
     log_level: str = "info"
-    log_format: str = "console"
+    log_format: str = "auto"  # auto: JSON lines when stderr is journald, else console
     pin_factory: str | None = None
     inputs: dict[str, InputPin] = field(default_factory=dict)
     rules: Any = None  # the game's own section, read by its package (GameSpec.load_config)
@@ -307,7 +307,7 @@ def _parse(loader: _Loader, data: dict[str, Any]) -> Config:
 
     log = root.section("log")
     log_level = log.choice("level", "info", ("debug", "info", "warning", "error"))
-    log_format = log.choice("format", "console", ("console", "json"))
+    log_format = log.choice("format", "auto", ("auto", "console", "json"))
 
     gpio = root.section("gpio")
     pin_factory = gpio.choice("pin_factory", None, ("mock", "lgpio", "rpigpio", "pigpio", "native"))

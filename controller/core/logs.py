@@ -1,33 +1,334 @@
-"""structlog set-up: console lines for a person over SSH, JSON for machines; both to stderr,
-which systemd hands to journald."""
+"""structlog set-up: short lines for a person over SSH, JSON lines for journald and machines.
+
+Both go to stderr. ``configure(level, fmt)`` picks the renderer: ``console`` (the
+:class:`ConsoleLines` below), ``json`` (one JSON object a line), or ``auto`` (JSON when
+stderr is journald, i.e. ``JOURNAL_STREAM`` names it, else console). When stderr is
+journald every line starts with its syslog priority, ``<N>`` (journald's
+``SyslogLevelPrefix=``, on by default, strips it and sets ``PRIORITY=``), so
+``journalctl -u table-controller -p warning`` shows the alarms and errors only.
+
+A traceback is rendered plain (``traceback.format_exception``): never with local
+variables, which could hold a card still face down or a request's raw bytes.
+"""
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import sys
-from typing import Any
+import textwrap
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any, TextIO
 
 import structlog
 
 _LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
            "error": logging.ERROR}
+# syslog priorities (sd-daemon(3)): what journald's PRIORITY= is.
+PRIORITIES = {"debug": 7, "info": 6, "warning": 4, "warn": 4, "error": 3, "exception": 3,
+              "critical": 2}
+WIDTH = 99  # console lines stay under 100 characters
+_SHORT_LEVEL = {"debug": "debug", "info": "info", "warning": "warn", "error": "ERROR",
+                "exception": "ERROR", "critical": "CRIT"}
+_COLOURS = {"warn": "\x1b[33m", "ERROR": "\x1b[31;1m", "CRIT": "\x1b[31;1m",
+            "debug": "\x1b[2m"}
+# Fields the console never shows: the table is in the start banner; an epoch ``t`` is the
+# line's own time.
+_HIDDEN = ("table", "timestamp", "level", "event")
 
 
-def configure(level: str = "info", fmt: str = "console") -> None:
-    """Send structlog events at ``level`` and above to stderr as ``fmt`` (console or json)."""
-    renderer: Any = (structlog.processors.JSONRenderer() if fmt == "json"
-                     else structlog.dev.ConsoleRenderer(colors=sys.stderr.isatty()))
+def configure(level: str = "info", fmt: str = "auto", stream: TextIO | None = None) -> None:
+    """Send structlog events at ``level`` and above to ``stream`` (stderr) as ``fmt``:
+    ``console``, ``json`` or ``auto`` (json when the stream is journald's)."""
+    out = stream or sys.stderr
+    journald = is_journald(out)
+    renderer: Any
+    processors: list[Any] = [structlog.processors.add_log_level]
+    last: Any
+    if fmt == "json" or (fmt == "auto" and journald):
+        processors += [structlog.processors.TimeStamper(fmt="iso", utc=True),
+                       structlog.processors.format_exc_info]
+        renderer = structlog.processors.JSONRenderer(ensure_ascii=False)
+    else:
+        processors.append(_stamp)
+        renderer = ConsoleLines(colours=not journald and _isatty(out))
+    last = JournaldPrefix(renderer) if journald else renderer
     structlog.configure(
-        processors=[
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
-            renderer,
-        ],
+        processors=[*processors, last],
         wrapper_class=structlog.make_filtering_bound_logger(_LEVELS[level]),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
+        logger_factory=structlog.PrintLoggerFactory(out),
         cache_logger_on_first_use=False,
     )
 
 
 def get_logger(**context: Any) -> Any:
     return structlog.get_logger("table-controller", **context)
+
+
+def is_journald(stream: TextIO) -> bool:
+    """The stream is the journal's: systemd set ``JOURNAL_STREAM`` to its device and inode."""
+    value = os.environ.get("JOURNAL_STREAM", "")
+    try:
+        dev, ino = (int(part) for part in value.split(":"))
+        st = os.fstat(stream.fileno())
+    except (ValueError, OSError, AttributeError):
+        return False
+    return (st.st_dev, st.st_ino) == (dev, ino)
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _stamp(logger: Any, name: str, event: dict[str, Any]) -> dict[str, Any]:
+    event.setdefault("timestamp", time.time())
+    return event
+
+
+class JournaldPrefix:
+    """Wraps a renderer: each line of its output starts with ``<N>``, the event's syslog
+    priority (journald reads it as ``PRIORITY=``)."""
+
+    def __init__(self, inner: Callable[[Any, str, dict[str, Any]], str]) -> None:
+        self.inner = inner
+
+    def __call__(self, logger: Any, name: str, event: dict[str, Any]) -> str:
+        priority = PRIORITIES.get(str(event.get("level", name)), 6)
+        text = self.inner(logger, name, event)
+        return "\n".join(f"<{priority}>{line}" for line in text.split("\n"))
+
+
+# -- the console ----------------------------------------------------------------------
+def _value(value: Any) -> str:
+    """A field's value in words: text as it is, numbers plain, lists and tables as compact
+    JSON (never a Python repr)."""
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False) if (" " in value or not value) else value
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    if isinstance(value, int | float):
+        return f"{value:g}" if isinstance(value, float) else str(value)
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def _chips(n: Any) -> str:
+    return f"{n} chip{'' if n == 1 else 's'}"
+
+
+def _bet(e: dict[str, Any]) -> str:
+    """``box 4 dozen 2`` / ``box 2 straight [17]`` / ``box 1 punto``."""
+    extra = ""
+    if e.get("which") is not None:
+        extra = f" {e['which']}"
+    elif e.get("numbers") is not None:
+        extra = " " + "/".join(str(n) for n in e["numbers"])
+    return f"box {e['box']} {e['kind']}{extra}"
+
+
+def _state(e: dict[str, Any]) -> str:
+    trigger = f" ({e['trigger']})" if e.get("trigger") else ""
+    game = f", game {e['game']}" if e.get("game") is not None else ""
+    return f"{e['from']} → {e['to']}{trigger}{game}"
+
+
+def _limits(e: dict[str, Any]) -> str:
+    lim = e.get("limits") or e
+    return f"limits {lim['min_bet']}–{lim['max_bet']} chips"
+
+
+def _spin_start(e: dict[str, Any]) -> str:
+    bets = e.get("bets", 0)
+    return f"spin {e['spin']}: ball launched, {bets} bet{'' if bets == 1 else 's'}, {_limits(e)}"
+
+
+def _spin_result(e: dict[str, Any]) -> str:
+    return (f"spin {e['spin']}: {e['number']}, {e['ball_revolutions']} ball revolutions "
+            f"{e['ball_direction']}, rotor {e['rotor_direction']} at {e['rotor_rpm']} rpm")
+
+
+def _reasons(e: dict[str, Any]) -> str:
+    """Each reason once, with its details' words when it has them."""
+    details = e.get("details") or {}
+    names = dict.fromkeys([*([e["reason"]] if e.get("reason") else []),
+                           *(e.get("reasons") or []), *details])
+    return "; ".join(f"{n}: {details[n]}" if n in details else str(n) for n in names)
+
+
+def _spin_invalid(e: dict[str, Any]) -> str:
+    return f"spin {e['spin']} INVALID: {_reasons(e)}"
+
+
+def _spin_held(e: dict[str, Any]) -> str:
+    seen = e.get("candidate") or "no pocket read"
+    return (f"spin {e['spin']} HELD for the inspector: {_reasons(e)}; the sensors point to "
+            f"{seen}")
+
+
+def _settlement(e: dict[str, Any]) -> str:
+    return f"{_bet(e)}, {_chips(e['amount'])}: {e['outcome']} {e['payout']:+d}"
+
+
+def _bet_accepted(e: dict[str, Any]) -> str:
+    total = f", box total {e['total']}" if e.get("total") is not None else ""
+    return f"{_bet(e)}, {_chips(e['amount'])} accepted{total}"
+
+
+def _alarm(e: dict[str, Any]) -> str:
+    where = next((f" ({k} {e[k]})" for k in ("spin", "coup", "game") if e.get(k) is not None),
+                 "")
+    return f"{e['code']}: {e['message']}{where}"
+
+
+def _coup_start(e: dict[str, Any]) -> str:
+    return f"coup {e['coup']}: bets open, {e['decks']} decks, {_limits(e)}"
+
+
+def _coup_result(e: dict[str, Any]) -> str:
+    boxes = ", ".join(f"box {b['box']} ({b['total']}) {b['outcome']}" for b in e["boxes"])
+    return f"coup {e['coup']}: Banca {e['banca']['total']}; {boxes}"
+
+
+def _journal(e: dict[str, Any]) -> str:
+    chain = "intact" if e.get("chain_ok") else "BROKEN (see the journal_chain_broken alarm)"
+    return f"{e['records']} records, hash chain {chain}; head #{e['head_seq']} {e['head_hash']}"
+
+
+def _stopped(e: dict[str, Any]) -> str:
+    return f"journal closed; head #{e['head_seq']} {e['head_hash']}"
+
+
+def _port(e: dict[str, Any]) -> str:
+    detail = f": {e['detail']}" if e.get("detail") else ""
+    return f"{e['port']} {'up' if e['up'] else 'DOWN'}{detail}"
+
+
+def _ready(e: dict[str, Any]) -> str:
+    dog = e.get("watchdog_s")
+    return "systemd told READY=1" + (f"; watchdog every {dog:g} s" if dog else "; no watchdog")
+
+
+def _banner(e: dict[str, Any]) -> str:
+    group = f" (group {e['control_group']})" if e.get("control_group") else ""
+    simulated = ", simulated" if e.get("simulated") else ""
+    return "\n".join([
+        f"table-controller {e['version']}: table {e['table']} ({e['game']}{simulated})",
+        f"Python {e['python']} on {e['platform']}",
+        f"config {e['config']}; pin factory {e['pin_factory']}",
+        f"journal {e['journal']}",
+        f"control socket {e['control_socket']}{group}",
+        f"stop with {e['stop']}",
+    ])
+
+
+# event name -> (words, the fields they say)
+_FORMATS: dict[str, tuple[Callable[[dict[str, Any]], str], tuple[str, ...]]] = {
+    "state": (_state, ("from", "to", "trigger", "game", "limits")),
+    "spin_start": (_spin_start, ("spin", "bets", "limits")),
+    "spin_result": (_spin_result, ("spin", "number", "ball_revolutions", "ball_direction",
+                                   "rotor_direction", "rotor_rpm")),
+    "spin_invalid": (_spin_invalid, ("spin", "reason", "reasons", "details",
+                                     "ball_revolutions")),
+    "spin_held": (_spin_held, ("spin", "reason", "reasons", "details", "candidate")),
+    "settlement": (_settlement, ("box", "kind", "which", "numbers", "amount", "outcome",
+                                 "payout", "game")),
+    "bet": (_bet_accepted, ("box", "kind", "which", "numbers", "amount", "game")),
+    "bet_placed": (_bet_accepted, ("box", "kind", "amount", "total", "coup")),
+    "alarm": (_alarm, ("code", "message", "spin", "coup", "game")),
+    "coup_start": (_coup_start, ("coup", "decks", "min_bet", "max_bet")),
+    "coup_result": (_coup_result, ("coup", "banca", "boxes")),
+    "journal": (_journal, ("records", "chain_ok", "head_seq", "head_hash")),
+    "stopped": (_stopped, ("head_seq", "head_hash")),
+    "port": (_port, ("port", "up", "detail")),
+    "ready": (_ready, ("watchdog_s", "component")),
+    "shoe_procedure": (lambda e: f"{e['procedure']}: {e['step']}", ("procedure", "step")),
+    "shutdown": (lambda e: f"journaled: {e['reason']}", ("reason",)),
+    "startup": (_banner, ("version", "table", "game", "simulated", "python", "platform",
+                          "config", "pin_factory", "journal", "control_socket",
+                          "control_group", "stop")),
+}
+
+
+class ConsoleLines:
+    """structlog's last processor for people: ``HH:MM:SS.mmm level event  words  #seq``.
+
+    Times are local. The common records are said in words (a state as ``from → to``, a
+    spin's result, an invalid spin with each reason once, settlements, accepted bets,
+    alarms); other fields follow as ``key=value`` (lists and tables as compact JSON). Every
+    line is at most ``width`` characters: longer text goes on indented lines below. A
+    traceback follows, plain, without local variables.
+    """
+
+    def __init__(self, width: int = WIDTH, colours: bool = False) -> None:
+        self.width = width
+        self.colours = colours
+
+    def __call__(self, logger: Any, name: str, event: dict[str, Any]) -> str:
+        e = dict(event)
+        exc = _exc_info(e.pop("exc_info", None))
+        e.pop("exception", None)
+        stack = e.pop("stack", None)
+        level = _SHORT_LEVEL.get(str(e.get("level", name)), str(e.get("level", name)))
+        stamp = e.get("timestamp")
+        clock = _local(stamp if isinstance(stamp, int | float) else time.time())
+        kind = str(e.get("event", ""))
+        text, said = self._words(kind, e)
+        rest = [f"{k}={_value(v)}" for k, v in sorted(e.items())
+                if k not in said and k not in _HIDDEN and k not in ("seq", "t")]
+        t = e.get("t")
+        if isinstance(t, int | float) and not isinstance(t, bool) and t < 1e9:
+            rest.append(f"at {t:.3f} s")  # trace time (a replay), not the wall clock
+        seq = f"#{e['seq']}" if e.get("seq") is not None else ""
+        body = " ".join(part for part in (seq, text, *rest) if part)
+        head = f"{clock} {level:<5} {kind:<12} "
+        lines = self._fit(head, body)
+        if self.colours and level in _COLOURS:
+            lines[0] = f"{_COLOURS[level]}{lines[0]}\x1b[0m"
+        if stack:
+            lines.append(str(stack).rstrip("\n"))
+        if exc is not None:
+            lines.append("".join(traceback.format_exception(*exc)).rstrip("\n"))
+        return "\n".join(lines)
+
+    def _words(self, kind: str, e: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
+        known = _FORMATS.get(kind)
+        if known is None:
+            return "", ()
+        words, said = known
+        try:
+            return words(e), said
+        except (KeyError, TypeError, ValueError, IndexError):
+            return "", ()  # a record of another shape: its fields as they are
+
+    def _fit(self, head: str, body: str) -> list[str]:
+        """``head`` then ``body``, cut at spaces into lines of at most ``width``."""
+        indent = " " * min(len(head), 16)
+        lines: list[str] = []
+        for n, paragraph in enumerate(body.split("\n")):
+            first = head if n == 0 else indent
+            lines += textwrap.wrap(paragraph, self.width, initial_indent=first,
+                                   subsequent_indent=indent, break_on_hyphens=False,
+                                   break_long_words=True) or [first.rstrip()]
+        return lines
+
+
+def _local(ts: float) -> str:
+    """``HH:MM:SS.mmm`` in the machine's local time."""
+    return time.strftime("%H:%M:%S", time.localtime(ts)) + f".{int(ts % 1 * 1000):03d}"
+
+
+def _exc_info(value: Any) -> Any:
+    """structlog's ``exc_info`` (True, an exception or a tuple) as a (type, value, tb)."""
+    if not value:
+        return None
+    if isinstance(value, BaseException):
+        return (type(value), value, value.__traceback__)
+    if isinstance(value, tuple):
+        return value
+    info = sys.exc_info()
+    return info if info[0] is not None else None

@@ -31,9 +31,11 @@ CLOCK_STEP_TOLERANCE_S = 0.5  # wall minus monotonic drifts by ms (NTP slews); s
 _INPUT_RECORDS = frozenset({"gpio", "serial", "input"})
 # Records of every table a person wants in the log at once; a game adds its own (its spec's
 # ``log``). The rest go at debug level.
+# ``bet`` and ``bet_placed`` are the accepted bets of the games that journal them; the daemon's
+# start banner says what the ``startup`` record says.
 _INFO_RECORDS: dict[str, tuple[str, ...] | None] = {
     name: None for name in ("settlement", "alarm", "state", "config_change", "port",
-                            "startup", "recovery")}
+                            "recovery", "shutdown", "bet", "bet_placed")}
 
 
 class Table:
@@ -66,6 +68,8 @@ class Table:
         self._raw_inputs = frozenset(self.spec.gpio_inputs)
         self.levels: dict[str, int] = {}
         self._held: list[dict[str, Any]] | None = None
+        # Called with each record as shown (its public view), on the controller thread.
+        self.observers: list[Callable[[dict[str, Any]], None]] = []
         self.game: Any = self.spec.make(GameContext(config, self.emit, schedule, now))
 
     def emit(self, type_: str, /, **fields: Any) -> dict[str, Any]:
@@ -88,6 +92,8 @@ class Table:
     def _present(self, records: list[dict[str, Any]]) -> None:
         for shown in self.game.present(records):
             type_ = shown["type"]
+            for observe in self.observers:
+                observe(shown)
             if self.sink is not None:
                 self.sink(canonical(shown))
             if type_ in self._info:
