@@ -67,6 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--out", required=True, help="the trace file to write (JSON Lines)")
     sim.add_argument("--config", default=DEFAULT_CONFIG)
     sim.add_argument("--table", choices=registry.names(), default=None)
+    sim.add_argument("--wheel", choices=("gpio", "serial"), default=None,
+                     help="roulette: write the wheel as GPIO sensor edges or as an automated "
+                          "wheel's status lines on port 'wheel' (default: the config's "
+                          "[roulette] wheel_source)")
     sim.add_argument("--scenario", action="append", default=None,
                      help="per spin (repeat it; one applies to all): valid, rotor_reversed, "
                           "rotor_stops_after_settle; invalid: too_few_revolutions, "
@@ -212,6 +216,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     table = args.table or config.game
     if table != config.game:
         config = apply_overrides(config, {"table": table}, args.config)
+    if args.wheel is not None:
+        if table != "roulette":
+            raise InputError("--wheel", None, None, f"a {table} table has no wheel")
+        config = apply_overrides(config, {"table": table, "wheel_source": args.wheel},
+                                 "--wheel")
     _writable_out(args.out)
     write: Callable[..., None] = registry.load_callable(  # type: ignore[assignment]
         registry.spec(table).simulate)
