@@ -310,7 +310,8 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     hardware = lifecycle.add("hardware", Hardware(config, loop.post, clock, urls))
     assert isinstance(hardware, Hardware)
     control = ControlServer(config.control_socket, config.control_group, loop.post, clock.now,
-                            hardware.sensors, config.game, tuple(config.serial))
+                            hardware.sensors, config.game, tuple(config.serial),
+                            _devices_view(table, clock.now))
     lifecycle.add("control socket", control)
     try:
         lifecycle.start()
@@ -322,6 +323,16 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     finally:
         lifecycle.stop()
     return 0
+
+
+def _devices_view(table: Table, now: Callable[[], float]) -> Callable[[], dict[str, Any]]:
+    """What the game's serial devices last reported, for ``tablectl sensors`` (a serial
+    wheel's last status line and its age); {} for a game that shows none. The game's
+    ``sensors(now)`` is safe to call from the control socket's thread."""
+    view = getattr(table.game, "sensors", None)
+    if view is None:
+        return dict
+    return lambda: view(now())
 
 
 def _close_journal(journal: Journal, lock: Any, log: Any) -> None:
