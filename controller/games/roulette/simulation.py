@@ -311,7 +311,10 @@ def daemon_events(config: Config, start: float, resume: Any) -> Iterator[list[Ev
         count = _SIM_BATCH if sim.spins == 0 else min(remaining, _SIM_BATCH)
         scenarios = [rng.choice(invalid) if rng.random() < sim.invalid_rate else "valid"
                      for _ in range(count)]
-        objects, _ = simulate(count, sim.seed + batch_index, table, scenarios, source, serial)
+        if source == "serial":
+            objects, _ = simulate(count, sim.seed + batch_index, table, scenarios, source, serial)
+        else:
+            objects, _ = simulate(count, sim.seed + batch_index, table, scenarios)
         trace = trace_from_objects("simulator", enumerate(objects, 1), tuple(config.serial))
         events = [replace(e, t=e.t + offset) for e in trace.events]
         if batch_index > 0 or resume.table_open:
