@@ -126,9 +126,11 @@ def status_lines(throws: Sequence[WheelSpin], rotor: Motion, calls: Sequence[flo
         raise ValueError(f"{len(calls)} no-more-bets times for {len(throws)} throws")
     phases, specials, quiet = _timeline(throws, calls, labels, rng, cfg)
     end = phases[-1].t + cfg.idle_lines * cfg.line_period_s
-    lines = _emit(phases, throws, rotor, cfg, quiet, end)
-    lines += [(t, text) for t, text in specials if not any(a <= t < b for a, b in quiet)]
-    lines.sort(key=lambda x: x[0])
+    emitted = _emit(phases, throws, rotor, cfg, quiet, end)
+    kept = [(t, text) for t, text in specials if not any(a <= t < b for a, b in quiet)]
+    # At one time, the bare number (or an answer) comes before the status line.
+    order = sorted([(t, 0, x) for t, x in kept] + [(t, 1, x) for t, x in emitted])
+    lines = [(t, x) for t, _, x in order]
     lines = _garble(lines, phases, throws, cfg, rng)
     return _reads(lines, phases, cfg, rng)
 
@@ -180,7 +182,7 @@ def _timeline(throws: Sequence[WheelSpin], calls: Sequence[float], labels: Seque
                                  single=single))
         if read is not None and number is not None:
             if cfg.bare_number:
-                specials.append((read - 0.05, number))
+                specials.append((read, number))
             if _every(cfg.single_five_every, k):
                 quiet.append((read + _CHANGE_S + 0.01, w.remove_t))
             shown, gave_number = number, True
@@ -255,7 +257,7 @@ def _line(phase: _Phase, t: float, throws: Sequence[WheelSpin], rotor: Motion,
         speed, direction = phase.speed, 0
     else:
         speed = min(999, round(abs(omega) / 6.0 / cfg.speed_unit_rpm))
-        ahead = omega if omega != 0.0 else _omega(rotor, seg_t0, t + 3.0)
+        ahead = omega if omega != 0.0 else _next_turn(rotor, seg_t0, t)
         direction = 1 if ahead < 0 else 0
     nn = "  " if phase.number is None else f"{phase.number:>2}"
     text = f"*X;{phase.state};{phase.game:03d};{nn};{phase.flags:X};{speed:03d};{direction}"
@@ -279,6 +281,15 @@ def _omega(rotor: Motion, seg_t0: list[float], t: float) -> float:
     if t > seg.t1:
         return rotor.omega if i == len(rotor.segments) - 1 else 0.0
     return seg.omega0 + seg.acc * (t - seg.t0)
+
+
+def _next_turn(rotor: Motion, seg_t0: list[float], t: float) -> float:
+    """At rest at ``t``: the sign (deg/s or deg/s², clockwise positive) of the rotor's next
+    motion, the way the croupier spins it; 0 when it never turns again."""
+    for seg in rotor.segments[max(0, bisect.bisect_right(seg_t0, t) - 1):]:
+        if seg.t1 > t and (seg.omega0 != 0.0 or seg.acc != 0.0):
+            return seg.omega0 if seg.omega0 != 0.0 else seg.acc
+    return 0.0
 
 
 def _garble(lines: list[tuple[float, str]], phases: list[_Phase],
