@@ -326,7 +326,7 @@ def _reads(lines: list[tuple[float, str]], phases: list[_Phase], cfg: StatusLine
             burst = (begin, begin + cfg.burst_silence_s)
     events: list[Event] = []
     held: list[str] = []
-    for t, text in lines:
+    for n, (t, text) in enumerate(lines):
         data = text + "\r"
         if burst is not None and burst[0] <= t < burst[1]:
             held.append(data)
@@ -336,8 +336,10 @@ def _reads(lines: list[tuple[float, str]], phases: list[_Phase], cfg: StatusLine
             held = []
         if rng.random() < cfg.split_share and len(data) > 2:
             cut = rng.randint(1, len(data) - 1)
+            # The rest comes 3 ms later, before the next line starts on the wire.
+            rest = t + 0.003 if n + 1 == len(lines) or lines[n + 1][0] > t + 0.003 else t
             events.append(_event(t, data[:cut], cfg))
-            events.append(_event(t + 0.003, data[cut:], cfg))
+            events.append(_event(rest, data[cut:], cfg))
         else:
             events.append(_event(t, data, cfg))
     if held:

@@ -306,3 +306,15 @@ def test_a_100_spin_trace_as_gpio_edges_and_as_status_lines(replay: ReplayFn) ->
     # Every invalid spin's reasons, not only the first, agree.
     assert ([o["reasons"] for o in by_gpio.of("spin_invalid")]
             == [o["reasons"] for o in by_serial.of("spin_invalid")])
+
+
+def test_replay_realtime_reads_the_wheel_through_a_pseudo_terminal(replay: ReplayFn) -> None:
+    # CONTRACT §3: the lines written into a pseudo-terminal as time passes and read back by
+    # the real serial driver give the same spins as the virtual-time replay.
+    ws = WheelScript().spin("32").spin("0", flags4=2).spin("17", next_game=False)
+    fast = run(replay, ws)
+    live = replay(ws.events(), "--realtime", "--speed", "20", config=SERIAL_CONFIG)
+    assert live.rc == 0, live.stderr
+    assert verdicts(live) == verdicts(fast) == [(1, "spin_result", "32"),
+                                                (2, "spin_invalid", "same_direction"),
+                                                (3, "spin_result", "17")]

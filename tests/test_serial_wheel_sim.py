@@ -179,3 +179,14 @@ def test_sim_names_no_game() -> None:
     imported += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
     assert not any(m.startswith("controller") for m in imported)
     assert "roulette" not in Path(REPO / "sim" / "wheel_serial.py").read_text().lower()
+
+
+def test_split_lines_never_interleave() -> None:
+    # Without the garbling habit, every line received is one the wheel sent whole.
+    events, _ = serial_trace(40, seed=3, plan=["valid"] * 40, garble_every=0, split_share=0.5)
+    texts = [x for _, x in received(events)]
+    sent = {x for x in texts if x.startswith("*X;") and len(x.split(";")) == 7}
+    assert len(sent) > 100
+    odd = [x for x in texts if not (x in sent or x.strip().isdigit() or x.startswith("*"))]
+    assert odd == []
+    assert all(x.count("*X;") <= 1 for x in texts)
