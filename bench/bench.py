@@ -10,6 +10,9 @@ Run with ``make bench``. Nothing here asserts a time: it measures and prints.
 3. Resident memory of the controller after 100 and after 1,000 simulated spins.
 4. Card shoe: codec lines per second against the 9600-baud line rate; last card of a coup
    to its ``coup_result`` committed; the exact 4-deck enumeration.
+5. Serial wheel (issue 12): status-line codec lines per second against the 9600-baud line
+   rate; the state-5 line to its ``spin_result`` committed on a durable journal (p50, p99),
+   next to a bare SQLite synchronous=FULL commit measured in the same run.
 """
 
 from __future__ import annotations
@@ -271,6 +274,77 @@ def _coup_latency(scratch: Path) -> list[float]:
     return results
 
 
+WHEEL_SPINS = 40
+"""Spins of the simulated serial wheel in the state-5 latency figure."""
+
+
+def bench_wheel(scratch: Path) -> None:
+    from controller.protocols import make_codec
+
+    lines = [f"*X;{s};{g:03d};{n:>2};0;{v:03d};{g % 2}\r" for g in range(250)
+             for s, n, v in ((2, "7", 160), (3, "7", 158), (4, "7", 150), (5, "32", 149))]
+    lines += ["32\r", "*P OK\r"] * 100
+    data = "".join(lines).encode()
+    codec = make_codec("status_line")
+    t0 = time.perf_counter()
+    for _ in range(10):
+        for i in range(0, len(data), 512):
+            codec.feed(data[i:i + 512])
+    dt = (time.perf_counter() - t0) / 10
+    line_rate = 9600 / 10 / (len(data) / len(lines))  # 8N1: 10 bits a byte
+    print("== 5. serial wheel (status lines)")
+    print(f"   codec: {len(lines) / dt:,.0f} lines/s; the 9600-baud line carries "
+          f"{line_rate:.0f} lines/s ({len(lines) / dt / line_rate:,.0f} x headroom)")
+    latency = _state5_latency(scratch)
+    bare = _bare_commit_s(scratch / "bare-wheel.sqlite")
+    print(f"   results: {len(latency)} of {WHEEL_SPINS} spins")
+    if latency:
+        print(f"   state-5 line to spin_result committed (durable journal): "
+              f"p50 {_percentile(latency, 50) * 1e3:.2f} ms, "
+              f"p99 {_percentile(latency, 99) * 1e3:.2f} ms over {len(latency)} spins")
+    print(f"   bare SQLite insert+commit (WAL, synchronous=FULL), same run: "
+          f"p50 {_percentile(bare, 50) * 1e3:.2f} ms, p99 {_percentile(bare, 99) * 1e3:.2f} ms")
+
+
+def _state5_latency(scratch: Path) -> list[float]:
+    """Wall time from handing the bytes that carry each spin's state-5 line to the table to
+    its ``spin_result`` being committed, on a durable journal, over a simulated serial
+    wheel (standard lines, every habit on): one figure per result."""
+    from controller.core.clock import VirtualClock
+    from controller.core.config import load_config
+    from controller.core.logs import configure
+    from controller.core.loop import EventLoop
+    from controller.core.table import Table
+    from controller.games.roulette.simulation import simulate
+    from controller.store.journal import Journal
+    from controller.trace import trace_from_objects
+
+    configure("error")  # the simulated wheel's habits are alarms: not printed here
+    config = load_config(str(ROOT / "config" / "roulette-serial-sim.toml"))
+    objects, _ = simulate(WHEEL_SPINS, 3, source="serial")
+    trace = trace_from_objects("bench", enumerate(objects, 1), ("wheel",))
+    journal = Journal(scratch / "wheel.sqlite", durable=True)
+    clock = VirtualClock()
+    loop = EventLoop(clock, lambda e: None)
+    results: list[float] = []
+    started = [0.0]
+
+    def sink(body: str) -> None:
+        if '"type":"spin_result"' in body:
+            results.append(time.perf_counter() - started[0])
+
+    table = Table(config, journal, loop.call_at, clock.now, sink)
+
+    def handle(event: Any) -> None:
+        started[0] = time.perf_counter()
+        table.handle(event)
+
+    loop.handler = handle
+    loop.run_events(trace.events)
+    journal.close()
+    return results
+
+
 def main() -> None:
     print(f"table-controller benchmarks on {os.uname().machine}, {os.cpu_count()} cores, "
           f"Python {sys.version.split()[0]}")
@@ -280,6 +354,7 @@ def main() -> None:
         bench_latency(scratch)
         bench_memory(scratch)
         bench_shoe(scratch)
+        bench_wheel(scratch)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"(bench process peak RSS {peak:.0f} MB; figures vary with the machine's load)")
 

@@ -72,8 +72,8 @@ from sim.wheel_geometry import (
 
 __all__ = [  # ball_track_events and rotor_events are re-exported for the tests' traces;
     # write_trace (controller.trace's) for the simulators' callers
-    "FAULTS", "HABITS", "THROWS", "Dealer", "Event", "WheelSimConfig", "WheelSpin",
-    "ball_track_events", "rotor_events", "simulate_wheel", "write_trace",
+    "FAULTS", "HABITS", "THROWS", "Dealer", "Event", "WheelRun", "WheelSimConfig", "WheelSpin",
+    "ball_track_events", "rotor_events", "run_wheel", "simulate_wheel", "write_trace",
 ]
 
 THROWS: tuple[str, ...] = (
@@ -191,6 +191,9 @@ class WheelSpin:
         rotor_rest: (start, end) s when the rotor surely stood still: the stop before a
             "rotor_reversed" launch; a stop in the run ("rotor_braked_in_run") or after the
             settle ("rotor_stops_after_settle") until the removal at least. None otherwise.
+        ball_passes: the ball's true ``ball_a`` activations, s (``ball_revolutions`` of
+            them, whatever a faulty sensor recorded): what a wheel counting revolutions
+            itself counts.
     """
 
     pocket_index: int | None
@@ -206,6 +209,18 @@ class WheelSpin:
     faulty_input: str | None
     corrections: int
     rotor_rest: Interval | None
+    ball_passes: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class WheelRun:
+    """A simulated session on the wheel: its sensor ``events`` (CONTRACT §2), its
+    ``throws``, and the ``rotor``'s motion (its zero marker's angle in time, for equipment
+    that reports the rotor by other means than edges: an automated wheel's speed field)."""
+
+    events: list[Event]
+    throws: list[WheelSpin]
+    rotor: Motion
 
 
 def _ball_time(u: float, omega0: float, a: float, c: float) -> float:
@@ -286,7 +301,16 @@ def _brake_after_second_pass(rng: random.Random, rotor: Motion, cfg: WheelSimCon
 def simulate_wheel(spins: int, seed: int, pockets: int, config: WheelSimConfig,
                    habits: Sequence[str], dealer: Dealer
                    ) -> tuple[list[Event], list[WheelSpin]]:
-    """Simulate ``spins`` consecutive throws and return their events and what truly happened.
+    """Simulate ``spins`` consecutive throws: their events and what truly happened
+    (:func:`run_wheel`'s, without the rotor's motion)."""
+    run = run_wheel(spins, seed, pockets, config, habits, dealer)
+    return run.events, run.throws
+
+
+def run_wheel(spins: int, seed: int, pockets: int, config: WheelSimConfig,
+              habits: Sequence[str], dealer: Dealer) -> WheelRun:
+    """Simulate ``spins`` consecutive throws and return their events, what truly happened
+    and the rotor's motion.
 
     Each throw: the session opens (``dealer.opening()``) for the first, the dealer re-spins
     the rotor (reversing it), ``dealer.bets``, the launch 2-3 rotor revolutions later (so the
@@ -305,8 +329,8 @@ def simulate_wheel(spins: int, seed: int, pockets: int, config: WheelSimConfig,
         dealer: the inputs and bets played on the wheel.
 
     Returns:
-        (events, throws): CONTRACT §2 events sorted by ``t`` (s, rounded to µs); one
-        ``WheelSpin`` per throw.
+        The :class:`WheelRun`: CONTRACT §2 events sorted by ``t`` (s, rounded to µs), one
+        ``WheelSpin`` per throw, the rotor's motion.
 
     Raises:
         ValueError: an unknown habit, or ``habits`` of the wrong length.
@@ -441,7 +465,8 @@ def simulate_wheel(spins: int, seed: int, pockets: int, config: WheelSimConfig,
             launch_t=round(launch, 6), leave_t=round(leave, 6),
             settle_t=round(settle, 6) if settle is not None else None,
             remove_t=round(remove, 6), faulty_input=faulty, corrections=corrections,
-            rotor_rest=(round(rest[0], 6), round(rest[1], 6)) if rest else None))
+            rotor_rest=(round(rest[0], 6), round(rest[1], 6)) if rest else None,
+            ball_passes=tuple(e["t"] for e in ball_a if e["level"] == 1)))
         t_open = remove + rng.uniform(*cfg.pause_s)
 
     rotor.coast(t_open, decel)
@@ -456,4 +481,4 @@ def simulate_wheel(spins: int, seed: int, pockets: int, config: WheelSimConfig,
     if faults:
         events = wheel_faults.apply(events, faults, count=cfg.chatter_rises,
                                     span_s=cfg.chatter_span_s)
-    return events, results
+    return WheelRun(events, results, rotor)

@@ -6,8 +6,10 @@ stamps it on arrival): ``{"input": "void", "reason": "foreign_object"}``,
 ``{"bet": "red", "box": 2, "amount": 20}``, or ``{"query": "sensors"}``. The reply is one
 JSON line: the table's verdict on an input or a bet, ``{"ok": true, "verdict": "accepted"}``
 or ``{"ok": true, "verdict": "refused", "code": "...", "reason": "..."}``; the sensors
-``{"ok": true, "sensors": {...}}``; or ``{"ok": false, "error": "..."}`` for a request that is
-not one (bad JSON, an unknown field), which never reaches the table.
+``{"ok": true, "sensors": {...}, "serial": {...}}`` (GPIO levels; what each serial device
+last said, e.g. a serial wheel's last status line and its age); or ``{"ok": false,
+"error": "..."}`` for a request that is not one (bad JSON, an unknown field), which never
+reaches the table.
 
 The socket's mode is 0660 and its group the table's admin group (config ``control.group``),
 so only that group can drive the table (project standards: Security). The server thread only
@@ -57,6 +59,9 @@ class ControlServer:
         now: the controller clock (seconds).
         sensors: returns the live logical level of each GPIO input.
         table: the table's game, for checking bet kinds (``roulette``/``mini_baccarat``).
+        serial_ports: the config's serial ports (trace words for requests).
+        devices: returns what the table's serial devices last reported, by port (e.g.
+            ``{"wheel": {"last_line": ..., "age_s": ...}}``); called on the socket's thread.
 
     Raises:
         ControlError: the group does not exist, or another daemon holds the socket.
@@ -64,7 +69,8 @@ class ControlServer:
 
     def __init__(self, path: str, group: str | None, post: Post,
                  now: Callable[[], float], sensors: Callable[[], dict[str, int]],
-                 table: str, serial_ports: tuple[str, ...] = ()) -> None:
+                 table: str, serial_ports: tuple[str, ...] = (),
+                 devices: Callable[[], dict[str, Any]] | None = None) -> None:
         self.path = Path(path)
         self._given_path = path  # Path("") is ".": the check needs the text as given
         self.group = group
@@ -73,6 +79,7 @@ class ControlServer:
         self.sensors = sensors
         self.table = table
         self.serial_ports = serial_ports
+        self.devices = devices
         self._server: socketserver.ThreadingUnixStreamServer | None = None
         self._thread: threading.Thread | None = None
         self._created = False
@@ -167,7 +174,10 @@ class ControlServer:
         if not isinstance(request, dict):
             return {"ok": False, "error": "request must be a JSON object"}
         if request.get("query") == "sensors":
-            return {"ok": True, "sensors": self.sensors()}
+            view: dict[str, Any] = {"ok": True, "sensors": self.sensors()}
+            if self.devices is not None:
+                view["serial"] = self.devices()
+            return view
         if "t" in request:
             return {"ok": False, "error": "field 't': the daemon stamps requests itself"}
         if not ("input" in request or "bet" in request):

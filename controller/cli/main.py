@@ -70,6 +70,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--out", required=True, help="the trace file to write (JSON Lines)")
     sim.add_argument("--config", default=DEFAULT_CONFIG)
     sim.add_argument("--table", choices=registry.names(), default=None)
+    sim.add_argument("--wheel", choices=("gpio", "serial"), default=None,
+                     help="roulette: write the wheel as GPIO sensor edges or as an automated "
+                          "wheel's status lines on port 'wheel' (default: the config's "
+                          "[roulette] wheel_source)")
     sim.add_argument("--scenario", action="append", default=None,
                      help="per spin (repeat it; one applies to all): valid, rotor_reversed, "
                           "rotor_stops_after_settle; invalid: too_few_revolutions, "
@@ -215,6 +219,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     table = args.table or config.game
     if table != config.game:
         config = apply_overrides(config, {"table": table}, args.config)
+    if args.wheel is not None:
+        if table != "roulette":
+            raise InputError("--wheel", None, None, f"a {table} table has no wheel")
+        config = apply_overrides(config, {"table": table, "wheel_source": args.wheel},
+                                 "--wheel")
     _writable_out(args.out)
     write: Callable[..., None] = registry.load_callable(  # type: ignore[assignment]
         registry.spec(table).simulate)
@@ -328,7 +337,8 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     hardware = lifecycle.add("hardware", Hardware(config, loop.post, clock, urls))
     assert isinstance(hardware, Hardware)
     control = ControlServer(config.control_socket, config.control_group, loop.post, clock.now,
-                            hardware.sensors, config.game, tuple(config.serial))
+                            hardware.sensors, config.game, tuple(config.serial),
+                            _devices_view(table, clock.now))
     lifecycle.add("control socket", control)
     lifecycle.add("systemd notification", supervisor)  # last: READY=1 once all started
     try:
@@ -388,6 +398,16 @@ def _shutdown_reason(stopped_by: list[str]) -> str:
         return stopped_by[0]
     exc = sys.exc_info()[1]
     return f"error: {type(exc).__name__}: {exc}" if exc is not None else "end of run"
+
+
+def _devices_view(table: Table, now: Callable[[], float]) -> Callable[[], dict[str, Any]]:
+    """What the game's serial devices last reported, for ``tablectl sensors`` (a serial
+    wheel's last status line and its age); {} for a game that shows none. The game's
+    ``sensors(now)`` is safe to call from the control socket's thread."""
+    view = getattr(table.game, "sensors", None)
+    if view is None:
+        return dict
+    return lambda: view(now())
 
 
 def _close_journal(journal: Journal, lock: Any, log: Any) -> None:

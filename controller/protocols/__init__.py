@@ -11,6 +11,7 @@ from typing import Any
 
 CODECS: dict[str, str] = {
     "reference": "controller.protocols.shoe_reference:ReferenceShoeCodec",  # CONTRACT §4
+    "status_line": "controller.protocols.wheel_status:StatusLineCodec",  # automated wheels
 }
 
 

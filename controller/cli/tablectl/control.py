@@ -36,7 +36,9 @@ def add_parsers(sub: Any, config: Config | None) -> None:
     bet.add_argument("--amount", type=int, required=True)
     bet.add_argument("--numbers", nargs="+")
     bet.add_argument("--which", type=int)
-    sub.add_parser("sensors", help="the live level of every GPIO input (1 = sees its target)")
+    sub.add_parser("sensors", help="the live level of every GPIO input (1 = sees its target), "
+                   "and what each serial device last said (a serial wheel's status line and "
+                   "its age)")
 
 
 def _inputs_help(spec: Any) -> str:
@@ -48,6 +50,17 @@ def _inputs_help(spec: Any) -> str:
         lines.extend(f"      {a.name}: {a.kind}{'' if a.required else ' (optional)'}"
                      for a in inp.args)
     return "\n".join(lines)
+
+
+def _device_line(port: str, view: dict[str, Any]) -> str:
+    """``wheel          *X;3;241;32;0;137;0  0.4 s ago, state 3 (ball in the rim), link
+    talking``: a serial device's last line, its age (seconds) and the rest of its view."""
+    line = view.get("last_line")
+    if line is None:
+        return f"{port:<14} no line yet ({view.get('link', '')})"
+    rest = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in view.items()
+                     if k not in ("last_line", "age_s") and v not in (None, 0))
+    return f"{port:<14} {line}  {view.get('age_s')} s ago" + (f", {rest}" if rest else "")
 
 
 def run(config: Config, args: argparse.Namespace) -> int:
@@ -85,6 +98,8 @@ def run(config: Config, args: argparse.Namespace) -> int:
     if args.command == "sensors":
         for name, level in sorted(reply["sensors"].items()):
             print(f"{name:<14} {'ACTIVE' if level else 'idle'}")
+        for port, view in sorted(reply.get("serial", {}).items()):
+            print(_device_line(port, view))
         return 0
     if reply.get("verdict") == "accepted":
         print("accepted")

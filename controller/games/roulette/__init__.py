@@ -3,8 +3,9 @@
 The registry entry of the game (``SPEC``). Where each rule is, by article:
 
 - Art. 12 (a-g), "tiro no válido": every verdict in ``art12``; measured by the wheel's
-  tracker behind the seam ``wheel`` (the GPIO wheel: ``gpio_wheel``, its (c) wait in
-  ``gpio_wheel.suspended_wait``); the thresholds in ``config``.
+  tracker behind the seam ``wheel``, chosen by ``[roulette] wheel_source`` (the GPIO wheel:
+  ``gpio_wheel``, its (c) wait in ``gpio_wheel.suspended_wait``; an automated wheel's status
+  lines over serial: ``serial_wheel``, issue 12); the thresholds in ``config``.
 - Art. 13, "escala de pagos": the layout, bets and payouts in ``layout``; when a bet is
   taken, and its settlement, in ``bets``.
 - Art. 14, a disputed game recalled in full: ``recall``.

@@ -2,9 +2,9 @@
 
 Every verdict of Art. 12 is here, one function per finding: measured quantities in (counts,
 seconds, rpm, directions "cw" or "ccw"), a :class:`Finding` (or nothing) out. The wheel
-trackers (``controller.games.roulette.gpio_wheel``, later the serial wheel's) measure and
-call them; nothing here keeps state, reads a sensor or a clock. The reason codes and their
-order are CONTRACT §1's.
+trackers (``controller.games.roulette.gpio_wheel``, ``controller.games.roulette.
+serial_wheel``) measure and call them; nothing here keeps state, reads a sensor or a clock.
+The reason codes and their order are CONTRACT §1's.
 
 The seed's text (``../shared/seeds/001_747107c4675e9df2.txt``) is quoted as it stands;
 "MORDAZA" is the placeholder its source put for a word it withheld. Decisions where it
@@ -187,3 +187,31 @@ def wheel_stopped_still() -> Finding:
     (never seen, or silent since it stopped) and no ``rotor_b`` lately either."""
     return Finding("wheel_stopped", "the rotor is not turning while the ball is in play")
 
+
+
+# -- what an automated wheel reports of itself (issue 12) --------------------------------
+def same_direction_reported(detail: str) -> Finding:
+    """Art. 12 (b), "Cuando la bolita gira en el mismo sentido de la Ruleta", as an automated
+    wheel's own sensors report it during play (its warning flag 2); ``detail`` says where
+    (the status line, its time)."""
+    return Finding("same_direction", f"the wheel reported the ball turning with the rotor "
+                   f"(warning flag 2): {detail}")
+
+
+def wheel_malfunction_reported(detail: str) -> Finding:
+    """Art. 12 (f), "Cuando el disco o plato sufra algun desperfecto mecanico u otro motivo
+    que impida su normal revolucion", as an automated wheel reports it during play: a
+    sensor, motor or encoder fault (its warning flag 4); ``detail`` says where."""
+    return Finding("wheel_malfunction", f"the wheel reported a sensor, motor or encoder "
+                   f"fault (warning flag 4): {detail}")
+
+
+def reason_not_named(cause: str, detail: str) -> Uncertain:
+    """What an automated wheel reports during play that names no Art. 12 reason (the ball
+    removed or not sensed, a void game or a failed launch: its flags 1 and 8): the spin is
+    not a result, and which article voids it is for the dealer or inspector to say
+    (:func:`declared`, RULES.md §1); until then it is held (CONTRACT §5). ``cause`` names
+    it (e.g. ``wheel_flag_8``), ``detail`` says what was reported."""
+    return Uncertain(cause, f"{detail}: no Art. 12 reason is named; the dealer or inspector "
+                     "voids the spin with one (void reason=...) or gives its number "
+                     "(confirm_result)")

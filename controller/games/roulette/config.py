@@ -1,4 +1,6 @@
-"""The ``[roulette]`` section of a roulette table's config (seed 001 Art. 12, CONTRACT §1)."""
+"""The ``[roulette]`` section of a roulette table's config (seed 001 Art. 12, CONTRACT §1), and
+the checks of the wheel's source: the five GPIO sensors, or an automated wheel's status
+lines on the serial port ``[serial.wheel]`` (issue 12; hardware.md §2b)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,12 @@ from controller.games.roulette.layout import WHEEL_ORDERS
 
 WHEEL_INPUTS = ("ball_a", "ball_b", "rotor_a", "rotor_b", "ball_pocket")
 """The wheel's sensors (CONTRACT §1)."""
+WHEEL_SOURCES = ("gpio", "serial")
+"""``[roulette] wheel_source``: the GPIO sensors, or an automated wheel over serial."""
+WHEEL_PORT = "wheel"
+"""The serial port of a serial wheel: ``[serial.wheel]`` (CONTRACT §2 ``serial`` events)."""
+WHEEL_CODECS = ("status_line",)
+"""The codecs (``controller.protocols.CODECS``) that speak a serial wheel's protocol."""
 # Seed 001 Art. 12 (a): a throw needs "el minimo de vueltas (3)". A jurisdiction may ask for
 # more (4 in South Dakota and Indiana), never for fewer.
 MIN_BALL_REVOLUTIONS = 3
@@ -40,7 +48,12 @@ class RouletteConfig:
     min_rotor_period_s: float = 1.0
     sensor_error_budget: int = 3  # corrections per input in one spin before it is held
     boxes: int = 8  # seats (betting boxes 1..boxes); bets on any other box are refused
-
+    # Issue 12: where the wheel's data comes from (WHEEL_SOURCES); for a serial wheel, how
+    # long its link may be silent (seconds) before it is ``wheel_disconnected``, and the
+    # rpm one unit of its speed field is (the status lines' SSS: tenths of rpm).
+    wheel_source: str = "gpio"
+    wheel_silence_s: float = 5.0
+    wheel_speed_unit_rpm: float = 0.1
 
 
 def load_config(sec: Section, base: RouletteConfig | None) -> RouletteConfig:
@@ -91,15 +104,30 @@ def load_config(sec: Section, base: RouletteConfig | None) -> RouletteConfig:
         sensor_error_budget=sec.number("sensor_error_budget", base.sensor_error_budget, 0, 20,
                                        integer=True),
         boxes=sec.number("boxes", base.boxes, 1, MAX_ROULETTE_BOXES, integer=True),
+        wheel_source=sec.choice("wheel_source", base.wheel_source, WHEEL_SOURCES),
+        wheel_silence_s=sec.number("wheel_silence_s", base.wheel_silence_s, 1.0, 600.0),
+        wheel_speed_unit_rpm=sec.number("wheel_speed_unit_rpm", base.wheel_speed_unit_rpm,
+                                        0.0, 10.0, open_low=True),
     )
 
 
 def check_config(config: Config, root: Section) -> None:
-    """A roulette table with a ``[gpio]`` section needs every wheel input (CONTRACT §1).
+    """The wheel's source is wired: a GPIO wheel, with a ``[gpio]`` section, needs every
+    wheel input (CONTRACT §1) and reads no ``[serial.wheel]``; a serial wheel needs
+    ``[serial.wheel]`` with a wheel's codec (``WHEEL_CODECS``; with the simulator enabled
+    its url is replaced by the simulator's pseudo-terminal) and reads no GPIO wheel input.
 
     Raises:
-        ConfigError: a wheel input is missing; names ``gpio.inputs``.
+        ConfigError: what is missing or does not belong; names its key (``gpio.inputs``,
+            ``serial.wheel``, ``serial.wheel.codec``, ``gpio.inputs.ball_a``...).
     """
+    if config.rules.wheel_source == "serial":
+        _check_serial(config, root)
+        return
+    if WHEEL_PORT in config.serial:
+        raise root.error_at(f"serial.{WHEEL_PORT}", "a GPIO wheel reads no serial port: "
+                            "remove [serial.wheel], or set [roulette] wheel_source = "
+                            "\"serial\" (hardware.md)")
     if not root.has("gpio"):
         return
     missing = [n for n in WHEEL_INPUTS if n not in config.inputs]
@@ -107,12 +135,36 @@ def check_config(config: Config, root: Section) -> None:
         raise root.error_at("gpio.inputs", f"missing wheel inputs: {', '.join(missing)}")
 
 
+def _check_serial(config: Config, root: Section) -> None:
+    port = config.serial.get(WHEEL_PORT)
+    if port is None:
+        raise root.error_at(f"serial.{WHEEL_PORT}", "missing: a serial wheel reports over "
+                            "[serial.wheel] (its url, and codec = \"status_line\"); see "
+                            "hardware.md", near="roulette.wheel_source")
+    if port.codec not in WHEEL_CODECS:
+        raise root.error_at(f"serial.{WHEEL_PORT}.codec", f"{port.codec!r} does not speak a "
+                            f"wheel's protocol; a serial wheel's codec is one of "
+                            f"{', '.join(WHEEL_CODECS)} (codec = \"status_line\")",
+                            near=f"serial.{WHEEL_PORT}")
+    wired = [n for n in WHEEL_INPUTS if n in config.inputs]
+    if wired:
+        raise root.error_at(f"gpio.inputs.{wired[0]}", "a serial wheel reads no GPIO wheel "
+                            f"input ({', '.join(wired)}): remove them, or set [roulette] "
+                            "wheel_source = \"gpio\"")
+
+
 def check_daemon(config: Config) -> None:
-    """The daemon reads the wheel from its GPIO inputs: all of them must be wired.
+    """The daemon can read the wheel: a GPIO wheel's inputs are all wired; a serial wheel's
+    port is configured (``[serial.wheel]``).
 
     Raises:
-        ConfigError: a wheel input is missing (hardware.md §1).
+        ConfigError: a wheel input, or the wheel's port, is missing (hardware.md §1, §2b).
     """
+    if config.rules.wheel_source == "serial":
+        if WHEEL_PORT not in config.serial:
+            raise ConfigError(config.source, None, f"serial.{WHEEL_PORT}",
+                              "a serial wheel needs its port [serial.wheel] (hardware.md)")
+        return
     missing = [name for name in WHEEL_INPUTS if name not in config.inputs]
     if missing:
         raise ConfigError(config.source, None, "gpio.inputs",

@@ -55,7 +55,7 @@ class RouletteGame:
         self.game_number = 1
         self._closed_ball_alarmed = False
         self.held_spin: dict[str, Any] | None = None  # the spin_held record awaiting a decision
-        self.tracker = make_tracker(rc, self.order, schedule, self)
+        self.tracker = make_tracker(rc, self.order, schedule, self, config.serial)
         self.machine = RoundMachine(self.journal_transition)
 
     # -- journal helpers -------------------------------------------------------------
@@ -78,6 +78,11 @@ class RouletteGame:
     @property
     def state(self) -> str:
         return self.machine.current
+
+    def sensors(self, now: float) -> dict[str, Any]:
+        """What the wheel last reported by port (a serial wheel's last status line and its
+        age at ``now``, seconds), for ``tablectl sensors``; any thread may call it."""
+        return self.tracker.sensors(now)
 
     def open_game(self) -> str | None:
         """The spin still open (in play, or held for the inspector), in words; else None."""

@@ -12,6 +12,12 @@ Scenarios (per spin; ``SimulatedSpin.expected`` says what a controller must conc
 (b), ``ball_suspended`` (c), ``wheel_slow`` (f: a rotor below 5 rpm), ``wheel_stopped`` (g));
 and ``FAULT_SCENARIOS``, a sensor fault (CONTRACT §5) in an otherwise valid spin: a result
 while its corrections stay within the controller's error budget, held beyond it.
+
+The same spins can be written as the GPIO sensors' edges or, for a serial wheel (issue 12),
+as an automated wheel's status lines on the port ``wheel`` (:mod:`sim.wheel_serial`): the
+same seed gives the same throws, bets and pockets either way. ``expected`` is the GPIO
+wheel's verdict; a serial wheel's differs where it measures less (see
+:func:`serial_expected`).
 """
 
 from __future__ import annotations
@@ -27,7 +33,8 @@ from controller.core.events import DealerInput, Event
 from controller.games.roulette.layout import WHEEL_ORDERS, layout_for
 from controller.trace import trace_from_objects
 from controller.trace import write_trace as write_objects
-from sim.wheel_sim import FAULTS, WheelSimConfig, WheelSpin, simulate_wheel
+from sim.wheel_serial import StatusLineSimConfig, status_lines
+from sim.wheel_sim import FAULTS, WheelSimConfig, WheelSpin, run_wheel
 
 TraceObject = dict[str, Any]
 
@@ -172,8 +179,24 @@ def _expected(scenario: str, throw: WheelSpin, budget: int) -> tuple[str, str | 
     return "result", None
 
 
+def serial_expected(spin: SimulatedSpin, extended: bool) -> tuple[str, str | None]:
+    """What a serial wheel's controller must conclude of ``spin`` (issue 12): ``(expected,
+    reason)`` as :class:`SimulatedSpin`'s. A status line says nothing of when the ball left
+    the track, so a ball that never settles (Art. 12 c) is held; without the extended
+    fields a weak throw is only the wheel's void-game flag 8, held for a person (with them,
+    Art. 12 (a) from ``RR``); the GPIO sensors' faults do not exist there."""
+    if spin.scenario == "ball_suspended":
+        return "held", "sensor_fault"
+    if spin.scenario == "too_few_revolutions" and not extended:
+        return "held", "sensor_fault"
+    if spin.scenario in FAULT_SCENARIOS:
+        return "result", None
+    return spin.expected, spin.reason
+
+
 def simulate(spins: int, seed: int, config: RouletteSimConfig | None = None,
-             scenarios: Sequence[str] | None = None
+             scenarios: Sequence[str] | None = None, source: str = "gpio",
+             serial: StatusLineSimConfig | None = None
              ) -> tuple[list[TraceObject], list[SimulatedSpin]]:
     """Simulate ``spins`` consecutive spins at a roulette table: their trace and true outcomes.
 
@@ -182,6 +205,11 @@ def simulate(spins: int, seed: int, config: RouletteSimConfig | None = None,
         seed: seeds the only random source, so equal arguments give equal results.
         config: the table (default: a single-zero wheel, the default dealer and equipment).
         scenarios: one of ``SCENARIOS`` per spin; None means all "valid".
+        source: "gpio" (the sensors' edges) or "serial" (the automated wheel's status
+            lines on port ``wheel``; the wheel calls "no va más" itself, so the dealer's
+            input is not in the trace; ``meta`` says ``wheel_source``).
+        serial: the automated wheel's firmware and habits (default: all habits on); its
+            habits draw from a random stream of their own, so the spins stay the same.
 
     Returns:
         (events, spins): CONTRACT §2 trace objects sorted by ``t`` (s, rounded to µs),
@@ -189,9 +217,12 @@ def simulate(spins: int, seed: int, config: RouletteSimConfig | None = None,
         spin.
 
     Raises:
-        ValueError: an unknown wheel or scenario, or ``scenarios`` of the wrong length.
+        ValueError: an unknown wheel, scenario or source, or ``scenarios`` of the wrong
+            length.
     """
     cfg = config or RouletteSimConfig()
+    if source not in ("gpio", "serial"):
+        raise ValueError(f"unknown wheel source {source!r}; expected gpio or serial")
     if cfg.wheel not in WHEEL_ORDERS:
         raise ValueError(f"unknown wheel {cfg.wheel!r}; expected one of {sorted(WHEEL_ORDERS)}")
     plan = list(scenarios) if scenarios is not None else ["valid"] * spins
@@ -202,10 +233,17 @@ def simulate(spins: int, seed: int, config: RouletteSimConfig | None = None,
             raise ValueError(f"unknown scenario {name!r}; expected one of {SCENARIOS}")
     order = WHEEL_ORDERS[cfg.wheel]
     equipment = cfg.equipment
-    events, throws = simulate_wheel(spins, seed, len(order), equipment,
-                                    [_THROWS.get(name, name) for name in plan],
-                                    RouletteDealer(cfg))
+    run = run_wheel(spins, seed, len(order), equipment,
+                    [_THROWS.get(name, name) for name in plan], RouletteDealer(cfg))
+    events, throws = run.events, run.throws
     meta: dict[str, Any] = {"table": "roulette", "wheel": cfg.wheel}
+    if source == "serial":
+        calls = [e["t"] for e in events if e.get("input") == "no_more_bets"]
+        lines = status_lines(throws, run.rotor, calls, order, random.Random(f"{seed}:wheel"),
+                             serial)
+        kept = [e for e in events if "gpio" not in e and e.get("input") != "no_more_bets"]
+        events = sorted([*kept, *lines], key=lambda e: e["t"])
+        meta["wheel_source"] = "serial"
     defaults = WheelSimConfig()
     for key in ("ball_b_deg", "rotor_b_deg"):  # the sensors' geometry, if not the default
         if getattr(equipment, key) != getattr(defaults, key):
@@ -236,13 +274,17 @@ def write_trace(config: Config, out: str, count: int, seed: int,
         raise InputError("--spins", None, None, f"must be at least 1, got {count}")
     if scenarios is not None and len(scenarios) == 1:
         scenarios = scenarios * count
+    source = config.rules.wheel_source
     try:
-        events, _ = simulate(count, seed, RouletteSimConfig(wheel=config.rules.wheel), scenarios)
+        events, _ = simulate(count, seed, RouletteSimConfig(wheel=config.rules.wheel), scenarios,
+                             source)
     except ValueError as exc:
         raise InputError("--scenario", None, None, str(exc)) from exc
     # The dealer closes the table at the end of the session: time runs on past the
-    # last spin, so a verdict that waits for a timeout (a stopped rotor) is reached.
-    end = {"t": round(max(e["t"] for e in events) + 30.0, 6), "input": "close_table"}
+    # last spin, so a verdict that waits for a timeout (a stopped rotor) is reached. A
+    # serial wheel's idle lines run on long after its last spin: closed after them.
+    after = 0.4 if source == "serial" else 30.0
+    end = {"t": round(max(e["t"] for e in events) + after, 6), "input": "close_table"}
     write_objects(out, [*events, end])
 
 
@@ -252,12 +294,16 @@ def daemon_events(config: Config, start: float, resume: Any) -> Iterator[list[Ev
     A quarter of them (``[simulator] invalid_rate``) are thrown invalid, each an Art. 12
     case the sensors see, never a held spin (nobody decides it in ``make run``). When the
     table was already open (``resume.table_open``: a restart), the dealer does not open it
-    again.
+    again. A serial wheel's (``wheel_source = "serial"``) are status lines with the extended
+    fields, its idle stretch short; a ball suspended (Art. 12 c) is not among them (a serial
+    wheel holds it).
     """
     sim = config.simulator
     table = RouletteSimConfig(wheel=config.rules.wheel)
     rng = random.Random(sim.seed)
-    invalid = list(INVALID_SCENARIOS)
+    source = config.rules.wheel_source
+    serial = StatusLineSimConfig(extended=True, idle_lines=20, burst_silence_s=30.0)
+    invalid = [s for s in INVALID_SCENARIOS if source == "gpio" or s != "ball_suspended"]
     batch_index = 0
     offset = start
     remaining = sim.spins
@@ -265,8 +311,11 @@ def daemon_events(config: Config, start: float, resume: Any) -> Iterator[list[Ev
         count = _SIM_BATCH if sim.spins == 0 else min(remaining, _SIM_BATCH)
         scenarios = [rng.choice(invalid) if rng.random() < sim.invalid_rate else "valid"
                      for _ in range(count)]
-        objects, _ = simulate(count, sim.seed + batch_index, table, scenarios)
-        trace = trace_from_objects("simulator", enumerate(objects, 1))
+        if source == "serial":
+            objects, _ = simulate(count, sim.seed + batch_index, table, scenarios, source, serial)
+        else:
+            objects, _ = simulate(count, sim.seed + batch_index, table, scenarios)
+        trace = trace_from_objects("simulator", enumerate(objects, 1), tuple(config.serial))
         events = [replace(e, t=e.t + offset) for e in trace.events]
         if batch_index > 0 or resume.table_open:
             # The table is already open (from the previous batch, or before a restart).

@@ -11,9 +11,10 @@ hears back through :class:`WheelListener`:
   :class:`SpinOutcome`, and its alarms (sensor faults, edges nobody expects).
 
 Every Art. 12 verdict a tracker gives comes from :mod:`controller.games.roulette.art12`.
-Implementations: :class:`controller.games.roulette.gpio_wheel.GpioWheelTracker` (the five
-sensors of CONTRACT §1, raw edges); an automated wheel reporting status lines over serial
-(issue 12) is the next, chosen in :func:`make_tracker`.
+Implementations, chosen in :func:`make_tracker` by ``[roulette] wheel_source``:
+:class:`controller.games.roulette.gpio_wheel.GpioWheelTracker` (the five sensors of CONTRACT
+§1, raw edges) and :class:`controller.games.roulette.serial_wheel.SerialWheelTracker` (an
+automated wheel's status lines on the serial port ``wheel``, issue 12).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from controller.core.events import GpioEdge, PortStatus, SerialData
 
 if TYPE_CHECKING:
+    from controller.core.config import SerialConfig
     from controller.games.base import Schedule
     from controller.games.roulette.config import RouletteConfig
 
@@ -119,17 +121,36 @@ class WheelTracker(Protocol):
         """Why the wheel cannot take a new spin now, in words (e.g. "the ball of spin 4 is
         still on the track"), or None when it can."""
 
+    def sensors(self, now: float) -> dict[str, Any]:
+        """What the wheel itself last reported, by port, for ``tablectl sensors`` (a serial
+        wheel's last status line and its age in seconds at ``now``); {} when it reports
+        nothing besides the GPIO levels. Safe to call from any thread."""
+
 
 def make_tracker(cfg: RouletteConfig, order: tuple[str, ...], schedule: Schedule,
-                 listener: WheelListener) -> WheelTracker:
-    """The wheel tracker of a table: the one place the wheel's data source is chosen.
+                 listener: WheelListener, ports: Mapping[str, SerialConfig] | None = None
+                 ) -> WheelTracker:
+    """The wheel tracker of a table: the one place the wheel's data source is chosen, by
+    ``cfg.wheel_source`` ("gpio" or "serial", issue 12).
 
     Args:
         cfg: the ``[roulette]`` section (thresholds in seconds, rpm, revolutions).
         order: the wheel's pockets clockwise from 0 (index 0 is pocket 0).
         schedule: the controller loop's timer (clock seconds).
         listener: the game, told of launches, conclusions and alarms.
+        ports: the config's serial ports; a serial wheel's codec is ``[serial.wheel]
+            codec`` (the status-line codec when the port is not named: a replay).
+
+    Raises:
+        ValueError: the wheel port's codec is unknown (the config's loader checks it).
     """
+    if cfg.wheel_source == "serial":
+        from controller.games.roulette.config import WHEEL_CODECS, WHEEL_PORT
+        from controller.games.roulette.serial_wheel import SerialWheelTracker
+
+        port = (ports or {}).get(WHEEL_PORT)
+        return SerialWheelTracker(cfg, order, schedule, listener,
+                                  port.codec if port is not None else WHEEL_CODECS[0])
     from controller.games.roulette.gpio_wheel import GpioWheelTracker
 
     return GpioWheelTracker(cfg, order, schedule, listener)

@@ -25,6 +25,7 @@ Decisions where the contract leaves room (hardware.md, "Spin verdicts"):
 from __future__ import annotations
 
 from types import MappingProxyType
+from typing import Any
 
 from controller.core.events import GpioEdge, PortStatus, SerialData
 from controller.games.base import Schedule, TimerHandle
@@ -86,6 +87,10 @@ class GpioWheelTracker:
         if spin is not None and (spin.left_t is None or not spin.track_judged):
             return f"the ball of spin {spin.number} is still on the track"
         return None
+
+    def sensors(self, now: float) -> dict[str, Any]:
+        """Nothing besides the GPIO levels (the hardware's own view)."""
+        return {}
 
     # -- what the game feeds -------------------------------------------------------
     def edge(self, edge: GpioEdge) -> None:

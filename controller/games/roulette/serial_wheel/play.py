@@ -1,0 +1,193 @@
+"""What a serial wheel reported of one spin, and its verdict (seed 001 Art. 12; CONTRACT §1,
+§5; issue 12).
+
+A spin is a ball in play: from the wheel's first state-3 line ("ball in the rim") through its
+state-4 lines ("no more bets") to its first state-5 line (the winning number). Every status
+line in play is a measurement (:meth:`SerialSpin.measure`); the verdict at the end
+(:meth:`SerialSpin.judge`) calls :mod:`controller.games.roulette.art12` for each finding:
+
+- warning flag 2 during play: (b) ``same_direction``; flag 4: (f) ``wheel_malfunction``;
+- flags 1 and 8 (the ball removed or not sensed; a void game or failed launch) name no
+  article: the spin is held for the dealer or inspector (CONTRACT §5), who voids it with an
+  Art. 12 reason or gives its number;
+- the rotor speed (``SSS``) in play: 0 is (g) ``wheel_stopped`` (the readings below
+  ``min_rotor_rpm`` on its way down are that stop); above 0 and below ``min_rotor_rpm`` is
+  (f); a direction that flips between two readings above 0 is (f) too;
+- the extended fields: the ball revolutions ``RR`` of the state-5 line below
+  ``min_ball_revolutions`` are (a); a ball direction ``B`` equal to the rotor's is (b);
+- Art. 12 (c) is not measured: a serial wheel does not say when the ball left the track.
+  A ball that never gives a number is held (or voided by the wheel's flags' findings).
+
+An Art. 12 finding is certain (the wheel's own sensors, or its reported speed): a spin with
+one is invalid even when something else is uncertain (kept in the evidence as
+``uncertain``); a spin with none is a result only when nothing is uncertain.
+
+Times are seconds on the controller clock; speeds rpm.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.games.roulette import art12
+from controller.games.roulette.art12 import Finding, Uncertain
+from controller.protocols.wheel_status import (
+    FLAG_BALL_NOT_SENSED,
+    FLAG_FAULT,
+    FLAG_NAMES,
+    FLAG_SAME_DIRECTION,
+    FLAG_VOID_GAME,
+    StatusLine,
+)
+
+_HELD_FLAGS = (FLAG_BALL_NOT_SENSED, FLAG_VOID_GAME)
+
+
+@dataclass
+class Verdict:
+    """A spin's verdict: ``reasons`` (Art. 12, CONTRACT §1 order: invalid), else ``held``
+    (cause -> why: held for a person), else a result, ``number`` the winning pocket."""
+
+    reasons: tuple[str, ...]
+    held: dict[str, str]
+    number: str | None
+    evidence: dict[str, Any]
+
+
+@dataclass
+class SerialSpin:
+    """Everything the wheel reported of one spin, from its launch line to its conclusion.
+
+    Attributes:
+        number: the spin's number (the game's).
+        launch_t: when the first state-3 line came (seconds).
+        game: the wheel's game counter at the launch (``GGG``).
+        launch_line: that line's text.
+    """
+
+    number: int
+    launch_t: float
+    game: int
+    launch_line: str
+    no_more_bets_t: float | None = None
+    flags: int = 0
+    findings: dict[str, str] = field(default_factory=dict)
+    held: dict[str, str] = field(default_factory=dict)
+    rotor_dirs: dict[str, int] = field(default_factory=lambda: {"cw": 0, "ccw": 0})
+    launch_direction: str | None = None
+    last_direction: str | None = None
+    rpm_min: float | None = None
+    stopped_at: str | None = None  # the first line in play with speed 0
+    slow: Finding | None = None  # the first reading in play below min_rotor_rpm (f)
+    rpm: float | None = None
+    revolutions: int | None = None
+    ball_direction: str | None = None
+    bare_number: str | None = None
+    lines: int = 0
+    concluded: bool = False
+    declared: bool = False
+
+    def add(self, finding: Finding | Uncertain | None) -> None:
+        """Keep an Art. 12 finding, or why the evidence is uncertain; the first stands."""
+        if isinstance(finding, Finding):
+            self.findings.setdefault(finding.reason, finding.detail)
+        elif isinstance(finding, Uncertain):
+            self.held.setdefault(finding.input, finding.detail)
+
+    def measure(self, t: float, line: StatusLine, rpm: float, min_rpm: float) -> None:
+        """One status line of this spin's play (states 3 and 4, and its state-5 line):
+        its warning flags, and in states 3-4 the rotor's speed (``rpm``) and direction;
+        its extended fields. ``min_rpm`` is ``min_rotor_rpm`` (Art. 12 f)."""
+        self.lines += 1
+        where = f"{line.text!r} at {t:.3f} s"
+        new = line.flags & ~self.flags
+        self.flags |= line.flags
+        if new & FLAG_SAME_DIRECTION:
+            self.add(art12.same_direction_reported(where))
+        if new & FLAG_FAULT:
+            self.add(art12.wheel_malfunction_reported(where))
+        for flag in _HELD_FLAGS:
+            if new & flag:
+                self.add(art12.reason_not_named(
+                    f"wheel_flag_{flag}", f"the wheel reported {FLAG_NAMES[flag]} (warning "
+                    f"flag {flag}) during play, {where}"))
+        if line.extended:
+            self.revolutions = line.revolutions
+            if line.ball_direction is not None:
+                self.ball_direction = line.ball_direction
+        if line.state not in (3, 4):
+            return  # the state-5 line: the ball is at rest, the rotor's speed is not play's
+        self.rpm = rpm
+        self.rpm_min = rpm if self.rpm_min is None else min(self.rpm_min, rpm)
+        if rpm == 0:
+            self.stopped_at = self.stopped_at or where
+            return  # a rotor at rest has no direction to read
+        if self.slow is None:
+            self.slow = art12.wheel_malfunction_slow(rpm, min_rpm)
+        if self.launch_direction is None:
+            self.launch_direction = line.direction
+        self.rotor_dirs[line.direction] += 1
+        before, self.last_direction = self.last_direction, line.direction
+        self.add(art12.wheel_malfunction_reversed(before, line.direction, t))
+
+    @property
+    def rotor_direction(self) -> str | None:
+        """The rotor's direction in play: most of its readings; on a tie, the first."""
+        cw, ccw = self.rotor_dirs["cw"], self.rotor_dirs["ccw"]
+        if cw != ccw:
+            return "cw" if cw > ccw else "ccw"
+        return self.launch_direction
+
+    def judge(self, number: str | None, order: tuple[str, ...], minimum: int,
+              final: bool, line: str | None) -> Verdict:
+        """The verdict at the spin's end.
+
+        Args:
+            number: the state-5 line's ``NN`` (None: no number was reported).
+            order: the wheel's pockets (a number not on this wheel is not a result).
+            minimum: ``min_ball_revolutions`` (Art. 12 a).
+            final: the ball's run is over (a state-5 line, or the wheel back to a new
+                game): the extended revolutions count is its whole run.
+            line: the line that concluded the spin (its text), if any.
+        """
+        if self.stopped_at is not None:
+            self.add(art12.wheel_stopped_still())
+        else:
+            self.add(self.slow)
+        if final and self.revolutions is not None:
+            self.add(art12.too_few_revolutions(self.revolutions, self.revolutions, minimum))
+        self.add(art12.same_direction(self.ball_direction, self.rotor_direction))
+        if number is not None and self.bare_number is not None and self.bare_number != number:
+            self.held.setdefault("wheel_number", f"the bare number line said "
+                                 f"{self.bare_number!r}, the state-5 line {number!r}")
+        if number is not None and number not in order:
+            self.held.setdefault("wheel_number", f"{number!r} is not a pocket of this wheel")
+        reasons = art12.ordered(self.findings)
+        held = {} if reasons else dict(self.held)
+        if not reasons and not held and number is None:
+            held["wheel_number"] = "the spin ended with no winning number"
+        return Verdict(reasons, held, None if reasons or held else number,
+                       self.evidence(reasons, line))
+
+    def evidence(self, reasons: tuple[str, ...], line: str | None) -> dict[str, Any]:
+        """The measurements behind the verdict, for the journal and recall."""
+        out: dict[str, Any] = {
+            "ball_revolutions": self.revolutions,
+            "ball_direction": self.ball_direction,
+            "rotor_direction": self.rotor_direction,
+            "rotor_rpm": None if self.rpm is None else round(self.rpm, 3),
+            "launch_t": round(self.launch_t, 6),
+            "no_more_bets_t": None if self.no_more_bets_t is None
+            else round(self.no_more_bets_t, 6),
+            "wheel_source": "serial",
+            "wheel_game": self.game,
+            "wheel_flags": [f for f in sorted(FLAG_NAMES) if self.flags & f],
+            "rotor_rpm_min": None if self.rpm_min is None else round(self.rpm_min, 3),
+            "status_lines": self.lines,
+            "concluded_by": line,
+            "details": {r: self.findings[r] for r in reasons},
+        }
+        if reasons and self.held:
+            out["uncertain"] = dict(self.held)
+        return out

@@ -1,0 +1,336 @@
+"""The status-line protocol of automated wheels (issue 12): bytes in, frozen line
+records out, no I/O.
+
+Wheels with their own sensors (Cammegh's SlingShot and Mercury families among them) report
+over RS-232, 9600 baud 8N1, one line at a time, ending in CR (CR LF and LF accepted):
+
+- the status line ``*X;S;GGG;NN;W;SSS;D``, about every half second: ``S`` the wheel's state
+  (1 start, 2 bets open with the rotor turning, 3 ball in the rim, 4 no more bets, 5 winning
+  number, 6 table closed or idle, 7 some firmware's extra state), ``GGG`` a game counter,
+  ``NN`` the last winning number (two spaces before the first; one digit padded with a
+  space, `` 0``; ``00`` double zero), ``W`` a hex digit of warning flags (1 ball removed or
+  not sensed, 2 ball in the same direction as the rotor, 4 a sensor, motor or encoder fault,
+  8 a void game or failed launch), ``SSS`` the rotor speed (in the wheel's units: the
+  table's config says how many rpm one unit is), ``D`` the rotor's direction (0 clockwise,
+  1 counterclockwise);
+- the **extended** status line, where the firmware has it: two fields more,
+  ``*X;S;GGG;NN;W;SSS;D;RR;B``: ``RR`` the ball revolutions of the game in play (two
+  digits, space padded; blank when no ball runs) and ``B`` the ball's direction (0
+  clockwise, 1 counterclockwise; blank until measured);
+- the bare winning number on a line of its own, sent just before state 5 (``32``, `` 0``);
+- answers to commands: ``*P OK``, ``*P NO``, ``*o BUSY``, ``*u OK``, ``*T s 14.0 17.5``;
+  and the version line ``*V ...``.
+
+Anything else is an :class:`UnknownLine`; a status line with a field out of its form
+(a garbled line such as ``*X;4;14*X;*X;4;146; 9;0;158;0`` among them) is a
+:class:`BadStatusLine`, never partly used; a line longer than :data:`MAX_LINE_BYTES` is
+dropped as an :class:`OverlongLine`. Blank lines are skipped. Nothing here raises on input.
+
+Lines are cut by a line framer (CR, LF or CR LF; bounded). The shared one
+(``controller.protocols.framing.LineFramer``) is on another branch; until it is merged
+this module has its own, with the same behaviour, used in one place
+(:meth:`StatusLineCodec.feed`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MAX_LINE_BYTES = 128
+"""Longest line kept, in bytes, line end excluded (a status line is about 20)."""
+
+FLAG_BALL_NOT_SENSED = 1
+FLAG_SAME_DIRECTION = 2
+FLAG_FAULT = 4
+FLAG_VOID_GAME = 8
+"""The warning flags of ``W`` (bits of one hex digit)."""
+
+FLAG_NAMES = {
+    FLAG_BALL_NOT_SENSED: "ball removed or not sensed",
+    FLAG_SAME_DIRECTION: "ball in the same direction as the rotor",
+    FLAG_FAULT: "sensor, motor or encoder fault",
+    FLAG_VOID_GAME: "void game or failed launch",
+}
+
+STATES = {1: "start", 2: "bets open", 3: "ball in the rim", 4: "no more bets",
+          5: "winning number", 6: "closed or idle", 7: "firmware state 7"}
+"""The wheel's states (``S``), in words."""
+
+
+# -- the records ------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class StatusLine:
+    """A well-formed status line.
+
+    Attributes:
+        state: ``S``, 1-7 (:data:`STATES`).
+        game: ``GGG``, the wheel's game counter (0-999; it does not identify a game).
+        number: ``NN``: "0".."36" or "00"; None when blank.
+        flags: ``W``, the warning flags (bits of :data:`FLAG_NAMES`).
+        speed: ``SSS``, the rotor speed in the wheel's units (0-999).
+        direction: ``D``: "cw" (0) or "ccw" (1), the rotor's.
+        revolutions: ``RR`` of the extended line, ball revolutions; None when blank or
+            not an extended line.
+        ball_direction: ``B`` of the extended line, "cw" or "ccw"; None when blank or not
+            an extended line.
+        extended: the line had the extended fields.
+        text: the line as received (Latin-1), without its line end.
+    """
+
+    state: int
+    game: int
+    number: str | None
+    flags: int
+    speed: int
+    direction: str
+    revolutions: int | None = None
+    ball_direction: str | None = None
+    extended: bool = False
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class NumberLine:
+    """The bare winning number on a line of its own ("0".."36", "00"), sent just before
+    state 5."""
+
+    number: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class CommandAnswer:
+    """The wheel's answer to a command: ``*P OK`` is command "P", answer "OK"."""
+
+    command: str
+    answer: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class VersionLine:
+    """The firmware's version line, ``*V ...``; ``version`` is what follows ``*V``."""
+
+    version: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class BadStatusLine:
+    """A line that starts as a status line (``*X;``) but whose ``field`` is out of its
+    form; ``why`` says how, in words. Never partly used."""
+
+    text: str
+    field: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownLine:
+    """A complete line the codec does not understand; ``text`` is its bytes as Latin-1."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class OverlongLine:
+    """A line longer than :data:`MAX_LINE_BYTES`, dropped; ``length`` in bytes, line end
+    excluded."""
+
+    length: int
+
+
+WheelLine = (StatusLine | NumberLine | CommandAnswer | VersionLine | BadStatusLine
+             | UnknownLine | OverlongLine)
+
+
+# -- the line framer (until the shared controller.protocols.framing is merged) -----------
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    """A frame longer than the framer's bound: dropped, ``length`` bytes long."""
+
+    length: int
+
+
+_LINE_END = re.compile(rb"\r\n?|\n")
+
+
+class LineFramer:
+    """Cuts bytes into lines ending in CR, LF or CR LF (a CR LF split between two reads is
+    one line end); keeps at most ``max_line`` bytes of an unfinished line (a longer line is
+    reported as :class:`Dropped` when its end comes); never raises.
+
+    Args:
+        max_line: bytes of a line kept, line end excluded.
+    """
+
+    def __init__(self, max_line: int) -> None:
+        self.max_line = max_line
+        self._buf = bytearray()
+        self._over = -1  # bytes of the over-long line under way; -1 while the line fits
+        self._after_cr = False  # the last byte seen ended a line with CR: an LF now is its
+
+    def reset(self) -> None:
+        """Forget the unfinished line (the port was reopened: its tail is lost)."""
+        self._buf.clear()
+        self._over = -1
+        self._after_cr = False
+
+    def feed(self, data: bytes) -> list[bytes | Dropped]:
+        """The lines ``data`` completes, in order, without their line ends."""
+        if not data:
+            return []
+        frames: list[bytes | Dropped] = []
+        pos = 1 if self._after_cr and data[0] == 0x0A else 0
+        self._after_cr = False
+        for end in _LINE_END.finditer(data, pos):
+            self._add(data[pos:end.start()])
+            frames.append(self._take())
+            pos = end.end()
+            self._after_cr = pos == len(data) and data[-1] == 0x0D
+        if pos < len(data):
+            self._add(data[pos:])
+        return frames
+
+    def _add(self, chunk: bytes) -> None:
+        if self._over >= 0:
+            self._over += len(chunk)
+            return
+        self._buf += chunk
+        if len(self._buf) > self.max_line:
+            self._over = len(self._buf)
+            self._buf.clear()
+
+    def _take(self) -> bytes | Dropped:
+        if self._over >= 0:
+            frame: bytes | Dropped = Dropped(self._over)
+            self._over = -1
+            return frame
+        line = bytes(self._buf)
+        self._buf.clear()
+        return line
+
+
+# -- the codec --------------------------------------------------------------------------
+class StatusLineCodec:
+    """The automated wheel's line protocol (this module's docstring): ``feed`` the port's
+    bytes as they come, get its complete lines as records.
+
+    A line may arrive split across any number of reads, and hundreds in one read (a burst
+    after a silence); any split gives the same lines. ``reset`` forgets an unfinished line.
+    """
+
+    def __init__(self) -> None:
+        self._framer = LineFramer(MAX_LINE_BYTES)
+
+    def reset(self) -> None:
+        self._framer.reset()
+
+    def feed(self, data: bytes) -> list[WheelLine]:
+        """Add ``data``; return every line it completes, in order; never raises."""
+        lines: list[WheelLine] = []
+        for frame in self._framer.feed(data):
+            if isinstance(frame, Dropped):
+                lines.append(OverlongLine(frame.length))
+                continue
+            line = parse_line(frame.decode("latin-1"))
+            if line is not None:
+                lines.append(line)
+        return lines
+
+
+_NUMBER = re.compile(r" ?(\d{1,2})")
+_ANSWER = re.compile(r"\*([A-Za-z])(?: (.*))?")
+_DIGITS = re.compile(r" *\d{1,3}")
+
+
+def parse_line(text: str) -> WheelLine | None:
+    """One line (no line end) to its record; None for a blank line."""
+    if not text.strip():
+        return None
+    if text.startswith("*X;"):
+        return _status(text)
+    if text == "00" or _NUMBER.fullmatch(text):
+        number = _pocket(text)
+        if number is not None:
+            return NumberLine(number, text)
+        return UnknownLine(text)
+    if m := _ANSWER.fullmatch(text.rstrip()):
+        command, rest = m.group(1), (m.group(2) or "").strip()
+        if command == "V":
+            return VersionLine(rest, text)
+        return CommandAnswer(command, rest, text)
+    return UnknownLine(text)
+
+
+def _pocket(field: str) -> str | None:
+    """``NN``: "  " -> None is the caller's; " 7" or "17" -> "7" or "17"; "00"; else None
+    ("07" is neither a padded digit nor double zero: ambiguous, refused)."""
+    if field == "00":
+        return "00"
+    m = _NUMBER.fullmatch(field)
+    if m is None or (len(field) == 2 and field[0] == "0"):
+        return None
+    value = int(m.group(1))
+    return str(value) if value <= 36 else None
+
+
+class _Bad(Exception):
+    def __init__(self, field: str, why: str) -> None:
+        self.field, self.why = field, why
+
+
+def _status(text: str) -> StatusLine | BadStatusLine:
+    fields = text[3:].split(";")
+    if len(fields) not in (6, 8):
+        return BadStatusLine(text, "fields", f"{len(fields)} fields after *X, expected 6 "
+                             "(S;GGG;NN;W;SSS;D) or 8 (extended: ;RR;B)")
+    try:
+        return _fields(text, fields)
+    except _Bad as bad:
+        return BadStatusLine(text, bad.field, bad.why)
+
+
+def _fields(text: str, f: list[str]) -> StatusLine:
+    state, game, nn, flags, speed, direction = f[:6]
+    if len(state) != 1 or state not in "1234567":
+        raise _Bad("S", f"state {state!r} is not 1-7")
+    if not _DIGITS.fullmatch(game):
+        raise _Bad("GGG", f"game counter {game!r} is not a number of up to 3 digits")
+    number = None
+    if nn.strip():
+        number = _pocket(nn)
+        if number is None or len(nn) != 2:
+            raise _Bad("NN", f"number {nn!r} is not 0-36 or 00 in two characters")
+    elif len(nn) != 2:
+        raise _Bad("NN", f"blank number {nn!r} is not two spaces")
+    if len(flags) != 1 or flags not in "0123456789ABCDEFabcdef":
+        raise _Bad("W", f"warning flags {flags!r} are not one hex digit")
+    if not _DIGITS.fullmatch(speed):
+        raise _Bad("SSS", f"rotor speed {speed!r} is not a number of up to 3 digits")
+    rotor = _direction(direction, "D")
+    if rotor is None:
+        raise _Bad("D", "blank rotor direction")
+    revolutions: int | None = None
+    ball: str | None = None
+    extended = len(f) == 8
+    if extended:
+        rr, b = f[6], f[7]
+        if rr.strip():
+            if not re.fullmatch(r" ?\d{1,2}", rr):
+                raise _Bad("RR", f"ball revolutions {rr!r} are not a number of 2 digits")
+            revolutions = int(rr)
+        ball = _direction(b, "B")
+    return StatusLine(int(state), int(game), number, int(flags, 16), int(speed), rotor,
+                      revolutions, ball, extended, text)
+
+
+def _direction(field: str, name: str) -> str | None:
+    if field == "0":
+        return "cw"
+    if field == "1":
+        return "ccw"
+    if field.strip() == "":
+        return None
+    raise _Bad(name, f"direction {field!r} is not 0 or 1")
