@@ -162,6 +162,24 @@ def test_art_4_a_bet_after_no_more_bets_is_refused_and_not_settled(tmp_path: Pat
     assert run.settlements() == [(1, "punto", 10, "win", 10)]  # 9 against 7
 
 
+# -- Art. 5: one seated bettor opens; bets add up on a box, within its maximum -------------
+def test_art_5_one_bettor_on_one_box_opens_and_bets_add_up_to_the_box_maximum(
+        tmp_path: Path) -> None:
+    # "será suficiente con un apostador sentado ... acumulando su apuesta a las ya existentes
+    # ... no exceder los máximos de cada casillero". The replay's config is the embedded
+    # default (controller/data/default.toml): [limits] max_bet = 1000.
+    trace = Trace().inp("open_bets").bet("punto", 3, 600).bet("punto", 3, 400)
+    trace.bet("punto", 3, 5)  # 1005 on the box: over its maximum, refused
+    trace.inp("no_more_bets").cards(*shoe_order({3: ("9S", "TC")}, ("3H", "4D")))
+    run = play(tmp_path, trace)
+    assert run.codes() == ["bet_refused"]
+    assert "box maximum" in run.alarms("bet_refused")[0]["message"]
+    assert [(b["amount"], b["total"]) for b in run.of("bet_placed")] == [(600, 600),
+                                                                          (400, 1000)]
+    assert [b["box"] for b in run.result()["boxes"]] == [3]  # the only box in play
+    assert run.settlements() == [(3, "punto", 1000, "win", 1000)]  # 9 against 7
+
+
 # -- Art. 6: the deal ----------------------------------------------------------------------
 def test_art_6_boxes_left_to_right_then_the_banca_face_down_then_second_cards(
         tmp_path: Path) -> None:
@@ -174,6 +192,26 @@ def test_art_6_boxes_left_to_right_then_the_banca_face_down_then_second_cards(
         ("banca", "4D", False)]
     (turned,) = run.of("card_turned")
     assert (turned["hand"], turned["card"]) == ("banca", "3H")
+
+
+# -- Art. 7: "pases de aire" -------------------------------------------------------------
+def test_art_7_9b_a_box_natural_beats_a_banca_natural_and_nobody_takes_a_third_card(
+        tmp_path: Path) -> None:
+    # Box 1: 4C 5C = 9; box 2: 2D AD = 3 (it would draw); Banca 5H 3S = 8. Both naturals
+    # decide at once, "de aire": box 1's 9 beats the Banca's 8 (Art. 9 b: its Punto bet paid,
+    # its Banca bet collected); the Banca's 8 beats box 2's 3 (Art. 9 a).
+    boxes = {1: ("4C", "5C"), 2: ("2D", "AD")}
+    trace = Trace().coup((("punto", 1, 10), ("banca", 1, 20), ("punto", 2, 10),
+                          ("banca", 2, 10)), *shoe_order(boxes, ("5H", "3S")))
+    run = play(tmp_path, trace)
+    assert not run.codes()
+    assert len(run.of("card")) == 6  # two cards each: no third card for anybody
+    result = run.result()
+    assert result["banca"] == {"cards": ["5H", "3S"], "total": 8, "natural": True}
+    assert {b["box"]: (b["total"], b["natural"], b["outcome"]) for b in result["boxes"]} == {
+        1: (9, True, "punto"), 2: (3, False, "banca")}
+    assert run.settlements() == [(1, "banca", 20, "lose", -20), (1, "punto", 10, "win", 10),
+                                 (2, "banca", 10, "win", 9), (2, "punto", 10, "lose", -10)]
 
 
 # -- Art. 8: a box with five chooses ---------------------------------------------------------
@@ -261,6 +299,64 @@ def test_art_9d_both_seven_is_encart_a_standoff_without_more_cards(tmp_path: Pat
     (box,) = run.result()["boxes"]
     assert box["cards"] == ["3S", "4C"] and box["outcome"] not in ("punto", "banca")
     assert run.settlements() == [(1, "banca", 10, "push", 0), (1, "punto", 10, "push", 0)]
+
+
+def test_art_9c_a_box_natural_is_paid_before_the_boxes_a_definir_take_a_third_card(
+        tmp_path: Path) -> None:
+    # Banca 3D 2D = 5, no natural. Box 2: 6D 3S = 9, a natural, paid at once ("el pagador
+    # pagará sus apuestas ... procediendo a continuar ... con el resto de los pases a
+    # definir"). Box 1: AC 2C = 3 draws 3C: 6; the Banca's 5 stands against a third card of
+    # 3 (it draws on 4-7): 6 beats 5. Box 3: 6S KH = 6 stands; the Banca's 5 draws against
+    # it: KC, 5; 6 beats 5.
+    boxes = {1: ("AC", "2C", "3C"), 2: ("6D", "3S"), 3: ("6S", "KH")}
+    trace = Trace().coup(tuple(("punto", b, 10) for b in boxes),
+                         *shoe_order(boxes, ("3D", "2D", "KC")))
+    run = play(tmp_path, trace)
+    assert not run.codes()
+    (paid,) = [s for s in run.of("settlement") if s["box"] == 2]
+    (third,) = [c for c in run.of("card") if c["card"] == "3C"]
+    assert (paid["outcome"], paid["payout"]) == ("win", 10)
+    assert third["hand"] == "box 1" and paid["seq"] < third["seq"]
+    assert {b["box"]: b["outcome"] for b in run.result()["boxes"]} == {1: "punto", 2: "punto",
+                                                                      3: "punto"}
+
+
+def test_art_9_9e_9f_one_banca_hand_stands_against_some_boxes_then_draws_once_for_the_rest(
+        tmp_path: Path) -> None:
+    # Banca 2S 2C = 4. Box 1: 3C KC = 3 draws 8C: 1; the Banca's 4 stands against an 8.
+    # Box 2: 5D 5H = 0 draws 5S: 5; the Banca's 4 draws against a 5. Box 3: 6S KD = 6 stands;
+    # the Banca draws against a box that stood. Box 4: 2H KH = 2 draws AD: 3; the Banca's 4
+    # stands against an ace. Art. 9 e: boxes 1 and 4 settled first, left to right, on the
+    # Banca's two cards (4 beats 1 and 3); then one third card, KS: 4; Art. 9 f: boxes 3 and
+    # 2, right to left (6 and 5 beat 4).
+    boxes = {1: ("3C", "KC", "8C"), 2: ("5D", "5H", "5S"), 3: ("6S", "KD"),
+             4: ("2H", "KH", "AD")}
+    trace = Trace().coup(tuple(("punto", b, 10) for b in boxes),
+                         *shoe_order(boxes, ("2S", "2C", "KS")))
+    run = play(tmp_path, trace)
+    assert not run.codes()
+    assert [c["card"] for c in run.of("card") if c["hand"] == "banca"][1:] == ["2C", "KS"]
+    (banca_third,) = [c for c in run.of("card") if c["card"] == "KS"]
+    settled = [(s["box"], s["outcome"], s["seq"] < banca_third["seq"])
+               for s in run.of("settlement")]
+    assert settled == [(1, "lose", True), (4, "lose", True), (3, "win", False),
+                       (2, "win", False)]
+
+
+def test_art_9g_read_from_the_shoe_each_box_losers_are_collected_then_its_winners_paid(
+        tmp_path: Path) -> None:
+    # Box 1 (Punto 10, Banca 20): 4C 5H = 9, a natural: its Banca bet collected, then its
+    # Punto bet paid. Box 2 (Punto 10, Banca 10): KD 7D = 7 stands; Banca 2S KC = 2 draws
+    # against a box that stood: 6H, 8 beats 7: its Punto bet collected, then its Banca bet
+    # paid 90%. One box after the other.
+    boxes = {1: ("4C", "5H"), 2: ("KD", "7D")}
+    trace = Trace().coup((("punto", 1, 10), ("banca", 1, 20), ("punto", 2, 10),
+                          ("banca", 2, 10)), *shoe_order(boxes, ("2S", "KC", "6H")))
+    run = play(tmp_path, trace)
+    assert not run.codes()
+    assert [(s["box"], s["kind"], s["outcome"], s["payout"]) for s in run.of("settlement")] == [
+        (1, "banca", "lose", -20), (1, "punto", "win", 10),
+        (2, "punto", "lose", -10), (2, "banca", "win", 9)]
 
 
 # -- Art. 10: the Banca's 10% ---------------------------------------------------------------
