@@ -1,24 +1,27 @@
 """The card table end to end: ``table-controller replay`` of Mini-Bacará traces (CONTRACT §2-4).
 
 Every trace goes through the whole controller (the shoe codec, the shoe session, the game,
-the journal) in virtual time. Expected values come from the seed articles (seed 000 for
-the game, seed 002 Art. 4-6 for the shoe) and /work/shared/traces/README.md, not from the
-controller's output.
+the journal) in virtual time. Expected values come from seed 002 Art. 4-6 for the shoe,
+CONTRACT §4 for the serial line, and /work/shared/traces/README.md, not from the
+controller's output. The tests of seed 000's articles (the game) are in
+tests/articles/test_seed_000_mini_baccarat*.py; the trace builder is shared with them
+(tests/mini_baccarat_helpers.py).
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
 import pytest
+from mini_baccarat_helpers import Deal, Run, ready, replay_deal
 
 from controller.cards.card import full_deck
-from controller.cli import main as cli
 from controller.cli import tablectl
 from controller.core.clock import VirtualClock
 from controller.core.config import load_config
@@ -28,194 +31,18 @@ from controller.core.table import Table
 from controller.store.journal import Journal
 from controller.trace import read_trace
 
-ART5 = ("show", "turn", "scramble", "shuffle", "cut", "load")  # seed 002 Art. 5 a-f
 ART6 = ("shuffle", "cut", "load")  # seed 002 Art. 6
 
-# /work/shared/traces/mini-baccarat-two-coups.jsonl, verbatim (4 decks; no shoe procedure).
-EXAMPLE = """\
-{"t": 0, "meta": {"table": "mini_baccarat", "decks": 4}}
-{"t": 0.1, "input": "open_bets"}
-{"t": 0.2, "bet": "banca", "box": 2, "amount": 10}
-{"t": 0.25, "bet": "punto", "box": 4, "amount": 50}
-{"t": 0.3, "bet": "banca", "box": 5, "amount": 20}
-{"t": 0.35, "input": "no_more_bets"}
-{"t": 0.65, "serial": "shoe", "text": "[Game]<Card:9S>\\r\\n"}
-{"t": 1.35, "serial": "shoe", "text": "[Game]<Card:5H>\\r\\n"}
-{"t": 2.05, "serial": "shoe", "text": "[Game]<Card:QC>\\r\\n"}
-{"t": 2.75, "serial": "shoe", "text": "[Game]<Card:3H>\\r\\n"}
-{"t": 3.45, "serial": "shoe", "text": "[Game]<Card:7C>\\r\\n"}
-{"t": 4.15, "serial": "shoe", "text": "[Game]<Card:4H>\\r\\n"}
-{"t": 4.85, "serial": "shoe", "text": "[Game]<Card:JS>\\r\\n"}
-{"t": 5.55, "serial": "shoe", "text": "[Game]<Card:4D>\\r\\n"}
-{"t": 6.25, "serial": "shoe", "text": "[Game]<Card:8D>\\r\\n"}
-{"t": 10.95, "input": "open_bets"}
-{"t": 11.05, "bet": "banca", "box": 1, "amount": 20}
-{"t": 11.1, "bet": "punto", "box": 2, "amount": 50}
-{"t": 11.15, "bet": "punto", "box": 3, "amount": 20}
-{"t": 11.2, "bet": "punto", "box": 4, "amount": 50}
-{"t": 11.25, "bet": "punto", "box": 5, "amount": 20}
-{"t": 11.3, "bet": "banca", "box": 5, "amount": 20}
-{"t": 11.35, "input": "no_more_bets"}
-{"t": 11.65, "serial": "shoe", "text": "[Game]<Card:8C>\\r\\n"}
-{"t": 12.35, "serial": "shoe", "text": "[Game]<Card:9H>\\r\\n"}
-{"t": 13.05, "serial": "shoe", "text": "[Game]<Card:2D>\\r\\n"}
-{"t": 13.75, "serial": "shoe", "text": "[Game]<Card:5S>\\r\\n"}
-{"t": 14.45, "serial": "shoe", "text": "[Game]<Card:7D>\\r\\n"}
-{"t": 15.15, "serial": "shoe", "text": "[Game]<Card:8S>\\r\\n"}
-{"t": 15.85, "serial": "shoe", "text": "[Game]<Card:9H>\\r\\n"}
-{"t": 16.55, "serial": "shoe", "text": "[Game]<Card:8S>\\r\\n"}
-{"t": 17.25, "serial": "shoe", "text": "[Game]<Card:TD>\\r\\n"}
-{"t": 17.95, "serial": "shoe", "text": "[Game]<Card:KC>\\r\\n"}
-{"t": 18.65, "serial": "shoe", "text": "[Game]<Card:8D>\\r\\n"}
-{"t": 19.35, "input": "five_choice", "box": 4, "choice": "draw"}
-{"t": 19.55, "input": "five_choice", "box": 5, "choice": "draw"}
-{"t": 19.75, "serial": "shoe", "text": "[Game]<Card:QS>\\r\\n"}
-"""
-EXAMPLE_OBJECTS: list[dict[str, Any]] = [json.loads(line) for line in EXAMPLE.splitlines()]
 # The first coup of the example: bets, then its nine cards in dealing order.
 COUP1_BETS = (("banca", 2, 10), ("punto", 4, 50), ("banca", 5, 20))
 COUP1_CARDS = ("9S", "5H", "QC", "3H", "7C", "4H", "JS", "4D", "8D")
 COUP1_FACE_DOWN = "3H"  # the Banca's first card (seed 000 Art. 6: dealt face down)
 
 
-def banca_win(amount: int) -> float:
-    """Seed 000 Art. 10: a winning Banca bet is paid 90% of the stake."""
-    return amount * 9 / 10
-
-
-# -- building and replaying traces ----------------------------------------------------
-class Deal:
-    """A Mini-Bacará trace built event by event, ``step`` seconds apart (CONTRACT §2)."""
-
-    def __init__(self, decks: int = 4, step: float = 0.5, **meta: Any) -> None:
-        self.objects: list[dict[str, Any]] = [
-            {"t": 0, "meta": {"table": "mini_baccarat", "decks": decks, **meta}}]
-        self.t = 0.0
-        self.step = step
-
-    def add(self, obj: dict[str, Any]) -> Deal:
-        self.t = round(self.t + self.step, 6)
-        self.objects.append({"t": self.t, **obj})
-        return self
-
-    def inp(self, action: str, **args: Any) -> Deal:
-        return self.add({"input": action, **args})
-
-    def bet(self, kind: str, box: int, amount: int) -> Deal:
-        return self.add({"bet": kind, "box": box, "amount": amount})
-
-    def serial(self, text: str) -> Deal:
-        return self.add({"serial": "shoe", "text": text})
-
-    def raw(self, data: bytes) -> Deal:
-        return self.add({"serial": "shoe", "hex": data.hex()})
-
-    def cards(self, *cards: str) -> Deal:
-        for card in cards:
-            self.serial(f"[Game]<Card:{card}>\r\n")
-        return self
-
-    def procedure(self, steps: tuple[str, ...] = ART5, burn: str | None = "2C") -> Deal:
-        for step in steps:
-            self.inp("procedure_step", step=step)
-        if burn is not None:
-            self.serial(f"[Burn]<Card:{burn}>\r\n")
-        return self
-
-    def coup(self, bets: tuple[tuple[str, int, int], ...], *cards: str) -> Deal:
-        self.inp("open_bets")
-        for kind, box, amount in bets:
-            self.bet(kind, box, amount)
-        return self.inp("no_more_bets").cards(*cards)
-
-    def example_after_procedure(self) -> Deal:
-        """The example trace's events, after the procedure and burn built so far."""
-        offset = self.t
-        for obj in EXAMPLE_OBJECTS[1:]:
-            self.objects.append({**obj, "t": round(obj["t"] + offset, 6)})
-        self.t = self.objects[-1]["t"]
-        return self
-
-
-class Run:
-    """The records ``replay`` printed, and where its journal is."""
-
-    def __init__(self, records: list[dict[str, Any]], journal: Path, stdout: str) -> None:
-        self.records = records
-        self.journal = journal
-        self.stdout = stdout
-
-    def of(self, *types: str) -> list[dict[str, Any]]:
-        return [r for r in self.records if r["type"] in types]
-
-    def alarms(self, code: str | None = None) -> list[dict[str, Any]]:
-        return [r for r in self.of("alarm") if code is None or r["code"] == code]
-
-    def cards(self) -> list[tuple[str, str]]:
-        return [(r["hand"], r["card"]) for r in self.of("card")]
-
-    def settlements(self, game: int | None = None) -> list[tuple[int, str, int, str, float]]:
-        return [(r["box"], r["kind"], r["amount"], r["outcome"], r["payout"])
-                for r in self.of("settlement") if game is None or r["game"] == game]
-
-    def outcomes(self, coup: int) -> dict[int, str]:
-        (result,) = [r for r in self.of("coup_result") if r["coup"] == coup]
-        return {b["box"]: b["outcome"] for b in result["boxes"]}
-
-
 @pytest.fixture
-def replay(tmp_path: Path) -> Any:
-    counter = iter(range(1, 1000))
-
-    def run(deal: Deal) -> Run:
-        n = next(counter)
-        trace = tmp_path / f"trace-{n}.jsonl"
-        trace.write_text("".join(json.dumps(o) + "\n" for o in deal.objects), encoding="utf-8")
-        journal = tmp_path / f"journal-{n}.sqlite"
-        out = io.StringIO()
-        with redirect_stdout(out), redirect_stderr(io.StringIO()):
-            rc = cli.main(["replay", str(trace), "--journal", str(journal)])
-        assert rc == 0
-        text = out.getvalue()
-        return Run([json.loads(line) for line in text.splitlines()], journal, text)
-
-    return run
-
-
-def ready(decks: int = 4, burn: str = "2C", **meta: Any) -> Deal:
-    return Deal(decks, **meta).procedure(burn=burn)
-
-
-# -- the example trace ----------------------------------------------------------------
-def test_example_two_coups_give_the_readme_outcomes_and_art10_payouts(replay: Any) -> None:
-    run = replay(ready().example_after_procedure())
-    assert not run.alarms()
-    # Coup 1 (README): Banca 3H 4D = 7 stands (Art. 9 d); box 5 draws 8D.
-    assert run.outcomes(1) == {2: "banca", 4: "punto", 5: "punto"}
-    (result1,) = [r for r in run.of("coup_result") if r["coup"] == 1]
-    assert result1["banca"] == {"cards": ["3H", "4D"], "total": 7, "natural": False}
-    boxes1 = {b["box"]: (b["cards"], b["total"]) for b in result1["boxes"]}
-    assert boxes1 == {2: (["9S", "7C"], 6), 4: (["5H", "4H"], 9), 5: (["QC", "JS", "8D"], 8)}
-    assert sorted(run.settlements(1)) == sorted([
-        (2, "banca", 10, "win", banca_win(10)),   # Art. 10: Banca paid 90%
-        (4, "punto", 50, "win", 50),              # Punto even money
-        (5, "banca", 20, "lose", -20),
-    ])
-    # Coup 2: Banca 8S QS = 8, a natural (Art. 9 a): every box loses, no third cards.
-    assert run.outcomes(2) == {b: "banca" for b in range(1, 6)}
-    (result2,) = [r for r in run.of("coup_result") if r["coup"] == 2]
-    assert result2["banca"] == {"cards": ["8S", "QS"], "total": 8, "natural": True}
-    assert all(len(b["cards"]) == 2 for b in result2["boxes"])
-    assert sorted(run.settlements(2)) == sorted([
-        (1, "banca", 20, "win", banca_win(20)),
-        (2, "punto", 50, "lose", -50),
-        (3, "punto", 20, "lose", -20),
-        (4, "punto", 50, "lose", -50),
-        (5, "punto", 20, "lose", -20),
-        (5, "banca", 20, "win", banca_win(20)),
-    ])
-    choices = [(r["box"], r["choice"]) for r in run.of("five_choice")]
-    assert choices == [(4, "draw"), (5, "draw")]
+def replay(tmp_path: Path) -> Callable[[Deal], Run]:
+    """``replay(deal)``: the records of ``table-controller replay`` of the trace (exit 0)."""
+    return functools.partial(replay_deal, tmp_path)
 
 
 # -- the shoe procedures (seed 002 Art. 5-6) ------------------------------------------
@@ -237,28 +64,6 @@ def test_procedure_step_out_of_order_is_an_alarm(replay: Any) -> None:
     (alarm,) = run.alarms()
     assert alarm["code"] == "procedure_out_of_order"
     assert [r["step"] for r in run.of("shoe_procedure")] == ["show"]
-
-
-def test_card_over_the_4_deck_count_stops_play_until_the_inspector_clears(replay: Any) -> None:
-    # The burn is the first 7H; box 1 gets 7H 7H, the Banca 7H face down: the Banca's
-    # second 7H is a fifth 7H in 4 decks (seed 002 Art. 4).
-    deal = ready(burn="7H").coup((("punto", 1, 10),), "7H", "7H", "7H", "7H")
-    deal.cards("QD").inp("open_bets")  # refused while stopped
-    deal.inp("inspector_clear", note="deck checked").cards("QD", "5C")
-    run = replay(deal)
-    over = run.alarms("card_over_count")
-    assert len(over) == 1 and over[0]["stops_play"] is True
-    while_stopped = run.alarms("card_while_stopped")
-    assert [a["card"] for a in while_stopped] == ["QD"]
-    assert len(run.alarms("play_stopped")) == 1  # the open_bets while stopped
-    clear = run.of("inspector_clear")
-    assert len(clear) == 1 and clear[0]["cleared"] == ["card_over_count"]
-    # Only after the clearance does play go on: QD is the Banca's second card.
-    assert run.cards() == [("box 1", "7H"), ("banca", "??"), ("box 1", "7H"),
-                           ("banca", "QD"), ("box 1", "5C")]
-    assert all(r["seq"] > clear[0]["seq"] for r in run.of("card")[3:])
-    # Box 7H 7H 5C = 9 against Banca 7H QD = 7.
-    assert run.outcomes(1) == {1: "punto"}
 
 
 def test_joker_is_an_alarm_and_stops_play(replay: Any) -> None:
@@ -425,81 +230,6 @@ def test_misread_then_dealer_correction_is_journaled_as_manual(replay: Any) -> N
         stored = [r for r in journal.records(types=("card",)) if r["manual"]]
     assert [(r["hand"], r["card"]) for r in stored] == [("box 2", "7C")]
     assert run.outcomes(1) == {2: "banca", 4: "punto", 5: "punto"}
-
-
-def test_insurance_pays_2_to_1_on_a_banca_natural_nine_and_loses_otherwise(
-    replay: Any,
-) -> None:
-    # Box 1: 2C 4D = 6 stands. The Banca's first card, turned, is 9H: insurance (Art. 11).
-    deal = ready().coup((("punto", 1, 100),), "2C", "9H", "4D").bet("insurance", 1, 50)
-    deal.cards("KS")  # Banca 9H KS = 9, a natural nine: insurance wins
-    deal.coup((("punto", 1, 100),), "2D", "9S", "4S").bet("insurance", 1, 40)
-    deal.cards("5C", "2H")  # Banca 9S 5C = 4, draws 2H = 6: insurance lost
-    run = replay(deal)
-    assert not run.alarms()
-    offered = run.of("insurance_offered")
-    assert [o["boxes"] for o in offered] == [[{"box": 1, "max": 50}]] * 2
-    assert run.settlements(1) == [(1, "insurance", 50, "win", 100), (1, "punto", 100, "lose", -100)]
-    assert run.settlements(2) == [(1, "insurance", 40, "lose", -40), (1, "punto", 100, "push", 0)]
-
-
-def test_five_choice_after_the_banca_second_card_is_late(replay: Any) -> None:
-    # Box 1 (Punto) 2C 3D = 5, box 2 AH 3S = 4; Banca 3H 3C = 6.
-    deal = ready().coup((("punto", 1, 10), ("punto", 2, 10)), "2C", "AH", "3H", "3D", "3S")
-    deal.inp("five_choice", box=1, choice="stand").cards("3C")
-    deal.inp("five_choice", box=1, choice="draw")  # after the Banca's second card
-    deal.cards("5D")  # box 2's third card: 9
-    run = replay(deal)
-    (late,) = run.alarms()
-    assert late["code"] == "late_five_choice"
-    assert [(r["box"], r["choice"]) for r in run.of("five_choice")] == [(1, "stand")]
-    assert run.outcomes(1) == {1: "banca", 2: "punto"}
-    assert run.cards()[-1] == ("box 2", "5D")
-
-
-def test_art8_five_choice_changed_after_the_face_down_card_is_turned_is_refused(
-    replay: Any,
-) -> None:
-    # Seed 000 Art. 8: "Decidida la opción, el tallador descubrirá su carta tapada". Box 1
-    # (Punto) 2C 3D = 5 stands, box 2 AH 3S = 4; the choice turns the Banca's 3H. The
-    # change to "draw", before the Banca's second card, comes too late.
-    deal = ready().coup((("punto", 1, 10), ("punto", 2, 10)), "2C", "AH", "3H", "3D", "3S")
-    deal.inp("five_choice", box=1, choice="stand")
-    deal.inp("five_choice", box=1, choice="draw")  # after the turn: refused
-    deal.cards("3C", "5D")  # Banca 3H 3C = 6; box 2 draws 5D: 9; the Banca stands on 6
-    run = replay(deal)
-    (late,) = run.alarms()
-    assert late["code"] == "late_five_choice" and "carta tapada" in late["message"]
-    (turned,) = run.of("card_turned")
-    assert turned["seq"] < late["seq"]
-    assert [(r["box"], r["choice"]) for r in run.of("five_choice")] == [(1, "stand")]
-    assert run.cards()[-2:] == [("banca", "3C"), ("box 2", "5D")]  # box 1 took no third card
-    assert run.outcomes(1) == {1: "banca", 2: "punto"}  # 5 against 6; 9 against 6
-
-
-# -- seed 000 Art. 2: five boxes, four decks --------------------------------------------
-@pytest.mark.parametrize("box", [6, 99])
-def test_art2_a_bet_on_a_box_beyond_the_five_is_refused(replay: Any, box: int) -> None:
-    deal = ready().inp("open_bets").bet("punto", box, 10).bet("punto", 5, 10)
-    deal.inp("no_more_bets").cards("9S", "3H", "TC", "4D")
-    run = replay(deal)
-    (refused,) = run.alarms()
-    assert refused["code"] == "bet_refused" and "unknown_box" in refused["message"]
-    assert [(r["box"], r["amount"]) for r in run.of("bet_placed")] == [(5, 10)]
-    assert run.outcomes(1) == {5: "punto"}  # 9S TC = 9 against 3H 4D = 7
-
-
-@pytest.mark.parametrize("decks", [1, 6, 8])
-def test_art2_a_trace_for_another_number_of_decks_is_refused(tmp_path: Path,
-                                                             decks: int) -> None:
-    trace = tmp_path / "trace.jsonl"
-    trace.write_text("".join(json.dumps(o) + "\n" for o in Deal(decks).objects))
-    err = io.StringIO()
-    with redirect_stdout(io.StringIO()), redirect_stderr(err):
-        rc = cli.main(["replay", str(trace), "--journal", str(tmp_path / "j.sqlite")])
-    assert rc == 2
-    (line,) = err.getvalue().splitlines()
-    assert str(trace) in line and "meta.decks" in line and "seed 000 Art. 2" in line
 
 
 # -- the Banca's face-down card (seed 000 Art. 6) -------------------------------------

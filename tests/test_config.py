@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
+from mini_baccarat_helpers import MINI, write_mini
 
 from controller.core.config import load_config
 from controller.core.errors import ConfigError
@@ -236,52 +237,7 @@ def test_dotted_key_error_names_its_line(tmp_path: Path) -> None:
     assert (err.value.field, err.value.line) == ("roulette.min_ball_revolutions", line)
 
 
-# -- Mini-Bacará (seed 000 Art. 2) ---------------------------------------------------------
-MINI = (REPO / "config/mini-baccarat-sim.toml").read_text()
-MINI_DECKS = "decks = 4                      # seed 000 Art. 2"
-
-
-def write_mini(tmp_path: Path, old: str, new: str) -> tuple[Path, int]:
-    """The shipped Mini-Bacará config with ``old`` replaced by ``new``; the line of the first
-    line of ``new``."""
-    assert MINI.count(old) == 1, old
-    text = MINI.replace(old, new)
-    path = tmp_path / "mini.toml"
-    path.write_text(text)
-    return path, text[:text.index(new)].count("\n") + 1
-
-
-@pytest.mark.parametrize(("new", "key"), [
-    ("decks = 1", "mini_baccarat.decks"),
-    ("decks = 6", "mini_baccarat.decks"),
-    ("decks = 8", "mini_baccarat.decks"),
-    ("boxes = 6\ndecks = 4", "mini_baccarat.boxes"),
-    ("boxes = 4\ndecks = 4", "mini_baccarat.boxes"),
-])
-def test_art2_a_mini_baccarat_table_is_four_decks_and_five_boxes(tmp_path: Path, new: str,
-                                                                  key: str) -> None:
-    path, line = write_mini(tmp_path, MINI_DECKS, new)
-    with pytest.raises(ConfigError) as err:
-        load_config(str(path))
-    exc = err.value
-    assert (exc.path, exc.line, exc.field) == (str(path), line, key)
-    assert "seed 000 Art. 2" in exc.message
-
-
-def test_art2_the_decree_values_written_out_are_accepted(tmp_path: Path) -> None:
-    path, _ = write_mini(tmp_path, MINI_DECKS, "decks = 4\nboxes = 5")
-    mini = load_config(str(path)).rules
-    assert (mini.decks, mini.boxes) == (4, 5)
-
-
-@pytest.mark.parametrize(("meta", "key"), [({"decks": 6}, "meta.decks"),
-                                           ({"boxes": 7}, "meta.boxes"),
-                                           ({"decks": True}, "meta.decks")])
-def test_art2_a_trace_meta_for_another_table_is_an_error(meta: dict[str, object],
-                                                         key: str) -> None:
-    with pytest.raises(ConfigError) as err:
-        load_config("embedded:mini-baccarat-sim.toml", meta)
-    assert (err.value.line, err.value.field) == (1, key)
+# -- Mini-Bacará (its Art. 2 tests: tests/articles/test_seed_000_mini_baccarat.py) ---------
 
 
 @pytest.mark.parametrize(("value", "ok"), [(40, True), (104, True), (39, False), (105, False)])
