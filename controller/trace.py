@@ -47,7 +47,7 @@ class Trace:
         return self.events[-1].t if self.events else 0.0
 
 
-def read_trace(path: str, serial_ports: Iterable[str] = ("shoe",)) -> Trace:
+def read_trace(path: str, serial_ports: Iterable[str] | None = None) -> Trace:
     """Read and check a whole trace file.
 
     Raises:
@@ -89,7 +89,7 @@ def read_trace(path: str, serial_ports: Iterable[str] = ("shoe",)) -> Trace:
 
 
 def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]],
-                       serial_ports: Iterable[str] = ("shoe",)) -> Trace:
+                       serial_ports: Iterable[str] | None = None) -> Trace:
     """Check trace objects (line number, decoded JSON) as :func:`read_trace` does.
 
     The simulators' output goes through here too, so it meets the same contract.
@@ -98,7 +98,7 @@ def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]],
         TraceError: as :func:`read_trace`.
     """
     trace = Trace(path)
-    ports = set(serial_ports)
+    ports = set(serial_ports if serial_ports is not None else _words().ports)
     words = _words()
     gpio_names = words.gpio
     last_t = 0.0
@@ -154,6 +154,7 @@ class _Words:
     gpio_order: tuple[str, ...]
     actions: frozenset[str]
     bets: dict[str, tuple[str, ...]]
+    ports: frozenset[str]
 
 
 _WORDS: _Words | None = None
@@ -166,7 +167,8 @@ def _words() -> _Words:
         order = list(dict.fromkeys([n for s in specs for n in s.gpio_inputs] + list(BUTTON_INPUTS)))
         _WORDS = _Words(frozenset(order), tuple(order),
                         frozenset(a for s in specs for a in s.input_actions),
-                        {s.name: s.bet_kinds for s in specs})
+                        {s.name: s.bet_kinds for s in specs},
+                        frozenset(p for s in specs for p in s.serial_ports))
     return _WORDS
 
 

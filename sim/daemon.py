@@ -73,7 +73,7 @@ class SimulatedTable:
         self.fds: list[int] = []
         self.masters: dict[str, int] = {}
         self.urls: dict[str, str] = {}
-        for port in sorted({*self.spec.serial_ports, *config.serial}):
+        for port in sorted({*self.spec.ports(config), *config.serial}):
             master, slave = os.openpty()
             self.fds += [master, slave]
             self.masters[port] = master

@@ -220,7 +220,11 @@ class GameSpec:
         inputs: the dealer and inspector inputs it takes.
         gpio_inputs: the GPIO inputs it reads itself, raw (the dealer buttons
             ``open_bets`` and ``no_more_bets`` are every game's).
-        serial_ports: the serial ports it reads (e.g. ``shoe``).
+        serial_ports: the serial ports it may read (e.g. ``shoe``): the names its traces
+            may give.
+        ports_of: the serial ports a table with this config reads, when that depends on
+            the config (a roulette wheel on GPIO reads none, one over serial ``wheel``);
+            None: all of ``serial_ports``.
         make: builds the game for a table.
         recall: how its games are found in the journal.
         status: what ``tablectl status`` says of the table, from its journal.
@@ -250,11 +254,16 @@ class GameSpec:
     check_daemon: Callable[[Config], None] | None = None
     gpio_inputs: tuple[str, ...] = ()
     serial_ports: tuple[str, ...] = ()
+    ports_of: Callable[[Config], tuple[str, ...]] | None = None
     simulate: str = ""
     daemon_simulator: str = ""
     analyze: str = ""
     log: dict[str, tuple[str, ...] | None] = field(default_factory=dict)
     bet_record: str = ""
+
+    def ports(self, config: Config) -> tuple[str, ...]:
+        """The serial ports the table of ``config`` reads."""
+        return self.ports_of(config) if self.ports_of is not None else self.serial_ports
 
     @property
     def bet_kinds(self) -> tuple[str, ...]:

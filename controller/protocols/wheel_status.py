@@ -26,16 +26,16 @@ Anything else is an :class:`UnknownLine`; a status line with a field out of its 
 :class:`BadStatusLine`, never partly used; a line longer than :data:`MAX_LINE_BYTES` is
 dropped as an :class:`OverlongLine`. Blank lines are skipped. Nothing here raises on input.
 
-Lines are cut by a line framer (CR, LF or CR LF; bounded). The shared one
-(``controller.protocols.framing.LineFramer``) is on another branch; until it is merged
-this module has its own, with the same behaviour, used in one place
-(:meth:`StatusLineCodec.feed`).
+Lines are cut by the shared line framer (``controller.protocols.framing.LineFramer``: CR,
+LF or CR LF; bounded; never raises).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from controller.protocols.framing import LineFramer, Overlong
 
 MAX_LINE_BYTES = 128
 """Longest line kept, in bytes, line end excluded (a status line is about 20)."""
@@ -145,73 +145,6 @@ WheelLine = (StatusLine | NumberLine | CommandAnswer | VersionLine | BadStatusLi
              | UnknownLine | OverlongLine)
 
 
-# -- the line framer (until the shared controller.protocols.framing is merged) -----------
-@dataclass(frozen=True, slots=True)
-class Dropped:
-    """A frame longer than the framer's bound: dropped, ``length`` bytes long."""
-
-    length: int
-
-
-_LINE_END = re.compile(rb"\r\n?|\n")
-
-
-class LineFramer:
-    """Cuts bytes into lines ending in CR, LF or CR LF (a CR LF split between two reads is
-    one line end); keeps at most ``max_line`` bytes of an unfinished line (a longer line is
-    reported as :class:`Dropped` when its end comes); never raises.
-
-    Args:
-        max_line: bytes of a line kept, line end excluded.
-    """
-
-    def __init__(self, max_line: int) -> None:
-        self.max_line = max_line
-        self._buf = bytearray()
-        self._over = -1  # bytes of the over-long line under way; -1 while the line fits
-        self._after_cr = False  # the last byte seen ended a line with CR: an LF now is its
-
-    def reset(self) -> None:
-        """Forget the unfinished line (the port was reopened: its tail is lost)."""
-        self._buf.clear()
-        self._over = -1
-        self._after_cr = False
-
-    def feed(self, data: bytes) -> list[bytes | Dropped]:
-        """The lines ``data`` completes, in order, without their line ends."""
-        if not data:
-            return []
-        frames: list[bytes | Dropped] = []
-        pos = 1 if self._after_cr and data[0] == 0x0A else 0
-        self._after_cr = False
-        for end in _LINE_END.finditer(data, pos):
-            self._add(data[pos:end.start()])
-            frames.append(self._take())
-            pos = end.end()
-            self._after_cr = pos == len(data) and data[-1] == 0x0D
-        if pos < len(data):
-            self._add(data[pos:])
-        return frames
-
-    def _add(self, chunk: bytes) -> None:
-        if self._over >= 0:
-            self._over += len(chunk)
-            return
-        self._buf += chunk
-        if len(self._buf) > self.max_line:
-            self._over = len(self._buf)
-            self._buf.clear()
-
-    def _take(self) -> bytes | Dropped:
-        if self._over >= 0:
-            frame: bytes | Dropped = Dropped(self._over)
-            self._over = -1
-            return frame
-        line = bytes(self._buf)
-        self._buf.clear()
-        return line
-
-
 # -- the codec --------------------------------------------------------------------------
 class StatusLineCodec:
     """The automated wheel's line protocol (this module's docstring): ``feed`` the port's
@@ -231,7 +164,7 @@ class StatusLineCodec:
         """Add ``data``; return every line it completes, in order; never raises."""
         lines: list[WheelLine] = []
         for frame in self._framer.feed(data):
-            if isinstance(frame, Dropped):
+            if isinstance(frame, Overlong):
                 lines.append(OverlongLine(frame.length))
                 continue
             line = parse_line(frame.decode("latin-1"))

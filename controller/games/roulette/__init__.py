@@ -63,6 +63,8 @@ SPEC = GameSpec(
             ArgSpec("min_bet", "whole chips"), ArgSpec("max_bet", "whole chips"))),
     ),
     gpio_inputs=config.WHEEL_INPUTS,
+    serial_ports=(config.WHEEL_PORT,),
+    ports_of=config.ports_of,
     make=_make,
     status=status.status,
     bet_record="bet",

@@ -170,3 +170,9 @@ def check_daemon(config: Config) -> None:
         raise ConfigError(config.source, None, "gpio.inputs",
                           f"a roulette table needs the wheel inputs: {', '.join(missing)} "
                           "missing (hardware.md §1)")
+
+
+def ports_of(config: Config) -> tuple[str, ...]:
+    """The serial port the table reads: ``wheel`` for a wheel that reports over serial
+    (issue 12), none for a GPIO wheel."""
+    return (WHEEL_PORT,) if config.rules.wheel_source == "serial" else ()

@@ -2,7 +2,7 @@
 controller (``table-controller replay`` of status-line traces).
 
 Named per tests/articles/README.md (``test_art_12a_...``): these are the Art. 12 tests of
-the serial wheel source, to join tests/articles/test_seed_001_roulette.py. Every trace is
+the serial wheel source; the GPIO wheel's are in test_seed_001_roulette.py. Every trace is
 written by tests/wheel_lines.py from the issue's protocol; every expected verdict comes from
 the seed's text and RULES.md §1, quoted where it helps:
 
