@@ -237,6 +237,7 @@ class Row:
     seed: Seed
     entry: Entry
     tests: dict[str, str] = field(default_factory=dict)
+    files: dict[str, str] = field(default_factory=dict)  # test name -> its file's part
 
     @property
     def status(self) -> str:
@@ -311,6 +312,7 @@ def audit(seeds: Mapping[str, Seed], outcomes: Mapping[str, str],
                                 f"{seed.path.name}, not the controller's: a test contradicts it")
             else:
                 rows[seed.seed, id_].tests[name] = outcome
+                rows[seed.seed, id_].files[name] = m[2]
     return Audit(list(rows.values()), problems, others)
 
 
@@ -348,6 +350,10 @@ def render(result: Audit, verbose: bool = False, width: int = 100) -> str:
                 para(current.note, "  ")
         row(r.seed.seed, r.entry.label(r.seed.label), r.entry.summary,
             str(len(r.tests)), r.status)
+        by_file = Counter(r.files.values())
+        if len(by_file) > 1:  # the tests span files: e.g. a wheel on GPIO and one over serial
+            para(", ".join(f"{part} {n}" for part, n in sorted(by_file.items())),
+                 " " * (SEED_W + ART_W + 2) + "by file: ")
         if verbose:
             if r.entry.note:
                 para(r.entry.note, " " * (SEED_W + ART_W + 2) + "note: ")

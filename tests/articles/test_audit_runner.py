@@ -167,6 +167,22 @@ def test_a_seeds_tests_may_span_files_one_part_each(tmp_path: Path) -> None:
     assert "seed 007: 4 entries, 3 tests: 2 PASS, 1 FAIL" in audit.render(result)
 
 
+def test_an_article_tested_in_several_files_shows_the_count_of_each(tmp_path: Path) -> None:
+    # Issue 12: Art. 12 is covered for a wheel on GPIO and for one over serial, each in its
+    # own file: the table says how many tests each file gives the article.
+    seed = fake_seed(tmp_path)
+    result = audit.audit({"007": seed}, {
+        node("test_art_2a_on_gpio"): "passed",
+        node("test_art_2a_on_gpio_too"): "passed",
+        node("test_art_2a_over_serial", "test_seed_007_fake_serial.py"): "passed",
+        node("test_art_2b_only_here"): "passed",
+    })
+    table = audit.render(result).splitlines()
+    row = next(i for i, line in enumerate(table) if line.startswith("007  Art. 2 (a)"))
+    assert table[row + 1].split() == ["by", "file:", "fake", "2,", "fake_serial", "1"]
+    assert not any("by file" in line for line in table[row + 2:])
+
+
 @pytest.mark.parametrize("file", ["test_seed_007_other.py", "test_seed_007_fakeish.py",
                                   "test_seed_007_fake_.py", "test_seed_007_other_fake.py"])
 def test_a_file_named_after_another_game_is_a_problem(tmp_path: Path, file: str) -> None:
