@@ -43,7 +43,8 @@ class BlackjackConfig:
 
     Attributes:
         table: ``blackjack_plus`` (seed 002) or ``pot_luck`` (seed 004).
-        decks: decks in the shoe (the seeds' pages that would say are missing).
+        decks: decks in the shoe, 2 to 8 (the seeds' pages that would say are missing; one
+            deck cannot hold the cut card of Art. 5 e).
         boxes: betting boxes on the cloth, numbered 1 up in dealing order.
         cut_card_min_remaining: fewest cards below the cut card (Art. 5 e: 40).
         rules: the rules decisions (RULES.md §4).
@@ -83,6 +84,10 @@ def load(table: str, sec: Section, base: BlackjackConfig | None) -> BlackjackCon
     base = base or BlackjackConfig(table, pool=Pool() if table == "pot_luck" else None,
                                    bonus=PayTable() if table == "pot_luck" else None)
     decks = sec.number("decks", base.decks, 1, MAX_DECKS, integer=True)
+    if decks * 52 // 2 < CUT_CARD_MIN_REMAINING:
+        raise sec.error("decks", f"{decks} deck: the cut card goes no less than "
+                        f"{CUT_CARD_MIN_REMAINING} cards from the bottom and no more than half "
+                        "the pack (Art. 5 e): a shoe holds 2 decks at least")
     r = base.rules
     rules = Rules(
         blackjack_pays=_ratio(sec, "blackjack_pays", r.blackjack_pays),
