@@ -21,10 +21,14 @@ from conftest import REPO, run_replay
 
 from controller.cli import main as cli
 from controller.cli import tablectl
+from controller.core.clock import VirtualClock
 from controller.core.config import load_config
 from controller.core.errors import ConfigError
+from controller.core.loop import EventLoop
+from controller.core.table import Table
 from controller.games.blackjack.config import check_daemon
 from controller.store.journal import Journal
+from controller.trace import trace_from_objects
 
 CONFIGS = {"blackjack_plus": REPO / "config" / "blackjack-plus-sim.toml",
            "pot_luck": REPO / "config" / "pot-luck-sim.toml"}
@@ -202,3 +206,55 @@ def test_the_example_pay_tables_say_they_are_an_example() -> None:
     for name in ("blackjack-plus-sim.toml", "pot-luck-sim.toml"):  # embedded: the same
         assert (REPO / "controller" / "data" / name).read_bytes() == (
             REPO / "config" / name).read_bytes()
+
+
+# -- a restart in the middle of a coup -----------------------------------------------------------
+def coup_objects() -> list[dict[str, Any]]:
+    """New decks, a burn, box 1's 10 chips: TS 6H against 9C and AD, the AD exposed by
+    mistake (Art. 8: the up card; the 9C the hole card), then a hit (2S), a stand, and the
+    dealer's 9C AD (soft 20) stands."""
+    objects: list[dict[str, Any]] = [{"t": 0, "meta": {"table": "blackjack_plus", "decks": 6}}]
+    steps = [{"input": "procedure_step", "step": s}
+             for s in ("show", "turn", "scramble", "shuffle", "cut", "load")]
+    cards = [{"serial": "shoe", "text": f"[Game]<Card:{c}>\r\n"} for c in ("TS", "9C", "6H", "AD")]
+    for n, obj in enumerate([*steps, {"serial": "shoe", "text": "[Burn]<Card:2C>\r\n"},
+                             {"input": "open_bets"}, {"bet": "main", "box": 1, "amount": 10},
+                             {"input": "no_more_bets"}, *cards,
+                             {"input": "second_card_exposed"},
+                             {"input": "hit", "box": 1},
+                             {"serial": "shoe", "text": "[Game]<Card:2S>\r\n"},
+                             {"input": "stand", "box": 1}], 1):
+        objects.append({"t": 0.5 * n, **obj})
+    return objects
+
+
+def play_on(journal: Path, objects: list[dict[str, Any]]) -> None:
+    """A fresh table on ``journal`` (a restart): recover, then play ``objects``."""
+    events = trace_from_objects("coup", enumerate(objects, 1)).events
+    with Journal(journal, durable=False) as j:
+        clock = VirtualClock(events[0].t if events else 0.0)
+        loop = EventLoop(clock, lambda e: None)
+        table = Table(load_config("embedded:blackjack-plus-sim.toml"), j, loop.call_at,
+                      clock.now, None)
+        loop.handler = table.handle
+        table.recover()
+        loop.run_events(events)
+
+
+def test_a_coup_cut_by_a_restart_resumes_where_it_was(tmp_path: Path) -> None:
+    objects = coup_objects()
+    whole, cut = tmp_path / "whole.sqlite", tmp_path / "cut.sqlite"
+    play_on(whole, objects)
+    half = len(objects) - 3  # the hit, its card, the stand to come
+    play_on(cut, objects[:half])  # dealt, the second card exposed: the power goes
+    play_on(cut, [objects[0], *objects[half:]])
+    with Journal(cut, readonly=True) as j:
+        resumed = list(j.records())
+    (recovery,) = [r for r in resumed if r["type"] == "recovery"]
+    assert recovery["mismatch"] is None and recovery["state"] == "options"
+    with Journal(whole, readonly=True) as j:
+        expected = [{k: v for k, v in r.items() if k != "seq"} for r in j.records()]
+    assert [{k: v for k, v in r.items() if k != "seq"} for r in resumed
+            if r["type"] != "recovery"] == expected
+    assert [(r["card"], r["up_card"]) for r in resumed if r["type"] == "card_turned"] == [
+        ("AD", True), ("9C", False)]
