@@ -7,7 +7,8 @@ Art. 8 the dealer's hole card; seed 003 num. 6 every player's cards. The rule kn
 game, only the card core's records:
 
 - a ``card`` record with ``face_down: true`` shows ``"??"`` for its card until a
-  ``card_turned`` record of the same hand and card follows;
+  ``card_turned`` record of the same hand and card follows (each turn reveals one such
+  card, the earliest: a hand dealt two alike face down, one turned, keeps one hidden);
 - the records that carried such a card in are masked with it: the raw shoe bytes
   (``serial`` text), the dealer's correction (``input`` ``card``, ``manual_card``); that is,
   those of the input that dealt it, and those just before it (a line split across reads, a
@@ -23,6 +24,7 @@ once every face-down card is turned nothing is hidden. The journal keeps every r
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -67,11 +69,18 @@ def mask_face_down(records: Sequence[Record], *, reveal_turned: bool,
         raw_hidden_from: index in ``records`` from which raw shoe bytes may carry a
             face-down card; None when none may.
     """
-    turned = {(r.get("hand"), r.get("card")) for r in records
-              if reveal_turned and r.get("type") == TURNED}
-    hidden = [i for i, r in enumerate(records) if r.get("type") == "card"
-              and r.get("face_down") and (r.get("hand"), r.get("card")) not in turned]
-    if turned and not hidden:
+    turned = Counter((r.get("hand"), r.get("card")) for r in records
+                     if reveal_turned and r.get("type") == TURNED)
+    any_turned = bool(turned)
+    hidden = []
+    for i, r in enumerate(records):
+        if r.get("type") == "card" and r.get("face_down"):
+            key = (r.get("hand"), r.get("card"))
+            if turned[key]:
+                turned[key] -= 1  # one turn reveals one card: two alike stay one hidden
+            else:
+                hidden.append(i)
+    if any_turned and not hidden:
         return list(records)  # every face-down card is turned: nothing is hidden any more
     shown = list(records)
     for i in hidden:

@@ -16,6 +16,8 @@ from controller.games.base import GameSpec
 PACKAGES: tuple[str, ...] = (
     "roulette",        # seed 001, Peru 1999
     "mini_baccarat",   # seed 000, Uruguay decree 217/978
+    "blackjack.plus",      # seed 002, Peru 2016: Black Jack Plus
+    "blackjack.pot_luck",  # seed 004, Peru 2000: Pot Luck Black Jack
 )
 
 DEFAULT_GAME = "roulette"

@@ -1,9 +1,9 @@
 """Card-table traces for the article tests: built event by event, replayed whole.
 
-A :class:`Trace` is a CONTRACT §2 trace for the ``mini_baccarat`` table (the only card table
-so far): dealer inputs, bets, and shoe lines in the reference protocol of CONTRACT §4.
-:func:`play` replays it with ``table-controller replay`` (tests/conftest.py ``run_replay``)
-and gives its records as a :class:`Run`.
+A :class:`Trace` is a CONTRACT §2 trace for a card table (``mini_baccarat`` unless it says
+another: ``blackjack_plus``, ``pot_luck``): dealer inputs, bets, and shoe lines in the
+reference protocol of CONTRACT §4. :func:`play` replays it with ``table-controller replay``
+(tests/conftest.py ``run_replay``) and gives its records as a :class:`Run`.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from conftest import run_replay
+
+from controller.store.journal import Journal
 
 NEW_DECKS = ("show", "turn", "scramble", "shuffle", "cut", "load")
 """Seed 002 / 004 Art. 5 (a)-(f), declared by the dealer; (g), the burn, is read."""
@@ -31,12 +33,15 @@ def deck() -> list[str]:
 
 
 class Trace:
-    """A Mini-Bacará trace, events 0.5 s apart; ``ready`` starts with the Art. 5 procedure
-    and its burn card (2C)."""
+    """A card table's trace, events 0.5 s apart; ``ready`` starts with the Art. 5 procedure
+    and its burn card (2C). ``table`` and ``decks`` (and ``meta``, more of the table's
+    keys) go in its meta line."""
 
-    def __init__(self, ready: bool = True) -> None:
+    def __init__(self, ready: bool = True, table: str = "mini_baccarat", decks: int = 4,
+                 **meta: Any) -> None:
+        self.decks = decks
         self.events: list[dict[str, Any]] = [
-            {"t": 0, "meta": {"table": "mini_baccarat", "decks": 4}}]
+            {"t": 0, "meta": {"table": table, "decks": decks, **meta}}]
         if ready:
             self.procedure(NEW_DECKS, burn="2C")
 
@@ -63,11 +68,16 @@ class Trace:
             self.inp("procedure_step", step=step)
         return self.cards(burn, line="Burn") if burn else self
 
+    @property
+    def pack(self) -> int:
+        """Cards in the full shoe."""
+        return self.decks * 52
+
     def burn_until(self, left: int, burnt: Sequence[str] = ("2C",)) -> Trace:
-        """Burn cards until ``left`` remain in the 4-deck shoe, after the ``burnt`` ones: the
-        deck's order over and over, so no card comes more often than the decks hold."""
-        order = [c for c in deck() if c not in burnt] + deck() * 3
-        count = PACK - len(burnt) - left
+        """Burn cards until ``left`` remain in the shoe, after the ``burnt`` ones: the deck's
+        order over and over, so no card comes more often than the decks hold."""
+        order = [c for c in deck() if c not in burnt] + deck() * (self.decks - 1)
+        count = self.pack - len(burnt) - left
         assert 0 <= count <= len(order)
         return self.add(serial="shoe", text="".join(
             f"[Burn]<Card:{card}>\r\n" for card in order[:count])) if count else self
@@ -82,8 +92,9 @@ class Trace:
 class Run:
     """The records a replay printed."""
 
-    def __init__(self, records: list[dict[str, Any]]) -> None:
+    def __init__(self, records: list[dict[str, Any]], journal: Path | None = None) -> None:
         self.records = records
+        self.journal = journal
 
     def of(self, *types: str) -> list[dict[str, Any]]:
         return [r for r in self.records if r["type"] in types]
@@ -106,12 +117,38 @@ class Run:
         (found,) = [r for r in self.of("coup_result") if r["coup"] == coup]
         return found
 
+    def whole(self, *types: str) -> list[dict[str, Any]]:
+        """The journal's records (of ``types``, or all), as journaled: a card dealt face
+        down is masked in what a replay prints, never in the journal."""
+        assert self.journal is not None
+        with Journal(self.journal, readonly=True) as journal:
+            return [r for r in journal.records() if not types or r["type"] in types]
 
-def play(tmp_path: Path, trace: Trace) -> Run:
-    """Replay ``trace`` (in ``tmp_path``, a fresh journal each time); exit 0 expected."""
+    def dealt(self) -> list[tuple[str, str]]:
+        """(hand, card) of every card dealt, as journaled, in order."""
+        return [(r["hand"], r["card"]) for r in self.whole("card")]
+
+
+# -- Black Jack (seeds 002 and 004) -------------------------------------------------------
+def two_card_deal(boxes: Sequence[Sequence[str]], dealer: Sequence[str]) -> list[str]:
+    """The shoe's cards in the order of Art. 8 (seeds 002, 004): a card to each box left to
+    right, one to the dealer, a second to each box, the dealer's second."""
+    return [b[0] for b in boxes] + [dealer[0]] + [b[1] for b in boxes] + [dealer[1]]
+
+
+def bj_total(cards: Sequence[str]) -> tuple[int, bool]:
+    """Seed 004 Art. 3: figures and the ten 10, an ace 11 or 1; (total, soft)."""
+    points = [1 if c[0] == "A" else 10 if c[0] in "TJQK" else int(c[0]) for c in cards]
+    hard = sum(points)
+    return (hard + 10, True) if 1 in points and hard + 10 <= 21 else (hard, False)
+
+
+def play(tmp_path: Path, trace: Trace, *args: str) -> Run:
+    """Replay ``trace`` (in ``tmp_path``, a fresh journal each time; ``args`` more options of
+    ``replay``, e.g. ``--config``); exit 0 expected."""
     n = len(list(tmp_path.glob("trace-*.jsonl")))
     path = tmp_path / f"trace-{n}.jsonl"
     path.write_text("".join(json.dumps(e) + "\n" for e in trace.events), encoding="utf-8")
-    res = run_replay(path, tmp_path / f"journal-{n}.sqlite")
+    res = run_replay(path, tmp_path / f"journal-{n}.sqlite", *args)
     assert res.rc == 0, res.stderr
-    return Run(res.records)
+    return Run(res.records, res.journal)

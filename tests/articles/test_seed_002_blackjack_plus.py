@@ -1,44 +1,98 @@
-"""Seed 002 (Black Jack Plus, Peru 2016): the shoe procedures of Art. 4-6.
+"""Seed 002 (Black Jack Plus, Peru 2016): Art. 4-10 through the whole controller.
 
-There is no ``blackjack_plus`` game yet: its articles 7-10 have no test, and the audit
-shows them "not implemented". The deck and shoe procedures of Art. 4-6 belong to the shared
-card shoe, which every card table follows (RULES.md §3); these tests replay them on the
-``mini_baccarat`` table (tests/articles/card_traces.py), the only card table so far.
-Names follow tests/articles/README.md: ``test_art_5e_...`` tests Art. 5 (e).
+Each test writes a ``blackjack_plus`` trace (CONTRACT §2 and §6: dealer inputs, bets, shoe
+lines of CONTRACT §4; a 6-deck shoe) and replays it with ``table-controller replay``
+(tests/articles/card_traces.py). The cards are put in the shoe in the order Art. 8 deals
+them (``two_card_deal``), then the cards the players' decisions and the dealer's rule ask
+for; every total and payout expected is worked out here from the articles and the
+decisions of RULES.md §4 (blackjack 3 to 2, the dealer stands on all 17s), never taken from
+the controller. What a replay prints is what the public sees (the dealer's face-down cards
+as "??"); the journal keeps every card (``Run.dealt``). Names follow
+tests/articles/README.md: ``test_art_5e_...`` tests Art. 5 (e).
 """
 
 from __future__ import annotations
 
+import json
+from contextlib import redirect_stderr, redirect_stdout
+from io import StringIO
 from pathlib import Path
 
 import pytest
-from card_traces import CUT_CARD, NEW_DECKS, PACK, Trace, play
+from card_traces import CUT_CARD, NEW_DECKS, Run, Trace, bj_total, play, two_card_deal
+from conftest import REPO
 
+from controller.cli import tablectl
+from controller.core.clock import VirtualClock
+from controller.core.config import load_config
+from controller.core.logs import configure
+from controller.core.loop import EventLoop
+from controller.core.table import Table
+from controller.store.journal import Journal
+from controller.trace import read_trace
+
+DECKS = 6
+PACK = DECKS * 52
 HALF_PACK = PACK // 2  # Art. 5 e, 6 b: "la mitad del paquete"
-# Box 1 9S TC = 9 against the Banca's 3H 4D = 7 (seed 000): a coup that is over once dealt.
-COUP = ((("punto", 1, 10),), "9S", "3H", "TC", "4D")
+BOX1 = (("main", 1, 10),)
+# Box 1 AS KD, a blackjack (no decision); the dealer 9H 8C = 17 stands: 3 to 2 on 10 is 15.
+COUP = (BOX1, *two_card_deal([("AS", "KD")], ("9H", "8C")))
+SIM_CONFIG = str(REPO / "config" / "blackjack-plus-sim.toml")  # limits 5 to 1000
 
 
-# -- Art. 4: jokers are never used -------------------------------------------------------
+def table(ready: bool = True) -> Trace:
+    return Trace(ready, table="blackjack_plus", decks=DECKS)
+
+
+def one_box(hand: tuple[str, str], dealer: tuple[str, str], bet: int = 10) -> Trace:
+    """Bets open, box 1's ``bet``, no more bets, and the two-card deal (Art. 8)."""
+    return table().coup((("main", 1, bet),), *two_card_deal([hand], dealer))
+
+
+def turned(run: Run) -> list[tuple[str, bool]]:
+    return [(r["card"], r["up_card"]) for r in run.of("card_turned")]
+
+
+# -- Art. 4: jokers never used; the decks complete --------------------------------------------
 def test_art_4_a_joker_read_from_the_shoe_stops_play_until_the_inspector_clears(
         tmp_path: Path) -> None:
-    trace = Trace().coup((("punto", 1, 10),), "9S", "JK")
+    trace = table().coup(BOX1, "9S", "JK")
     trace.cards("3H").inp("inspector_clear", note="joker removed").cards("3H", "TC", "4D")
+    trace.inp("stand", box=1).cards("KS")  # the dealer's 3H 4D = 7 draws KS: 17
     run = play(tmp_path, trace)
     (joker,) = run.alarms("bad_card")
     assert joker["stops_play"] is True
     assert [a["card"] for a in run.alarms("card_while_stopped")] == ["3H"]
-    assert [(c["hand"], c["face_down"]) for c in run.of("card")] == [
-        ("box 1", False), ("banca", True), ("box 1", False), ("banca", False)]
-    assert run.settlements() == [(1, "punto", 10, "win", 10)]
+    assert run.dealt() == [("box 1", "9S"), ("dealer", "3H"), ("box 1", "TC"),
+                           ("dealer", "4D"), ("dealer", "KS")]
+    assert run.settlements() == [(1, "main", 10, "win", 10)]  # 19 against 17
 
 
-# -- Art. 5: new decks, (a)-(g) in this order --------------------------------------------------
+def test_art_4_a_card_seen_more_often_than_the_decks_hold_stops_play(tmp_path: Path) -> None:
+    # Two decks (meta decks 2): a third AS cannot be in them.
+    trace = Trace(table="blackjack_plus", decks=2).coup(BOX1, "AS", "AS", "AS")
+    run = play(tmp_path, trace)
+    (over,) = run.alarms("card_over_count")
+    assert over["stops_play"] is True and over["card"] == "AS"
+    assert run.dealt() == [("box 1", "AS"), ("dealer", "AS")]
+
+
+def test_art_4_new_decks_on_request_need_the_art_5_procedure(tmp_path: Path) -> None:
+    trace = table().inp("new_shoe", reason="a marked card").coup(*COUP)
+    run = play(tmp_path, trace)
+    (closed,) = run.of("shoe_closed")
+    assert closed["reason"] == "decks_changed"
+    (refused,) = run.alarms("shoe_not_ready")
+    assert refused["seq"] > closed["seq"] and "seed 002" in refused["message"]
+    assert not run.of("coup_start")
+
+
+# -- Art. 5: new decks, (a)-(g) in this order ---------------------------------------------------
 @pytest.mark.parametrize("left_out", NEW_DECKS)
 def test_art_5abcdef_a_step_left_out_keeps_the_first_game_from_opening(
         tmp_path: Path, left_out: str) -> None:
     steps = [s for s in NEW_DECKS if s != left_out]
-    run = play(tmp_path, Trace(ready=False).procedure(steps, burn="2C").coup(*COUP))
+    run = play(tmp_path, table(ready=False).procedure(steps, burn="2C").coup(*COUP))
     # Without "load" the burn card comes before the shoe holds any cards.
     assert (("card_before_ready" if left_out == "load" else "procedure_out_of_order")
             in run.codes())
@@ -47,47 +101,309 @@ def test_art_5abcdef_a_step_left_out_keeps_the_first_game_from_opening(
 
 
 def test_art_5_steps_out_of_order_are_an_alarm_and_not_journaled(tmp_path: Path) -> None:
-    run = play(tmp_path, Trace(ready=False).procedure(("show", "shuffle", "turn"), burn=None))
+    run = play(tmp_path, table(ready=False).procedure(("show", "shuffle", "turn"), burn=None))
     (alarm,) = run.alarms()
-    assert alarm["code"] == "procedure_out_of_order"
+    assert alarm["code"] == "procedure_out_of_order" and "seed 002 Art. 5" in alarm["message"]
     assert run.steps("new_decks") == ["show", "turn"]
 
 
 def test_art_5g_the_burn_read_from_the_shoe_completes_the_procedure(tmp_path: Path) -> None:
-    trace = Trace(ready=False).procedure(NEW_DECKS, burn=None).inp("open_bets")  # no burn
+    trace = table(ready=False).procedure(NEW_DECKS, burn=None).inp("open_bets")  # no burn
     trace.cards("5C", line="Burn").coup(*COUP)
     run = play(tmp_path, trace)
     assert run.codes() == ["shoe_not_ready"]
     assert run.steps("new_decks") == [*NEW_DECKS, "burn"]
     assert len(run.of("coup_start")) == 1
-    assert run.settlements() == [(1, "punto", 10, "win", 10)]
+    assert run.settlements() == [(1, "main", 10, "win", 15)]
 
 
 def test_art_5e_6b_cut_card_with_more_than_half_the_pack_left_stops_play(
         tmp_path: Path) -> None:
-    run = play(tmp_path, Trace().line("[Cut]").coup(*COUP))  # 207 of 208 cards left
+    run = play(tmp_path, table().line("[Cut]").coup(*COUP))  # 311 of 312 cards left
     (cut,) = run.of("cut_card")
     assert cut["cards_left"] == PACK - 1 and cut["early"] is True
     (early,) = run.alarms("cut_card_early")
-    assert early["stops_play"] is True
+    assert early["stops_play"] is True and "seed 002 Art. 5 e, 6 b" in early["message"]
     assert not run.of("coup_start")
 
 
 def test_art_5e_6b_cut_card_with_half_the_pack_left_is_in_place(tmp_path: Path) -> None:
-    run = play(tmp_path, Trace().burn_until(HALF_PACK).line("[Cut]"))
+    run = play(tmp_path, table().burn_until(HALF_PACK).line("[Cut]"))
     (cut,) = run.of("cut_card")
     assert cut["cards_left"] == HALF_PACK and not cut["early"] and not cut["late"]
     assert not run.alarms()
 
 
-# -- Art. 6: after the cut card --------------------------------------------------------------
+def test_art_5e_6b_no_cut_card_before_the_last_40_cards_stops_play(tmp_path: Path) -> None:
+    run = play(tmp_path, table().burn_until(39))  # "a no menos de 40 cartas de la base"
+    (missing,) = run.alarms()
+    assert missing["code"] == "cut_card_missing" and missing["stops_play"] is True
+    assert "seed 002 Art. 5 e" in missing["message"]
+
+
+# -- Art. 6: after the cut card ------------------------------------------------------------------
 def test_art_6abcd_after_the_cut_card_no_game_before_shuffle_cut_load_and_burn(
         tmp_path: Path) -> None:
-    trace = Trace().burn_until(HALF_PACK).line("[Cut]").inp("open_bets")  # refused
+    trace = table().burn_until(HALF_PACK).line("[Cut]").inp("open_bets")  # refused
     trace.procedure(CUT_CARD, burn="KD").coup(*COUP)
     run = play(tmp_path, trace)
     (closed,) = run.of("shoe_closed")
     (refused,) = run.alarms()
     assert refused["code"] == "shoe_not_ready" and refused["seq"] > closed["seq"]
     assert run.steps("cut_card") == [*CUT_CARD, "burn"]
-    assert run.settlements() == [(1, "punto", 10, "win", 10)]
+    assert run.settlements() == [(1, "main", 10, "win", 15)]
+
+
+def test_art_6_the_cut_card_in_a_coup_ends_the_shoe_after_it(tmp_path: Path) -> None:
+    trace = table().burn_until(HALF_PACK + 2).inp("open_bets").bet("main", 1, 10)
+    trace.inp("no_more_bets").cards("AS", "9H").line("[Cut]").cards("KD", "8C")
+    run = play(tmp_path, trace.inp("open_bets"))
+    (result,) = run.of("coup_result")
+    (closed,) = run.of("shoe_closed")
+    assert closed["reason"] == "cut_card" and closed["seq"] > result["seq"]
+    assert run.codes() == ["shoe_not_ready"]  # the next coup waits for Art. 6
+
+
+# -- Art. 7: bets ---------------------------------------------------------------------------------
+def test_art_7_one_hand_per_box_whatever_the_bettors_joined_to_it(tmp_path: Path) -> None:
+    # "por el monto total apostado en una postura sólo existe una mano"
+    trace = table().coup((("main", 1, 10), ("main", 1, 20)), *COUP[1:])
+    run = play(tmp_path, trace)
+    assert [b["total"] for b in run.of("bet_placed")] == [10, 30]
+    assert [h for h, _ in run.dealt()].count("box 1") == 2
+    assert run.settlements() == [(1, "main", 30, "win", 45)]
+
+
+def test_art_7_no_bet_once_the_first_card_is_dealt(tmp_path: Path) -> None:
+    trace = table().inp("open_bets").bet("main", 1, 10).inp("no_more_bets").cards("AS")
+    trace.bet("main", 1, 10).bet("main", 2, 10).cards("9H", "KD", "8C")
+    run = play(tmp_path, trace)
+    assert [a["bet"]["box"] for a in run.alarms("bet_refused")] == [1, 2]
+    assert all("bets_closed" in a["message"] for a in run.alarms("bet_refused"))
+    assert run.settlements() == [(1, "main", 10, "win", 15)]
+
+
+def test_art_7_bets_within_the_table_s_limits(tmp_path: Path) -> None:
+    trace = table().inp("open_bets").bet("main", 1, 4).bet("main", 2, 600).bet("main", 2, 500)
+    trace.bet("main", 8, 10).inp("no_more_bets")
+    run = play(tmp_path, trace, "--config", SIM_CONFIG)  # limits 5 to 1000 a box
+    codes = [a["message"].split(":")[1].strip() for a in run.alarms("bet_refused")]
+    assert codes == ["below_minimum", "over_maximum", "unknown_box"]
+    assert run.of("bets_closed")[0]["boxes"] == [2]
+
+
+# -- Art. 8: the two-card deal ---------------------------------------------------------------------
+FIRSTS = ("2S", "3S", "4S", "5S", "6S", "7S", "8S")
+SECONDS = ("TH", "TD", "TC", "9H", "9D", "9C", "8H")  # 12 to 16: each box decides
+
+
+@pytest.mark.parametrize("boxes", [(1,), (1, 2), (1, 2, 3), (1, 2, 3, 4), (1, 2, 3, 4, 5),
+                                   (1, 2, 3, 4, 5, 6), (1, 2, 3, 4, 5, 6, 7), (2, 5, 7)])
+def test_art_8_a_card_to_each_box_left_to_right_then_the_dealer_face_down_twice(
+        tmp_path: Path, boxes: tuple[int, ...]) -> None:
+    hands = [(FIRSTS[i], SECONDS[i]) for i in range(len(boxes))]
+    trace = table().coup(tuple(("main", b, 10) for b in boxes),
+                         *two_card_deal(hands, ("QS", "7H")))
+    for box in boxes:
+        trace.inp("stand", box=box)
+    run = play(tmp_path, trace)
+    labels = [f"box {b}" for b in boxes]
+    assert run.dealt() == ([(lab, h[0]) for lab, h in zip(labels, hands, strict=True)]
+                           + [("dealer", "QS")]
+                           + [(lab, h[1]) for lab, h in zip(labels, hands, strict=True)]
+                           + [("dealer", "7H")])
+    # Face up to the boxes, face down to the dealer ("una carta cubierta para sí mismo").
+    shown = [(c["hand"], c["card"], c["face_down"]) for c in run.of("card")]
+    assert [s for s in shown if s[0] == "dealer"] == [("dealer", "??", True)] * 2
+    # He turns his first card ("descubriendo la primera carta que recibió"): QS 7H = 17.
+    assert turned(run) == [("QS", True), ("7H", False)]
+    expected = [(b, "main", 10, "lose", -10) for b, h in zip(boxes, hands, strict=True)
+                if bj_total(h)[0] < 17]
+    assert run.settlements() == expected
+
+
+def test_art_8_10_a_second_card_exposed_by_mistake_is_the_up_card(tmp_path: Path) -> None:
+    trace = one_box(("TS", "6H"), ("5C", "AD")).inp("second_card_exposed")
+    trace.bet("insurance", 1, 5).inp("stand", box=1).cards("2S")  # 5C AD 2S: soft 18
+    run = play(tmp_path, trace)
+    # "ésta será considerada la carta descubierta": AD is up, 5C the hole card.
+    assert turned(run) == [("AD", True), ("5C", False)]
+    assert len(run.of("insurance_offered")) == 1  # an ace up (Art. 10)
+    # The hole card decides insurance: a five, no ten: it loses. 16 against 18 loses.
+    assert run.settlements() == [(1, "insurance", 5, "lose", -5), (1, "main", 10, "lose", -10)]
+
+
+def test_art_8_a_second_card_exposed_after_a_player_acted_is_refused(tmp_path: Path) -> None:
+    trace = one_box(("TS", "6H"), ("5C", "9D")).inp("hit", box=1).cards("4S")
+    run = play(tmp_path, trace.inp("second_card_exposed").inp("stand", box=1).cards("8S"))
+    assert run.codes() == ["up_card_turned"]
+    assert turned(run)[0] == ("5C", True)
+
+
+def test_art_8_no_stand_before_the_deal_is_complete(tmp_path: Path) -> None:
+    # "Concluida dicha etapa cualquier jugador se puede plantar."
+    trace = table().coup(BOX1, "TS", "9C").inp("stand", box=1).cards("6H", "7D")
+    run = play(tmp_path, trace.inp("stand", box=1).cards("KS"))
+    (refused,) = run.alarms()
+    assert refused["code"] == "deal_not_complete" and "Art. 8" in refused["message"]
+    assert [d["action"] for d in run.of("decision")] == ["stand"]
+    assert run.settlements() == [(1, "main", 10, "win", 10)]  # 16 against 9C 7D KS: bust
+
+
+def test_art_8_the_boxes_act_left_to_right(tmp_path: Path) -> None:
+    deal = two_card_deal([("TS", "2H"), ("9S", "3H")], ("5C", "9D"))
+    trace = table().coup((("main", 1, 10), ("main", 2, 10)), *deal)
+    trace.inp("hit", box=2).inp("stand", box=1).inp("stand", box=2).cards("KS")  # 24: bust
+    run = play(tmp_path, trace)
+    (refused,) = run.alarms()
+    assert refused["code"] == "not_this_box"
+    assert [(d["box"], d["action"]) for d in run.of("decision")] == [(1, "stand"), (2, "stand")]
+
+
+# -- Art. 9: surrender ("retiro") --------------------------------------------------------------
+def test_art_9_surrender_pays_half_the_bet_at_once(tmp_path: Path) -> None:
+    run = play(tmp_path, one_box(("TS", "6H"), ("9C", "7D")).inp("surrender", box=1))
+    (settled,) = run.of("settlement")
+    assert (settled["kind"], settled["outcome"], settled["payout"]) == ("main", "surrender", -5)
+    (turn,) = run.of("dealer_turn")
+    assert settled["seq"] < turn["seq"]  # "recogerá inmediatamente la parte correspondiente"
+    # No hand is left against the dealer: he turns his hole card and draws nothing.
+    assert run.result()["dealer"]["cards"] == ["9C", "7D"]
+
+
+def test_art_9_an_odd_bet_surrenders_half_a_chip(tmp_path: Path) -> None:
+    run = play(tmp_path, one_box(("TS", "6H"), ("9C", "7D"), bet=5).inp("surrender", box=1))
+    assert run.settlements() == [(1, "main", 5, "surrender", -2.5)]
+
+
+def test_art_9_no_surrender_when_the_dealer_s_up_card_is_an_ace(tmp_path: Path) -> None:
+    # "El retiro no procede cuando la primera carta del dealer es un 'As'."
+    trace = one_box(("TS", "6H"), ("AC", "7D")).inp("surrender", box=1).inp("stand", box=1)
+    run = play(tmp_path, trace)
+    assert run.codes() == ["surrender_against_ace"]
+    assert run.settlements() == [(1, "main", 10, "lose", -10)]  # 16 against soft 18
+
+
+def test_art_9_no_surrender_after_a_hit(tmp_path: Path) -> None:
+    deal = two_card_deal([("TS", "2H"), ("9S", "7H")], ("9C", "7D"))
+    trace = table().coup((("main", 1, 10), ("main", 2, 10)), *deal)
+    trace.inp("hit", box=1).cards("5S").inp("surrender", box=1).inp("surrender", box=2)
+    run = play(tmp_path, trace.inp("stand", box=1).inp("stand", box=2).cards("KS"))
+    assert run.codes() == ["surrender_closed", "surrender_closed"]
+    assert not [s for s in run.of("settlement") if s["outcome"] == "surrender"]
+
+
+def test_art_9_no_surrender_before_the_two_card_deal(tmp_path: Path) -> None:
+    trace = table().coup(BOX1, "TS", "9C").inp("surrender", box=1).cards("6H", "7D")
+    run = play(tmp_path, trace.inp("stand", box=1).cards("KS"))
+    assert run.codes() == ["deal_not_complete"]
+
+
+def test_art_9_a_surrender_stands_against_a_dealer_blackjack(tmp_path: Path) -> None:
+    # He does not check for blackjack first (RULES.md §4): the surrender is already paid.
+    run = play(tmp_path, one_box(("TS", "6H"), ("KC", "AH")).inp("surrender", box=1))
+    assert run.settlements() == [(1, "main", 10, "surrender", -5)]
+    assert run.result()["dealer"]["blackjack"] is True
+
+
+# -- Art. 10: insurance ------------------------------------------------------------------------
+def test_art_10_insurance_pays_2_to_1_when_the_hole_card_is_a_figure(tmp_path: Path) -> None:
+    trace = one_box(("TS", "7H"), ("AS", "KH")).bet("insurance", 1, 5).inp("stand", box=1)
+    run = play(tmp_path, trace)
+    assert run.settlements() == [(1, "insurance", 5, "win", 10), (1, "main", 10, "lose", -10)]
+
+
+def test_art_10_insurance_loses_when_the_hole_card_is_no_ten(tmp_path: Path) -> None:
+    trace = one_box(("TS", "7H"), ("AS", "6H")).bet("insurance", 1, 5).inp("stand", box=1)
+    run = play(tmp_path, trace)  # AS 6H: soft 17, the dealer stands (s17)
+    assert run.settlements() == [(1, "insurance", 5, "lose", -5), (1, "main", 10, "push", 0)]
+
+
+def test_art_10_insurance_is_decided_when_the_hole_card_is_turned_at_the_end(
+        tmp_path: Path) -> None:
+    trace = one_box(("TS", "2H"), ("AS", "KH")).bet("insurance", 1, 5)
+    run = play(tmp_path, trace.inp("hit", box=1).cards("5S").inp("stand", box=1))
+    (insurance,) = [s for s in run.of("settlement") if s["kind"] == "insurance"]
+    hole = run.of("card_turned")[1]
+    assert hole["card"] == "KH" and hole["up_card"] is False
+    assert run.of("card")[-1]["seq"] < hole["seq"] < insurance["seq"]
+
+
+def test_art_10_no_insurance_without_an_ace_up(tmp_path: Path) -> None:
+    run = play(tmp_path, one_box(("TS", "7H"), ("9S", "KH")).bet("insurance", 1, 5))
+    (refused,) = run.alarms("bet_refused")
+    assert "insurance_not_offered" in refused["message"]
+
+
+def test_art_10_insurance_over_half_the_bet_is_refused_not_capped(tmp_path: Path) -> None:
+    trace = one_box(("TS", "7H"), ("AS", "6H")).bet("insurance", 1, 6).bet("insurance", 1, 5)
+    run = play(tmp_path, trace.bet("insurance", 1, 1).inp("stand", box=1))
+    refusals = run.alarms("bet_refused")
+    assert [a["bet"]["amount"] for a in refusals] == [6, 1]
+    assert all("insurance_over_half" in a["message"] for a in refusals)
+    assert [s[:3] for s in run.settlements()] == [(1, "insurance", 5), (1, "main", 10)]
+
+
+def test_art_10_insurance_is_placed_before_the_first_player_acts(tmp_path: Path) -> None:
+    deal = two_card_deal([("TS", "7H"), ("9S", "9H")], ("AS", "6H"))
+    trace = table().coup((("main", 1, 10), ("main", 2, 10)), *deal)
+    run = play(tmp_path, trace.inp("stand", box=1).bet("insurance", 2, 5))
+    (refused,) = run.alarms("bet_refused")
+    assert "insurance_closed" in refused["message"]
+
+
+# -- Art. 8: the hole card stays hidden until it is turned ------------------------------------
+HOLE = "7D"  # no other card of these traces is a 7D
+
+
+def paused(exposed: bool) -> Trace:
+    """A coup waiting for box 1's decision: the dealer's hole card is down. Exposed: his
+    second card was shown by mistake, so his first (the 7D) is the hole card (Art. 8)."""
+    trace = one_box(("TS", "2H"), (HOLE, "9C") if exposed else ("9C", HOLE))
+    if exposed:
+        trace.inp("second_card_exposed")
+    return trace.inp("hit", box=1).cards("5S")
+
+
+def tablectl_out(journal: Path, *args: str) -> str:
+    out = StringIO()
+    with redirect_stdout(out):
+        assert tablectl.main(["--journal", str(journal), *args]) == 0
+    return out.getvalue()
+
+
+def logged(tmp_path: Path, trace: Trace) -> str:
+    """The controller's log (debug level, JSON) of ``trace`` played through a Table."""
+    path = tmp_path / "logged.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in trace.events), encoding="utf-8")
+    events = read_trace(str(path)).events
+    buffer = StringIO()
+    with redirect_stderr(buffer):
+        configure("debug", "json")
+    try:
+        with Journal(tmp_path / "logged.sqlite", durable=False) as journal:
+            clock = VirtualClock()
+            loop = EventLoop(clock, lambda e: None)
+            table = Table(load_config("embedded:blackjack-plus-sim.toml"), journal,
+                          loop.call_at, clock.now, None)
+            loop.handler = table.handle
+            loop.run_events(events)
+    finally:
+        configure("warning", "console")
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("exposed", [False, True], ids=["second_down", "first_down"])
+def test_art_8_the_hole_card_is_absent_from_output_log_status_and_recall_until_turned(
+        tmp_path: Path, exposed: bool) -> None:
+    run = play(tmp_path, paused(exposed))
+    assert ("dealer", HOLE) in run.dealt()  # the journal has it ...
+    assert HOLE not in str(run.records)  # ... what the replay shows has not
+    for args in (["status"], ["status", "--json"], ["recall"], ["recall", "--json"]):
+        assert HOLE not in tablectl_out(run.journal, *args), args
+    log = logged(tmp_path, paused(exposed))
+    assert '"decision"' in log and HOLE not in log
+    # Turned at the end (the dealer's 9C 7D = 16 draws a KS), it is shown.
+    done = play(tmp_path, paused(exposed).inp("stand", box=1).cards("KS"))
+    assert (HOLE, False) in turned(done)
+    assert f'"{HOLE}"' in tablectl_out(done.journal, "recall", "--json")

@@ -12,8 +12,21 @@ from controller.cli.progress import ProgressBar
 from controller.games import registry
 
 
+def commands() -> dict[str, str]:
+    """The analysis commands by name: each game's table name, and the name of its package
+    under ``controller/games`` (``blackjack``: one analysis for the tables of a game)."""
+    found: dict[str, str] = {}
+    for spec in registry.games().values():
+        if spec.analyze:
+            module = spec.analyze.partition(":")[0].split(".")
+            found[spec.name] = spec.analyze
+            found.setdefault(module[2] if module[:2] == ["controller", "games"] else spec.name,
+                             spec.analyze)
+    return found
+
+
 def add_parser(sub: Any) -> None:
-    games = [s.name for s in registry.games().values() if s.analyze]
+    games = list(commands())
     an = sub.add_parser("analyze", help="exact figures of a game's rules (its own options: "
                         "tablectl analyze GAME --help)", add_help=False)
     an.add_argument("game", choices=games)
@@ -25,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the game's analysis command with its options, a progress bar on stderr when it
     takes more than a second."""
     command: Callable[[Sequence[str], Callable[[float], None]], int] = (
-        registry.load_callable(registry.spec(args.game).analyze))  # type: ignore[assignment]
+        registry.load_callable(commands()[args.game]))  # type: ignore[assignment]
     bar = ProgressBar(sys.stderr)
     try:
         return command(args.options, bar.update)

@@ -7,6 +7,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
+from controller.cli.tablectl.status import journal_game
 from controller.games import registry
 from controller.store.journal import Journal
 from controller.store.recall import games_in_full
@@ -20,25 +21,28 @@ def run(journal: Journal, last: int, as_json: bool) -> int:
         return 0
     if not games:
         print("no game in the journal yet")
+    summaries = _summaries(journal_game(journal))
     for game in games:
         print(f"== {game['title']}")
         for rec in game["records"]:
-            print("   " + line(rec))
+            print("   " + line(rec, summaries))
     return 0
 
 
-def _summaries() -> dict[str, Any]:
-    """Record type -> the recall spec of the game whose result (or hold) it is."""
-    return {kind: spec.recall for spec in registry.games().values()
+def _summaries(game: str | None = None) -> dict[str, Any]:
+    """Record type -> the recall spec of the game whose result (or hold) it is; where two
+    games journal the same type (``coup_result``), the journal's ``game``'s."""
+    specs = sorted(registry.games().values(), key=lambda spec: spec.name == game)
+    return {kind: spec.recall for spec in specs
             for kind in (*spec.recall.results, *spec.recall.shown)}
 
 
-def line(rec: dict[str, Any]) -> str:
-    """One record in words: a game's result by its game's summary and evidence, any other
-    record as its fields."""
+def line(rec: dict[str, Any], summaries: dict[str, Any] | None = None) -> str:
+    """One record in words: a game's result by its game's summary and evidence
+    (``summaries``: by record type, ``_summaries``), any other record as its fields."""
     kind = rec["type"]
     head = f"seq {rec['seq']:>7}  {when(rec['t'])}  {kind}"
-    recall = _summaries().get(kind)
+    recall = (_summaries() if summaries is None else summaries).get(kind)
     if recall is not None:
         return f"{head}  {recall.summary(rec)}{recall.detail(rec)}"
     rest = {k: v for k, v in rec.items() if k not in ("type", "seq", "t")}

@@ -18,8 +18,7 @@ from controller.store.recall import public_view
 
 def run(journal: Journal, as_json: bool) -> int:
     """Print the table's state, its last game, what its game adds, and recent alarms."""
-    startup = journal.last_of("startup")
-    game = startup.get("game") if startup else _game_from_records(journal)
+    game = journal_game(journal)
     spec = registry.spec(game if game in registry.names() else registry.DEFAULT_GAME)
     last_game = newest(journal, spec.recall.last_game_types)
     alarms = [r for r in journal.records(after=max(0, journal.last_seq - 5000), types=("alarm",))]
@@ -54,13 +53,27 @@ def newest(journal: Journal, types: Sequence[str]) -> dict[str, Any] | None:
     return max(found, key=lambda rec: rec["seq"], default=None)
 
 
+def journal_game(journal: Journal) -> str | None:
+    """The journal's game: the one its newest ``startup`` record names, else the one its
+    records tell (``_game_from_records``)."""
+    startup = journal.last_of("startup")
+    return startup.get("game") if startup else _game_from_records(journal)
+
+
 def _game_from_records(journal: Journal) -> str | None:
     """The game, when no ``startup`` record names it (a replay journals none): the game
-    whose games the journal holds (their start and result records), the newest if several."""
-    best: tuple[int, GameSpec] | None = None
+    whose games the journal holds (their start and result records), the newest if several.
+    Games that journal the same record types (two card tables' ``coup_result``) tie on the
+    newest: the one with more of its own record types in the journal wins, then the first
+    registered."""
+    best: tuple[int, int, GameSpec] | None = None
     for spec in registry.games().values():
         recall = spec.recall
-        rec = newest(journal, (recall.start, *recall.results, *recall.shown, *recall.markers))
-        if rec is not None and (best is None or rec["seq"] > best[0]):
-            best = (rec["seq"], spec)
-    return best[1].name if best else None
+        kinds = (recall.start, *recall.results, *recall.shown, *recall.markers)
+        found = [rec for kind in dict.fromkeys(kinds) if (rec := journal.last_of(kind))]
+        if not found:
+            continue
+        key = (max(rec["seq"] for rec in found), len(found))
+        if best is None or key > best[:2]:
+            best = (*key, spec)
+    return best[2].name if best else None

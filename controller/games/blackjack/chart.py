@@ -1,0 +1,341 @@
+"""The Black Jack coup as a statechart (seed 002 Art. 7-10, seed 004 Art. 7-8; CONTRACT §6): layer
+2 of the game, see :mod:`controller.games.blackjack`.
+
+States, in the order of the seeds' articles:
+
+- ``idle`` then ``bets_open``: bets in chips until the first card, within the limits
+  (Art. 7); Pot Luck checks at ``no_more_bets`` that each box has both a pool bet and a bet;
+- ``dealing``: a card up to each box left to right, one down to the dealer, and again
+  ("la entrega obligatoria de cartas", Art. 8);
+- ``options``: the deal is complete; the insurance bets (Art. 10) and surrenders (Art. 9)
+  come, and ``second_card_exposed`` may name the up card (Art. 8), until the first hit,
+  stand, double or split;
+- ``deciding``: a hand waits for its player's decision; ``player_card``: a card is due to a
+  hand; ``route`` (passing) picks which of them, or the dealer's turn, comes next
+  (:meth:`~controller.games.blackjack.hands.Coup.due`);
+- ``dealer_turn``: the hole card is turned and insurance decided (Art. 10); then
+  ``dealer_card`` while he must draw;
+- ``coup_over``: every bet settled, the ``coup_result`` record.
+
+Events: ``open_bets``, ``place_bet(bet)``, ``no_more_bets``, ``card(card, manual)``,
+``misread``, ``second_card_exposed``, ``surrender(box)``, ``hit(box)``, ``stand(box)``,
+``double(box)``, ``split(box)``; the other transitions are eventless. An event the current
+state does not take raises ``TransitionNotAllowed``; a refusal by the rules raises
+``RuleViolation``; either way nothing changed. The dealer's up card is turned by the first
+event after the deal (Art. 8: the second card, exposed by mistake, is the up card when
+``second_card_exposed`` comes first), so the records never show a card the dealer did not
+show.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from statemachine import State, StateChart
+
+from controller.cards.card import Card
+from controller.cards.game import bet_fields
+from controller.core.events import BetPlaced
+from controller.games.base import Emit
+from controller.games.blackjack import settle
+from controller.games.blackjack.checks import Checks
+from controller.games.blackjack.config import BlackjackConfig
+from controller.games.blackjack.hands import DEALER, Box, Coup, PlayerHand
+from controller.games.blackjack.rules import dealer_draws, is_blackjack, is_bust, total
+from controller.games.blackjack.settle import Settlement
+
+BET_RECORD = "bet_placed"
+"""The record of an accepted bet: every field of the bet input, its coup and the box's total."""
+
+
+class CoupChart(Checks, StateChart):
+    """One Black Jack coup after another; every record goes to ``emit``.
+
+    Args:
+        emit: journals a record, returns it (the journal's copy: on a restart's replay,
+            the one journaled before, from which the pool balance is read back).
+        config: the table's section (decks, boxes, rules, Pot Luck's pool and bonus).
+        limits: (minimum, maximum) of a main bet per box, in chips (Art. 7).
+    """
+
+    allow_event_without_transition = False
+    catch_errors_as_events = False
+    enable_self_transition_entries = False
+
+    idle = State(initial=True)
+    bets_open = State()
+    dealing = State()
+    route = State()
+    options = State()
+    deciding = State()
+    player_card = State()
+    dealer_turn = State()
+    dealer_card = State()
+    coup_over = State()
+
+    open_bets = idle.to(bets_open) | coup_over.to(bets_open)
+    place_bet = bets_open.to.itself(internal=True, validators="check_table_bet",
+                                    on="take_table_bet") | (
+        options.to.itself(internal=True, validators="check_insurance_bet", on="take_insurance"))
+    no_more_bets = bets_open.to(dealing, validators="check_boxes")
+    card = (dealing.to.itself(internal=True, validators="check_card")
+            | player_card.to(route, validators="check_card")
+            | dealer_card.to.itself(internal=True, validators="check_card"))
+    misread = (dealing.to.itself(internal=True, validators="check_misread")
+               | player_card.to.itself(internal=True, validators="check_misread")
+               | dealer_card.to.itself(internal=True, validators="check_misread"))
+    second_card_exposed = options.to.itself(internal=True, validators="check_exposed")
+    surrender = options.to(route, validators="check_surrender")
+    hit = options.to(player_card, validators="check_turn") | deciding.to(
+        player_card, validators="check_turn")
+    stand = options.to(route, validators="check_turn") | deciding.to(
+        route, validators="check_turn")
+    double = options.to(player_card, validators="check_double") | deciding.to(
+        player_card, validators="check_double")
+    split = options.to(player_card, validators="check_split") | deciding.to(
+        player_card, validators="check_split")
+
+    dealing.to(route, cond="deal_complete")
+    route.to(options, cond="options_due")
+    route.to(deciding, cond="decision_due")
+    route.to(player_card, cond="player_card_due")
+    route.to(dealer_turn, cond="players_done")
+    dealer_turn.to(dealer_card, cond="dealer_must_draw")
+    dealer_turn.to(coup_over, unless="dealer_must_draw")
+    dealer_card.to(coup_over, unless="dealer_must_draw")
+
+    def __init__(self, emit: Emit, config: BlackjackConfig, limits: tuple[int, int]) -> None:
+        self.emit = emit
+        self.event_time = 0.0
+        self.config = config
+        self.rules = config.rules
+        self.limits = limits
+        self.coup = Coup(0)
+        self.bets: dict[tuple[int, str], int] = {}
+        self.settled: list[dict[str, Any]] = []  # the coup's settlements, for its result
+        self.pool_balance = config.pool.opening_balance if config.pool else 0
+        super().__init__()
+
+    def _emit(self, type_: str, **fields: Any) -> dict[str, Any]:
+        """Journal a record stamped with the time of the input that caused it (seconds)."""
+        return self.emit(type_, t=self.event_time, coup=self.coup.number, **fields)
+
+    # -- conditions ------------------------------------------------------------------
+    def deal_complete(self) -> bool:
+        return self.coup.deal_complete()
+
+    def options_due(self) -> bool:
+        return self.coup.window_open and self.coup.due(self.rules)[0] == "decision"
+
+    def decision_due(self) -> bool:
+        return not self.coup.window_open and self.coup.due(self.rules)[0] == "decision"
+
+    def player_card_due(self) -> bool:
+        return self.coup.due(self.rules)[0] == "card"
+
+    def players_done(self) -> bool:
+        return self.coup.due(self.rules)[0] == "dealer"
+
+    def dealer_must_draw(self) -> bool:
+        """He draws only while a hand is live (CONTRACT §6), to 16 (or a soft 17, ``h17``)."""
+        return self.coup.any_live() and dealer_draws(self.coup.dealer, self.rules.hits_soft_17)
+
+    # -- where the next card goes ----------------------------------------------------
+    def slot(self) -> PlayerHand | str | None:
+        """The hand the next shoe card goes to (a box's hand, or ``DEALER``), or None; read
+        off the hands alone (Art. 8 and :meth:`Coup.due`), so it holds inside a transition."""
+        coup = self.coup
+        if not coup.boxes:
+            return None
+        if not coup.deal_complete():
+            label = coup.deal_order()[coup.cards_dealt()]
+            return DEALER if label == DEALER else self.hand_of(int(label.split()[1]))
+        kind, hand = coup.due(self.rules)
+        if kind == "card":
+            return hand
+        if kind == "dealer" and coup.hole_turned and self.dealer_must_draw():
+            return DEALER
+        return None
+
+    # -- actions: each journals its record first, then changes the coup ----------------
+    def on_open_bets(self) -> None:
+        low, high = self.limits
+        number = self.coup.number + 1
+        extra: dict[str, Any] = {}
+        if self.config.pool is not None:
+            extra["pool_balance"] = self.pool_balance
+        rec = self.emit("coup_start", t=self.event_time, coup=number, decks=self.config.decks,
+                        min_bet=low, max_bet=high, dealer=self.rules.dealer, **extra)
+        if self.config.pool is not None:
+            # On a restart the journal's record comes back: its balance is the pool's.
+            self.pool_balance = int(rec.get("pool_balance", self.pool_balance))
+        self.coup = Coup(number)
+        self.bets = {}
+        self.settled = []
+
+    def take_table_bet(self, bet: BetPlaced) -> None:
+        self._take_bet(bet)
+
+    def _take_bet(self, bet: BetPlaced) -> None:
+        key = (bet.box, bet.kind)
+        total = self.bets.get(key, 0) + bet.amount
+        self._emit(BET_RECORD, **bet_fields(bet), total=total)
+        self.bets[key] = total
+
+    def take_insurance(self, bet: BetPlaced) -> None:
+        self.fix_up_card()
+        self._take_bet(bet)
+        box = self.coup.box(bet.box)
+        assert box is not None
+        box.bets["insurance"] = self.bets[(bet.box, "insurance")]
+
+    def on_no_more_bets(self) -> None:
+        complete, refused = self.boxes_in_play()
+        self._emit("bets_closed", boxes=complete)
+        for number, (code, message) in refused.items():
+            returned = {k: a for (b, k), a in sorted(self.bets.items()) if b == number}
+            self._emit("box_refused", box=number, code=code, message=message,
+                       returned=returned)
+            for kind, amount in returned.items():
+                self._settle(number, (kind, amount, "push", 0, {"returned": amount}))
+        for number in complete:
+            bets = {k: a for (b, k), a in self.bets.items() if b == number}
+            self.coup.boxes.append(Box(number, bets, [PlayerHand(number, 1, bets["main"])]))
+
+    def on_card(self, card: Card, manual: bool) -> None:
+        slot = self.slot()
+        assert slot is not None, "a card state is left as soon as no card is due"
+        if isinstance(slot, PlayerHand):
+            self._emit("card", hand=slot.label, card=str(card), face_down=False, manual=manual)
+            slot.cards.append(card)
+            slot.hit_pending = False
+        else:
+            # Art. 8: the dealer's two cards are dealt face down ("una carta cubierta").
+            face_down = len(self.coup.dealer) < 2
+            self._emit("card", hand=DEALER, card=str(card), face_down=face_down, manual=manual)
+            self.coup.dealer.append(card)
+        self.coup.awaiting_correction = False
+
+    def on_misread(self) -> None:
+        slot = self.slot()
+        label = slot if isinstance(slot, str) else slot.label if slot else "?"
+        self._emit("misread", hand=label)
+        self.coup.awaiting_correction = True
+
+    def on_second_card_exposed(self) -> None:
+        """Art. 8: "Si por error se descubre la segunda carta del dealer, ésta será
+        considerada la carta descubierta": it is the up card, his first stays down."""
+        self.fix_up_card(1)
+
+    def on_surrender(self, box: int) -> None:
+        self.fix_up_card()
+        hand = self.hand_of(box)
+        self._emit("decision", box=box, hand=hand.label, action="surrender")
+        hand.surrendered = True
+        self._settle(box, settle.surrender(hand))
+
+    def on_hit(self, box: int) -> None:
+        hand = self._act(box, "hit")
+        hand.hit_pending = True
+
+    def on_stand(self, box: int) -> None:
+        hand = self._act(box, "stand")
+        hand.stood = True
+
+    def on_double(self, box: int) -> None:
+        hand = self._act(box, "double", stake=2 * self.current().bet)
+        hand.doubled = True
+
+    def on_split(self, box: int) -> None:
+        hand = self._act(box, "split")
+        first, second = hand.cards
+        owner = self.coup.box(box)
+        assert owner is not None
+        hand.cards, hand.from_split = [first], True
+        owner.hands.append(PlayerHand(box, 2, hand.bet, [second], from_split=True))
+
+    def _act(self, box: int, action: str, **extra: Any) -> PlayerHand:
+        """A hit, stand, double or split: the first one closes insurance and surrender."""
+        self.fix_up_card()
+        hand = self.current()
+        self._emit("decision", box=box, hand=hand.label, action=action, **extra)
+        if self.coup.window_open:
+            self.coup.window_open = False
+        return hand
+
+    def fix_up_card(self, index: int = 0) -> None:
+        """Turn the dealer's up card if it is not yet: his first (Art. 8 "descubriendo la
+        primera carta que recibió"), or ``index`` 1 when his second was exposed. An ace
+        opens insurance (Art. 10) while the players may still ask for it."""
+        coup = self.coup
+        if coup.up_index is not None:
+            return
+        self._emit("card_turned", hand=DEALER, card=str(coup.dealer[index]), up_card=True)
+        coup.up_index = index
+        if coup.window_open and coup.up_card().rank == "A":
+            offers = [{"box": b.number, "max": b.bets["main"] // 2} for b in coup.boxes
+                      if b.bets["main"] >= 2]
+            self._emit("insurance_offered", boxes=offers)
+
+    def on_enter_dealer_turn(self) -> None:
+        """Art. 10: insurance is decided "cuando el dealer descubre su carta cubierta"."""
+        coup = self.coup
+        self._emit("dealer_turn", live_hands=[h.label for h in coup.hands() if h.live()])
+        self.fix_up_card()
+        hole = coup.hole_card()
+        self._emit("card_turned", hand=DEALER, card=str(hole), up_card=False)
+        coup.hole_turned = True
+        for box in coup.boxes:
+            amount = box.bets.get("insurance", 0)
+            if amount:
+                self._settle(box.number, settle.insurance(amount, hole))
+
+    def on_enter_coup_over(self) -> None:
+        coup, dealer = self.coup, self.coup.dealer
+        for box in coup.boxes:
+            for hand in box.hands:
+                if not hand.surrendered:
+                    self._settle(box.number, settle.hand(hand, dealer, self.rules))
+            if self.config.bonus is not None:
+                won = settle.bonus(box, self.config.bonus)
+                if won is not None:
+                    self._settle(box.number, won)
+        if self.config.pool is not None:
+            self._settle_pool()
+        self._emit("coup_result", dealer=_hand_fields(dealer, False),
+                   boxes=[self._box_result(box) for box in coup.boxes])
+
+    def _settle_pool(self) -> None:
+        assert self.config.pool is not None
+        before = self.pool_balance
+        settled, put_in, paid, after = settle.pool(self.coup.boxes, self.config.pool.table,
+                                                   before)
+        for box, settlement in settled:
+            self._settle(box, settlement)
+        rec = self._emit("pool_balance", before=before, contributed=put_in, paid=paid,
+                         balance=after)
+        self.pool_balance = int(rec.get("balance", after))
+
+    def _box_result(self, box: Box) -> dict[str, Any]:
+        outcomes = {(s["box"], s["kind"]): s["outcome"] for s in self.settled}
+        hands = []
+        for hand in box.hands:
+            kind = "main" if hand.number == 1 else "split"
+            hands.append({**_hand_fields(hand.cards, hand.from_split),
+                          "doubled": hand.doubled, "surrendered": hand.surrendered,
+                          "outcome": outcomes.get((box.number, kind))})
+        return {"box": box.number, "hands": hands}
+
+    def _settle(self, box: int, settlement: Settlement) -> None:
+        kind, amount, outcome, payout, extra = settlement
+        rec = {"box": box, "kind": kind, "amount": amount, "outcome": outcome,
+               "payout": payout}
+        self.emit("settlement", t=self.event_time, game=self.coup.number, **rec, **extra)
+        self.settled.append(rec)
+
+
+def _hand_fields(cards: list[Card], from_split: bool) -> dict[str, Any]:
+    points, soft = total(cards)
+    return {"cards": [str(c) for c in cards], "total": points, "soft": soft,
+            "blackjack": is_blackjack(cards, from_split), "bust": is_bust(cards)}
+

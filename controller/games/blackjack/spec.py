@@ -1,0 +1,96 @@
+"""The registry entries of the two Black Jack tables (``plus.SPEC``, ``pot_luck.SPEC``): one
+package, two variants that differ by their regulation (seed 002 or 004), their bets and
+their config section."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.games.base import (
+    ArgSpec,
+    BetSpec,
+    Emit,
+    GameContext,
+    GameSpec,
+    InputSpec,
+    RecallSpec,
+)
+from controller.games.blackjack import config, recall, status
+from controller.games.blackjack.game import BET_RECORD
+from controller.games.blackjack.shoe import SEEDS
+
+_HERE = "controller.games.blackjack"
+TITLES = {"blackjack_plus": "Black Jack Plus", "pot_luck": "Pot Luck Black Jack"}
+
+
+def _make(ctx: GameContext) -> Any:
+    """The card table of a Black Jack game: the shoe of its seed's Art. 4-6, its coup."""
+    from controller.cards.table import CardTable
+    from controller.games.blackjack.game import Blackjack
+    from controller.games.blackjack.shoe import shoe_rules
+
+    own, limits = ctx.config.rules, ctx.config.limits
+
+    def make_game(emit: Emit) -> Blackjack:
+        return Blackjack(emit, own, (limits.min_bet, limits.max_bet))
+
+    return CardTable(ctx.config, ctx.emit, make_game,
+                     shoe_rules(own.table, own.decks, own.cut_card_min_remaining))
+
+
+def _inputs(seed: str) -> tuple[InputSpec, ...]:
+    box = (ArgSpec("box", "box number"),)
+    return (
+        InputSpec("open_bets", "start a coup: bets open (Art. 7)"),
+        InputSpec("no_more_bets", "close bets and deal (Art. 7-8)"),
+        InputSpec("second_card_exposed", "the dealer's second card was shown by mistake: it "
+                  "is the up card (Art. 8)"),
+        InputSpec("surrender", "the box withdraws for half its bet (Art. 9)", box),
+        InputSpec("hit", "a card to the box's hand", box),
+        InputSpec("stand", "the box's hand stands (Art. 8)", box),
+        InputSpec("double", "the box's hand doubles: one card, then stands", box),
+        InputSpec("split", "the box's pair splits into two hands", box),
+        InputSpec("card", "the dealer's correction of a misread card (CONTRACT §4)", (
+            ArgSpec("card", "rank and suit, e.g. 7H, TD, QS"),)),
+        InputSpec("procedure_step", f"a step of the shoe procedure (seed {seed} Art. 5-6)", (
+            ArgSpec("step", "show, turn, scramble, shuffle, cut, load"),)),
+        InputSpec("inspector_clear", "the inspector resumes play after a stopping alarm", (
+            ArgSpec("note", "what was checked", required=False),)),
+        InputSpec("new_shoe", f"replace the decks (seed {seed} Art. 4)", (
+            ArgSpec("reason", "why", required=False),)),
+    )
+
+
+def make_spec(table: str) -> GameSpec:
+    """The ``GameSpec`` of ``blackjack_plus`` or ``pot_luck``."""
+    seed = SEEDS[table]
+    bets = [BetSpec("main", "the box's bet, before the first card (Art. 7)")]
+    markers: tuple[str, ...] = ("dealer_turn", "shoe_procedure")
+    if table == "pot_luck":
+        bets += [BetSpec("pool", "the box's pool bet, required with its bet (Art. 7)"),
+                 BetSpec("bonus", "the optional bonus (Art. 7)")]
+        markers = ("pool_balance", *markers)
+    bets.append(BetSpec("insurance", "up to half the box's bet, when the dealer's up card is "
+                        "an ace, before the first player acts (seed 002 Art. 10)"))
+    return GameSpec(
+        name=table,
+        title=TITLES[table],
+        seed=seed,
+        config_section=table,
+        load_config=config.loader(table),
+        check_config=config.check_config,
+        check_daemon=config.check_daemon,
+        bets=tuple(bets),
+        inputs=_inputs(seed),
+        serial_ports=("shoe",),
+        make=_make,
+        status=status.status,
+        recall=RecallSpec(start="coup_start", number="coup", results=("coup_result",),
+                          markers=markers, summary=recall.summary, detail=recall.detail),
+        simulate=f"{_HERE}.simulation:write_trace",
+        daemon_simulator=f"{_HERE}.simulation:daemon_events",
+        analyze=f"{_HERE}.analysis:command",
+        log={name: None for name in ("coup_start", "coup_result", "shoe_procedure", "cut_card",
+                                     "decision", "pool_balance", "box_refused")},
+        bet_record=BET_RECORD,
+    )
