@@ -56,11 +56,23 @@ def newest(journal: Journal, types: Sequence[str]) -> dict[str, Any] | None:
 
 def _game_from_records(journal: Journal) -> str | None:
     """The game, when no ``startup`` record names it (a replay journals none): the game
-    whose games the journal holds (their start and result records), the newest if several."""
-    best: tuple[int, GameSpec] | None = None
-    for spec in registry.games().values():
-        recall = spec.recall
-        rec = newest(journal, (recall.start, *recall.results, *recall.shown, *recall.markers))
-        if rec is not None and (best is None or rec["seq"] > best[0]):
-            best = (rec["seq"], spec)
-    return best[1].name if best else None
+    whose games the journal holds (their start and result records), the newest if several;
+    in a journal with no game yet, the one its markers name (two card tables journal the
+    same shoe records: a game's own records decide before them)."""
+    for kinds in (_own_records, _markers):
+        best: tuple[int, GameSpec] | None = None
+        for spec in registry.games().values():
+            rec = newest(journal, kinds(spec))
+            if rec is not None and (best is None or rec["seq"] > best[0]):
+                best = (rec["seq"], spec)
+        if best is not None:
+            return best[1].name
+    return None
+
+
+def _own_records(spec: GameSpec) -> tuple[str, ...]:
+    return (spec.recall.start, *spec.recall.results, *spec.recall.shown)
+
+
+def _markers(spec: GameSpec) -> tuple[str, ...]:
+    return spec.recall.markers
