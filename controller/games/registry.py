@@ -16,6 +16,7 @@ from controller.games.base import GameSpec
 PACKAGES: tuple[str, ...] = (
     "roulette",        # seed 001, Peru 1999
     "mini_baccarat",   # seed 000, Uruguay decree 217/978
+    "draw_poker",      # seed 003, Montevideo
 )
 
 DEFAULT_GAME = "roulette"
