@@ -10,6 +10,8 @@ Run with ``make bench``. Nothing here asserts a time: it measures and prints.
 3. Resident memory of the controller after 100 and after 1,000 simulated spins.
 4. Card shoe: codec lines per second against the 9600-baud line rate; last card of a coup
    to its ``coup_result`` committed; the exact 4-deck enumeration.
+5. Draw poker (issue 10): the census of the 2,598,960 five-card hands through the table's
+   ranking code, next to a bare loop that only enumerates them, in the same run.
 """
 
 from __future__ import annotations
@@ -271,6 +273,17 @@ def _coup_latency(scratch: Path) -> list[float]:
     return results
 
 
+def bench_poker() -> None:
+    from controller.games.draw_poker.analysis import bare_enumeration, census
+
+    hands, bare_s = bare_enumeration()
+    result = census()
+    print("== 5. draw poker: the census of five-card hands (tablectl analyze draw_poker)")
+    print(f"   {result.hands:,} hands ranked by the table's code: {result.seconds:.2f} s; "
+          f"the bare loop enumerating the {hands:,} hands: {bare_s:.2f} s "
+          f"(ranking x{result.seconds / bare_s:.1f})")
+
+
 def main() -> None:
     print(f"table-controller benchmarks on {os.uname().machine}, {os.cpu_count()} cores, "
           f"Python {sys.version.split()[0]}")
@@ -280,6 +293,7 @@ def main() -> None:
         bench_latency(scratch)
         bench_memory(scratch)
         bench_shoe(scratch)
+        bench_poker()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"(bench process peak RSS {peak:.0f} MB; figures vary with the machine's load)")
 
