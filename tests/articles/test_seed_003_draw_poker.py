@@ -67,9 +67,10 @@ def test_num_1_a_card_seen_twice_in_one_deck_stops_play(tmp_path: Path) -> None:
 # -- num. 2: four shuffles before each hand, the cut offered to a player ----------------------
 def test_num_2_the_hand_is_refused_before_the_fourth_shuffle(tmp_path: Path) -> None:
     trace = PokerTrace(shuffled=False).shuffles(3, cut=None).inp("open_bets")
-    trace.shuffles(1, cut=None).inp("open_bets")
+    trace.shuffles(1, cut=None).inp("open_bets").shuffles(1, cut=None)
     run = replay(tmp_path, trace)
-    assert codes(run) == ["shoe_not_ready"]
+    # The hand opened: the shuffles before it are over (a shuffle now is out of order).
+    assert codes(run) == ["shoe_not_ready", "procedure_out_of_order"]
     assert [r["times"] for r in run.of("shoe_procedure")] == [1, 2, 3, 4]
     assert len(run.of("hand_start")) == 1  # the second open_bets, after the fourth shuffle
 
@@ -193,6 +194,10 @@ def test_num_7_no_hole_card_is_public_before_the_showdown(tmp_path: Path) -> Non
     # The journal keeps them whole (num. 5: the count of cards is checked).
     with Journal(run.journal) as journal:
         assert {r["card"] for r in journal.records(types=("card",))} == dealt
+        assert [r["cards"] for r in journal.records(types=("input",))
+                if r["action"] == "discard"] == [["7C", "2S"], ["8D", "6C", "4S"]]
+    assert [r["cards"] for r in run.of("input") if r["action"] == "discard"] == [
+        ["??"] * 2, ["??"] * 3]
     # The showdown shows the two hands called (num. 15); box 2 folded: never shown.
     boxes = {b["box"]: b for b in result(run)["boxes"]}
     assert boxes[2]["cards"] == ["??"] * 5 and boxes[2]["rank"] is None
