@@ -13,6 +13,8 @@ Run with ``make bench``. Nothing here asserts a time: it measures and prints.
 5. Serial wheel (issue 12): status-line codec lines per second against the 9600-baud line
    rate; the state-5 line to its ``spin_result`` committed on a durable journal (p50, p99),
    next to a bare SQLite synchronous=FULL commit measured in the same run.
+6. Draw poker (issue 10): the census of the 2,598,960 five-card hands through the table's
+   ranking code, next to a bare loop that only enumerates them, in the same run.
 """
 
 from __future__ import annotations
@@ -343,6 +345,15 @@ def _state5_latency(scratch: Path) -> list[float]:
     loop.run_events(trace.events)
     journal.close()
     return results
+def bench_poker() -> None:
+    from controller.games.draw_poker.analysis import bare_enumeration, census
+
+    hands, bare_s = bare_enumeration()
+    result = census()
+    print("== 6. draw poker: the census of five-card hands (tablectl analyze draw_poker)")
+    print(f"   {result.hands:,} hands ranked by the table's code: {result.seconds:.2f} s; "
+          f"the bare loop enumerating the {hands:,} hands: {bare_s:.2f} s "
+          f"(ranking x{result.seconds / bare_s:.1f})")
 
 
 def main() -> None:
@@ -355,6 +366,7 @@ def main() -> None:
         bench_memory(scratch)
         bench_shoe(scratch)
         bench_wheel(scratch)
+        bench_poker()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"(bench process peak RSS {peak:.0f} MB; figures vary with the machine's load)")
 

@@ -101,14 +101,24 @@ class ShoeDealer:
         for step in steps:
             self.wait(STEP_PAUSE_S)
             self.dealer("procedure_step", step=step)
+        self.fill_shoe()
+        self.wait(STEP_PAUSE_S)
+        self.line(f"[Burn]<Card:{self.draw()}>")
+
+    def fill_shoe(self, cut_card: bool = True) -> SimulatedShoe:
+        """A fresh shuffle of the decks into a new shoe, with the cut card placed
+        ``cut_card_min_remaining`` to half the shoe from the bottom, or none (a pack dealt
+        without one). Returns the shoe (its ``cards`` may be rearranged before the deal)."""
         cards = full_deck() * self.decks
         self.rng.shuffle(cards)
         size = len(cards)
-        lowest = self.cut_card_min_remaining
-        below = self.rng.randint(lowest, max(lowest, size // 2))
-        self.shoes.append(SimulatedShoe(cards, size - below))
-        self.wait(STEP_PAUSE_S)
-        self.line(f"[Burn]<Card:{self.draw()}>")
+        if cut_card:
+            lowest = self.cut_card_min_remaining
+            below = self.rng.randint(lowest, max(lowest, size // 2))
+            self.shoes.append(SimulatedShoe(cards, size - below))
+        else:
+            self.shoes.append(SimulatedShoe(cards, size, cut_seen=True))
+        return self.shoe
 
     @property
     def shoe(self) -> SimulatedShoe:

@@ -14,7 +14,9 @@ game, only the card core's records:
   those of the input that dealt it, and those just before it (a line split across reads, a
   misread corrected by hand);
 - raw shoe bytes that arrived while a face-down card may be in flight (from the deal's start,
-  a card game's ``bets_closed``, to the turn) are masked too: part of a line may hold it.
+  a card game's ``bets_closed``, to the turn) are masked too: part of a line may hold it;
+  so are the cards a dealer input names in ``cards`` then (cards a player throws face
+  down, seed 003 num. 9): they are never turned.
 
 Live, nothing journaled later can be known: a card is masked when it is dealt face down,
 whatever follows in the same input, and the game says whether the shoe's bytes may carry a
@@ -55,7 +57,14 @@ def public_view(record: Record, turned: bool = False, hide_raw: bool = False) ->
             return {**record, "text": HIDDEN}
         if kind == "manual_card" or (kind == "input" and record.get("action") == "card"):
             return {**record, "card": HIDDEN}
+        if _names_cards(record):
+            return {**record, "cards": [HIDDEN] * len(record["cards"])}
     return record
+
+
+def _names_cards(record: Record) -> bool:
+    """A dealer input that names cards in ``cards`` (a list)."""
+    return record.get("type") == "input" and isinstance(record.get("cards"), list)
 
 
 def mask_face_down(records: Sequence[Record], *, reveal_turned: bool,
@@ -92,7 +101,7 @@ def mask_face_down(records: Sequence[Record], *, reveal_turned: bool,
 
     if raw_hidden_from is not None:
         for i in range(raw_hidden_from, len(records)):
-            if records[i].get("type") == "serial":
+            if records[i].get("type") == "serial" or _names_cards(records[i]):
                 hide_raw(i)
     for i in hidden:
         # The input that dealt it, whole ...

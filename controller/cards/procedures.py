@@ -215,17 +215,35 @@ class ProcedureRun:
 
     def done(self, index: int) -> int:
         """Step ``index`` (verified) was done; return how many times in a row now. The
-        procedure ends once its last mandatory step is done its number of times
-        (``due`` is then None)."""
+        procedure is complete once its last mandatory step is done its number of times;
+        it ends (``due`` is then None) when no step may follow (a repeat of a step done
+        several times, an optional step after it), else at :meth:`close`."""
         assert self.due is not None, "verified: a procedure is due"
         self.times = self.times + 1 if index == self.last else 1
         self.last = index
         times = self.times
         steps = self.due.steps
-        final = max((i for i, s in enumerate(steps) if s.mandatory), default=-1)
-        if self.last >= final and self.times >= steps[self.last].min_times:
+        may_repeat = steps[index].min_times > 1
+        if self.complete and not may_repeat and index == len(steps) - 1:
             self._finish()
         return times
+
+    @property
+    def complete(self) -> bool:
+        """No procedure is due, or every mandatory step of the one due is done its number
+        of times (steps that may still follow are optional)."""
+        if self.due is None:
+            return True
+        steps = self.due.steps
+        final = max((i for i, s in enumerate(steps) if s.mandatory), default=-1)
+        if self.last < final:
+            return False
+        return self.last > final or self.times >= steps[final].min_times
+
+    def close(self) -> None:
+        """A game begins: a complete procedure ends, its optional steps no longer due."""
+        if self.complete:
+            self._finish()
 
     def _finish(self) -> None:
         self.due, self.last, self.times = None, -1, 0

@@ -108,7 +108,7 @@ class ShoeSession:
     @property
     def ready_for_play(self) -> bool:
         """The procedure is complete (burn included) and the shoe is loaded."""
-        return self._run.due is None and self._loaded
+        return self._run.complete and self._loaded
 
     @property
     def play_stopped(self) -> bool:
@@ -252,6 +252,11 @@ class ShoeSession:
             return True
         return False
 
+    def game_started(self) -> None:
+        """A game opened on this shoe: the procedure, complete, ends (steps it still allowed,
+        a further shuffle or an optional cut of seed 003 num. 2, are no longer taken)."""
+        self._run.close()
+
     def game_finished(self, t: float) -> None:
         """The game in progress ended: the shoe closes if it is ending
         (``close_if_ending``); else the procedure due before each game, if the regulation
@@ -376,11 +381,11 @@ class ShoeSession:
         if burn:
             self._burn(t, card)
             return None
-        if self._run.due is not None:
+        if not self._run.complete:
             self._alarm(
                 t,
                 "card_before_ready",
-                f"{what} read before the {self._run.due.name} "
+                f"{what} read before the {self.procedure} "
                 f"procedure was complete: next due {self._run.next_due()}",
                 card=str(card),
             )

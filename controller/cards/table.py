@@ -135,6 +135,7 @@ class CardTable:
             case "open_bets":
                 self.shoe.verify_new_game()
                 self.game.dealer_input(inp)
+                self.shoe.game_started()
             case _:
                 self.game.dealer_input(inp)
         self._after_action(t)

@@ -18,6 +18,7 @@ PACKAGES: tuple[str, ...] = (
     "mini_baccarat",   # seed 000, Uruguay decree 217/978
     "blackjack.plus",      # seed 002, Peru 2016: Black Jack Plus
     "blackjack.pot_luck",  # seed 004, Peru 2000: Pot Luck Black Jack
+    "draw_poker",      # seed 003, Montevideo
 )
 
 DEFAULT_GAME = "roulette"

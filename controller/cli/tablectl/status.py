@@ -62,18 +62,31 @@ def journal_game(journal: Journal) -> str | None:
 
 def _game_from_records(journal: Journal) -> str | None:
     """The game, when no ``startup`` record names it (a replay journals none): the game
-    whose games the journal holds (their start and result records), the newest if several.
-    Games that journal the same record types (two card tables' ``coup_result``) tie on the
-    newest: the one with more of its own record types in the journal wins, then the first
-    registered."""
-    best: tuple[int, int, GameSpec] | None = None
-    for spec in registry.games().values():
-        recall = spec.recall
-        kinds = (recall.start, *recall.results, *recall.shown, *recall.markers)
-        found = [rec for kind in dict.fromkeys(kinds) if (rec := journal.last_of(kind))]
-        if not found:
-            continue
-        key = (max(rec["seq"] for rec in found), len(found))
-        if best is None or key > best[:2]:
-            best = (*key, spec)
-    return best[2].name if best else None
+    whose games the journal holds (their start and result records), the newest if several;
+    in a journal with no game yet, the one its markers name (two card tables journal the
+    same shoe records: a game's own records decide before them). Games that journal the
+    same record types (two card tables' ``coup_result``) tie on the newest: the one with
+    more of its own record types in the journal wins, then the first registered."""
+    for kinds in (_own_records, _markers):
+        best: tuple[int, int, GameSpec] | None = None
+        for spec in registry.games().values():
+            found = [rec for kind in dict.fromkeys(kinds(spec))
+                     if (rec := journal.last_of(kind))]
+            if not found:
+                continue
+            own = sum(1 for kind in dict.fromkeys((*_own_records(spec), *_markers(spec)))
+                      if journal.last_of(kind))
+            key = (max(rec["seq"] for rec in found), own)
+            if best is None or key > best[:2]:
+                best = (*key, spec)
+        if best is not None:
+            return best[2].name
+    return None
+
+
+def _own_records(spec: GameSpec) -> tuple[str, ...]:
+    return (spec.recall.start, *spec.recall.results, *spec.recall.shown)
+
+
+def _markers(spec: GameSpec) -> tuple[str, ...]:
+    return spec.recall.markers
