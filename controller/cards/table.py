@@ -94,8 +94,8 @@ class CardTable:
 
         Raises:
             RuleViolation: the shoe's refusal (a procedure step out of order, nothing to
-                correct, play not stopped, the shoe not ready for ``open_bets``...) or the
-                game's.
+                correct, play not stopped, the shoe not ready for ``open_bets``, new decks
+                while a game is under way...) or the game's.
         """
         args = inp.args
         match inp.action:
@@ -104,7 +104,7 @@ class CardTable:
             case "inspector_clear":
                 self.shoe.verify_inspector_clear()
             case "new_shoe":
-                pass
+                self._verify_new_shoe()
             case "card":
                 self.shoe.verify_manual_card(_correction(args))
             case "open_bets":
@@ -112,6 +112,23 @@ class CardTable:
                 self.game.verify_input(inp)
             case _:
                 self.game.verify_input(inp)
+
+    def _verify_new_shoe(self) -> None:
+        """New decks (seed 002 Art. 4: a fault, an incomplete deck, a reasonable request)
+        are changed between games: a game is dealt from the one shoe that opened it, from
+        its ``open_bets`` to its result, never finished with another shoe's cards
+        (hardware.md §4).
+
+        Raises:
+            RuleViolation: ``game_under_way``, naming the game; the decks change once it
+                has ended.
+        """
+        if self.game.under_way():
+            game = self.game.open_game() or "a game is under way"
+            article = self.shoe.rules.citations.composition
+            raise RuleViolation("game_under_way", f"{game}: the decks are changed between "
+                                f"games, once it has ended ({article}); it is dealt from "
+                                "the shoe that opened it")
 
     def dealer_input(self, inp: DealerInput) -> None:
         """Do a dealer or inspector action (``verify_input`` first).
