@@ -207,6 +207,13 @@ class CardTable:
 
     def _act_on(self, t: float, lines: list[ShoeLine]) -> None:
         for line in lines:
+            if not isinstance(line, ShoeLine):
+                # Another device's line (a wheel's codec on a shoe port): the config refuses
+                # such a codec; should one come anyway, an alarm, never a crash.
+                shown = repr(line) if len(repr(line)) <= 120 else repr(line)[:117] + "..."
+                self.alarm(t, "unexpected_line", f"not a shoe reader's line, from a shoe "
+                           f"port (its codec reads another device); ignored: {shown}")
+                continue
             result = self.shoe.feed(t, line)
             self._close_shoe_between_games(t)
             if result is None:
@@ -254,7 +261,12 @@ class CardTable:
             self.alarm(status.t, "shoe_disconnected",
                        f"port {status.port!r} is gone ({status.detail}); play waits"
                        + (f" for the card of {waiting}" if waiting else ""))
-        self._act_on(status.t, self._codec(status.port).port_down())
+        codec = self._codec(status.port)
+        port_down = getattr(codec, "port_down", None)
+        if port_down is None:  # another device's codec (see _act_on): forget its line
+            codec.reset()
+            return
+        self._act_on(status.t, port_down())
 
     def gpio(self, edge: GpioEdge) -> None:
         """Dealer buttons; a card table has no wheel sensors."""

@@ -386,7 +386,36 @@ def _parse(loader: _Loader, data: dict[str, Any]) -> Config:
     )
     if spec.check_config is not None:
         spec.check_config(config, root)
+    check_ports(config, root)
     return config
+
+
+def check_ports(config: Config, root: Section) -> None:
+    """Each ``[serial.<port>]`` is a port the table's game reads (its spec's
+    ``serial_ports``), with a codec that reads that port's device's lines (``CODECS``: a
+    shoe reader's, a wheel's status lines). Checked after the game's own ``check_config``,
+    whose messages say more about its ports.
+
+    Raises:
+        ConfigError: a port the game does not read (``serial.<port>``), or a codec of
+            another device (``serial.<port>.codec``); names file, line and key.
+    """
+    from controller.games import registry
+    from controller.protocols import CODECS, DEVICES, codecs_reading
+
+    spec = registry.spec(config.game)
+    for name, port in config.serial.items():
+        if name not in spec.serial_ports:
+            ports = ", ".join(spec.serial_ports) or "none"
+            raise root.error_at(f"serial.{name}", f"a {spec.name} table reads no port "
+                                f"{name!r} (its ports: {ports}): remove [serial.{name}]")
+        device = spec.device(name)
+        reads = CODECS[port.codec].reads
+        if reads != device:
+            fits = " or ".join(f'"{c}"' for c in codecs_reading(device))
+            raise root.error_at(f"serial.{name}.codec", f"codec {port.codec!r} reads "
+                                f"{DEVICES[reads]}, but port {name!r} reads "
+                                f"{DEVICES[device]}: use codec = {fits}")
 
 
 def codec_names() -> tuple[str, ...]:

@@ -221,7 +221,10 @@ class GameSpec:
         gpio_inputs: the GPIO inputs it reads itself, raw (the dealer buttons
             ``open_bets`` and ``no_more_bets`` are every game's).
         serial_ports: the serial ports it may read (e.g. ``shoe``): the names its traces
-            may give.
+            may give, and the only ``[serial.<port>]`` its config may have.
+        port_devices: the device each port reads (a key of
+            ``controller.protocols.DEVICES``), for a port not named after its device; a
+            port's codec must read that device's lines (the config loader checks it).
         ports_of: the serial ports a table with this config reads, when that depends on
             the config (a roulette wheel on GPIO reads none, one over serial ``wheel``);
             None: all of ``serial_ports``.
@@ -255,6 +258,7 @@ class GameSpec:
     gpio_inputs: tuple[str, ...] = ()
     serial_ports: tuple[str, ...] = ()
     ports_of: Callable[[Config], tuple[str, ...]] | None = None
+    port_devices: dict[str, str] = field(default_factory=dict)
     simulate: str = ""
     daemon_simulator: str = ""
     analyze: str = ""
@@ -264,6 +268,11 @@ class GameSpec:
     def ports(self, config: Config) -> tuple[str, ...]:
         """The serial ports the table of ``config`` reads."""
         return self.ports_of(config) if self.ports_of is not None else self.serial_ports
+
+    def device(self, port: str) -> str:
+        """The device whose lines ``port`` reads: ``port_devices``, else the port's name
+        (``shoe``, ``wheel``)."""
+        return self.port_devices.get(port, port)
 
     @property
     def bet_kinds(self) -> tuple[str, ...]:
