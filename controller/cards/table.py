@@ -30,6 +30,7 @@ from controller.cards.shoe_lines import MisreadLine, ShoeCodec, ShoeLine
 from controller.core.config import Config
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
+from controller.games import registry
 from controller.games.base import Emit
 from controller.protocols import make_codec
 from controller.store.journal import Journal
@@ -97,6 +98,9 @@ class CardTable:
                 correct, play not stopped, the shoe not ready for ``open_bets``, new decks
                 while a game is under way...) or the game's.
         """
+        spec = registry.games().get(self.config.game)
+        if spec is not None:  # again here: a restart replays inputs through this check
+            spec.verify_arguments(inp)
         args = inp.args
         match inp.action:
             case "procedure_step":

@@ -281,3 +281,22 @@ class GameSpec:
     @property
     def input_actions(self) -> tuple[str, ...]:
         return tuple(i.action for i in self.inputs)
+
+    def verify_arguments(self, inp: DealerInput) -> None:
+        """Refuse an argument of ``inp`` that its ``InputSpec`` does not name: an input
+        that says more than the game reads is ambiguous, never half taken. An action the
+        game does not take is left to the game's own refusal.
+
+        Raises:
+            RuleViolation: ``unknown_argument``, naming the argument and what the input
+                takes.
+        """
+        spec = next((i for i in self.inputs if i.action == inp.action), None)
+        if spec is None:
+            return
+        names = [a.name for a in spec.args]
+        unknown = [name for name in inp.args if name not in names]
+        if unknown:
+            takes = ", ".join(names) or "none"
+            raise RuleViolation("unknown_argument", f"unknown argument {unknown[0]!r} "
+                                f"({inp.action} takes {takes})")
