@@ -51,7 +51,8 @@ def read_trace(path: str, serial_ports: Iterable[str] | None = None) -> Trace:
     """Read and check a whole trace file.
 
     Raises:
-        TraceError: the file cannot be read, or a line is not a JSON object, lacks ``t``,
+        TraceError: the file cannot be read, or a line is not a JSON object, gives a key
+            twice (the field named is that key), lacks ``t``,
             goes back in time, has no or two event keys, names an unknown input, port, bet
             kind or dealer action, has something else than a string where a name goes, a
             field nested more than ``MAX_DEPTH`` levels, a time, box or amount beyond
@@ -79,6 +80,8 @@ def read_trace(path: str, serial_ports: Iterable[str] | None = None) -> Trace:
         for number, line in numbered:
             try:
                 objects.append((number, loads_strict(line)))
+            except DuplicateKey as exc:
+                raise TraceError(path, number, exc.key, str(exc)) from exc
             except (ValueError, RecursionError) as exc:
                 why = "nested too deep" if isinstance(exc, RecursionError) else str(exc)
                 raise TraceError(path, number, None, f"not JSON: {why}") from exc
@@ -184,13 +187,35 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number a trace may hold")
 
 
+class DuplicateKey(ValueError):
+    """A JSON object gives ``key`` twice: it says two things, and neither is taken."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        super().__init__(f"{show(key)} is given twice in one object: ambiguous, give it once")
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKey(key)
+            seen.add(key)
+    return obj
+
+
 def loads_strict(text: str) -> Any:
-    """JSON without NaN or Infinity (the journal could not hold them).
+    """JSON without NaN or Infinity (the journal could not hold them), and without an
+    object that gives a key twice (``json`` would keep the last one silently).
 
     Raises:
-        ValueError: not JSON, or a non-finite number; RecursionError: nested too deep.
+        DuplicateKey: a key given twice in one object (a ``ValueError``); ValueError: not
+            JSON, or a non-finite number; RecursionError: nested too deep.
     """
-    return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+    return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float,
+                      object_pairs_hook=_object)
 
 
 def show(value: Any, limit: int = 60) -> str:

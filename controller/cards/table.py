@@ -30,6 +30,7 @@ from controller.cards.shoe_lines import MisreadLine, ShoeCodec, ShoeLine
 from controller.core.config import Config
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
+from controller.games import registry
 from controller.games.base import Emit
 from controller.protocols import make_codec
 from controller.store.journal import Journal
@@ -94,9 +95,12 @@ class CardTable:
 
         Raises:
             RuleViolation: the shoe's refusal (a procedure step out of order, nothing to
-                correct, play not stopped, the shoe not ready for ``open_bets``...) or the
-                game's.
+                correct, play not stopped, the shoe not ready for ``open_bets``, new decks
+                while a game is under way...) or the game's.
         """
+        spec = registry.games().get(self.config.game)
+        if spec is not None:  # again here: a restart replays inputs through this check
+            spec.verify_arguments(inp)
         args = inp.args
         match inp.action:
             case "procedure_step":
@@ -104,7 +108,7 @@ class CardTable:
             case "inspector_clear":
                 self.shoe.verify_inspector_clear()
             case "new_shoe":
-                pass
+                self._verify_new_shoe()
             case "card":
                 self.shoe.verify_manual_card(_correction(args))
             case "open_bets":
@@ -112,6 +116,23 @@ class CardTable:
                 self.game.verify_input(inp)
             case _:
                 self.game.verify_input(inp)
+
+    def _verify_new_shoe(self) -> None:
+        """New decks (seed 002 Art. 4: a fault, an incomplete deck, a reasonable request)
+        are changed between games: a game is dealt from the one shoe that opened it, from
+        its ``open_bets`` to its result, never finished with another shoe's cards
+        (hardware.md §4).
+
+        Raises:
+            RuleViolation: ``game_under_way``, naming the game; the decks change once it
+                has ended.
+        """
+        if self.game.under_way():
+            game = self.game.open_game() or "a game is under way"
+            article = self.shoe.rules.citations.composition
+            raise RuleViolation("game_under_way", f"{game}: the decks are changed between "
+                                f"games, once it has ended ({article}); it is dealt from "
+                                "the shoe that opened it")
 
     def dealer_input(self, inp: DealerInput) -> None:
         """Do a dealer or inspector action (``verify_input`` first).
@@ -191,6 +212,13 @@ class CardTable:
 
     def _act_on(self, t: float, lines: list[ShoeLine]) -> None:
         for line in lines:
+            if not isinstance(line, ShoeLine):
+                # Another device's line (a wheel's codec on a shoe port): the config refuses
+                # such a codec; should one come anyway, an alarm, never a crash.
+                shown = repr(line) if len(repr(line)) <= 120 else repr(line)[:117] + "..."
+                self.alarm(t, "unexpected_line", f"not a shoe reader's line, from a shoe "
+                           f"port (its codec reads another device); ignored: {shown}")
+                continue
             result = self.shoe.feed(t, line)
             self._close_shoe_between_games(t)
             if result is None:
@@ -238,7 +266,12 @@ class CardTable:
             self.alarm(status.t, "shoe_disconnected",
                        f"port {status.port!r} is gone ({status.detail}); play waits"
                        + (f" for the card of {waiting}" if waiting else ""))
-        self._act_on(status.t, self._codec(status.port).port_down())
+        codec = self._codec(status.port)
+        port_down = getattr(codec, "port_down", None)
+        if port_down is None:  # another device's codec (see _act_on): forget its line
+            codec.reset()
+            return
+        self._act_on(status.t, port_down())
 
     def gpio(self, edge: GpioEdge) -> None:
         """Dealer buttons; a card table has no wheel sensors."""

@@ -8,8 +8,8 @@ JSON line: the table's verdict on an input or a bet, ``{"ok": true, "verdict": "
 or ``{"ok": true, "verdict": "refused", "code": "...", "reason": "..."}``; the sensors
 ``{"ok": true, "sensors": {...}, "serial": {...}}`` (GPIO levels; what each serial device
 last said, e.g. a serial wheel's last status line and its age); or ``{"ok": false,
-"error": "..."}`` for a request that is not one (bad JSON, an unknown field), which never
-reaches the table.
+"error": "..."}`` for a request that is not one (bad JSON, a key given twice, an unknown
+field, more than one line, over ``MAX_REQUEST`` bytes), which never reaches the table.
 
 The socket's mode is 0660 and its group the table's admin group (config ``control.group``),
 so only that group can drive the table (project standards: Security). The server thread only
@@ -23,6 +23,7 @@ import contextlib
 import grp
 import json
 import os
+import socket
 import socketserver
 import threading
 from collections.abc import Callable
@@ -33,7 +34,7 @@ from typing import Any
 from controller.core.config import socket_path_problem, why_not_made
 from controller.core.errors import TableControllerError, TraceError
 from controller.core.events import Event
-from controller.trace import loads_strict, trace_from_objects
+from controller.trace import DuplicateKey, loads_strict, trace_from_objects
 
 MAX_REQUEST = 4096  # bytes: a request is one short JSON line
 MAX_CLIENTS = 8  # at once; more are told "busy"
@@ -121,8 +122,7 @@ class ControlServer:
                     self._reply({"ok": False, "error": "busy: too many control clients"})
                     return
                 try:
-                    line = self.rfile.readline(MAX_REQUEST)
-                    self._reply(owner.answer(line))
+                    self._reply(owner.answer(read_request(self.connection)))
                 except (OSError, TimeoutError):
                     pass  # the client went away or said nothing: nothing to answer
                 finally:
@@ -159,16 +159,30 @@ class ControlServer:
                                         name="control-socket", daemon=True)
         self._thread.start()
 
-    def answer(self, line: bytes) -> dict[str, Any]:
+    def answer(self, data: bytes) -> dict[str, Any]:
         """Check one request and post it; the reply says what was done or what is wrong.
+
+        ``data`` is what the client sent (:func:`read_request`): one JSON line of at most
+        ``MAX_REQUEST`` bytes, its newline included (a client that closes its side may
+        leave the newline out). Anything but blanks after that line refuses the request
+        whole: two requests in one are ambiguous (which was meant, in which order?), so
+        neither is posted. An object that gives a key twice is refused too.
 
         Only people's actions come in here: dealer inputs and bets. Sensor edges and shoe
         bytes come from the hardware alone, so nobody can fake a ball pass or a card.
         """
+        line, newline, rest = data.partition(b"\n")
+        if len(line) + len(newline) > MAX_REQUEST or (not newline and len(line) >= MAX_REQUEST):
+            return {"ok": False, "error": f"request too long (over {MAX_REQUEST} bytes)"}
+        if rest.strip():
+            return {"ok": False, "error": "a request is one JSON line: this one has more "
+                    "after its first line; nothing was done (send one request at a time)"}
         try:
             request = loads_strict(line.decode("utf-8"))
         except RecursionError:
             return {"ok": False, "error": "request is not one JSON line: nested too deep"}
+        except DuplicateKey as exc:
+            return {"ok": False, "error": f"field {exc.key!r}: {exc}"}
         except (UnicodeDecodeError, ValueError) as exc:
             return {"ok": False, "error": f"request is not one JSON line: {exc}"}
         if not isinstance(request, dict):
@@ -225,9 +239,24 @@ class ControlServer:
             self._created = False
 
 
-def _in_use(path: Path) -> bool:
-    import socket
+def read_request(sock: socket.socket) -> bytes:
+    """What a client sends, up to the end of its first line and with whatever came with it
+    (a second line sent at once), at most ``MAX_REQUEST`` bytes; less when the client
+    closed its side first.
 
+    Raises:
+        OSError, TimeoutError: the client went away or said nothing in time.
+    """
+    data = b""
+    while b"\n" not in data and len(data) < MAX_REQUEST:
+        chunk = sock.recv(MAX_REQUEST - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def _in_use(path: Path) -> bool:
     probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         probe.connect(str(path))
@@ -245,8 +274,6 @@ def request(path: str, message: dict[str, Any], timeout: float = 5.0) -> dict[st
         ControlError: no daemon listens there, or permission is denied (not in the
             admin group).
     """
-    import socket
-
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.settimeout(timeout)
     try:

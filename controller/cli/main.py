@@ -125,7 +125,8 @@ def _load_for_trace(trace_path: str, config_path: str) -> tuple[Config, Trace]:
     base = load_config(config_path)
     ports = {p for spec in registry.games().values() for p in spec.serial_ports}
     trace = read_trace(trace_path, serial_ports={*base.serial, *ports})
-    config = apply_overrides(base, trace.meta, trace_path) if trace.meta else base
+    config = (apply_overrides(base, trace.meta, trace_path,
+                              given=config_path != DEFAULT_CONFIG) if trace.meta else base)
     return config, trace
 
 

@@ -386,7 +386,36 @@ def _parse(loader: _Loader, data: dict[str, Any]) -> Config:
     )
     if spec.check_config is not None:
         spec.check_config(config, root)
+    check_ports(config, root)
     return config
+
+
+def check_ports(config: Config, root: Section) -> None:
+    """Each ``[serial.<port>]`` is a port the table's game reads (its spec's
+    ``serial_ports``), with a codec that reads that port's device's lines (``CODECS``: a
+    shoe reader's, a wheel's status lines). Checked after the game's own ``check_config``,
+    whose messages say more about its ports.
+
+    Raises:
+        ConfigError: a port the game does not read (``serial.<port>``), or a codec of
+            another device (``serial.<port>.codec``); names file, line and key.
+    """
+    from controller.games import registry
+    from controller.protocols import CODECS, DEVICES, codecs_reading
+
+    spec = registry.spec(config.game)
+    for name, port in config.serial.items():
+        if name not in spec.serial_ports:
+            ports = ", ".join(spec.serial_ports) or "none"
+            raise root.error_at(f"serial.{name}", f"a {spec.name} table reads no port "
+                                f"{name!r} (its ports: {ports}): remove [serial.{name}]")
+        device = spec.device(name)
+        reads = CODECS[port.codec].reads
+        if reads != device:
+            fits = " or ".join(f'"{c}"' for c in codecs_reading(device))
+            raise root.error_at(f"serial.{name}.codec", f"codec {port.codec!r} reads "
+                                f"{DEVICES[reads]}, but port {name!r} reads "
+                                f"{DEVICES[device]}: use codec = {fits}")
 
 
 def codec_names() -> tuple[str, ...]:
@@ -395,15 +424,22 @@ def codec_names() -> tuple[str, ...]:
     return tuple(CODECS)
 
 
-def apply_overrides(config: Config, meta: dict[str, Any], source: str) -> Config:
+def apply_overrides(config: Config, meta: dict[str, Any], source: str, *,
+                    given: bool = False) -> Config:
     """Apply a trace's ``meta`` (``table`` and the game's own keys) to ``config``.
 
     The keys other than ``table`` go to the game's ``load_config``, over the config's own
     section when the trace's table is the config's game, else over that game's defaults.
+    ``given``: the config was named by the user (``replay --config FILE``), so the trace
+    must fit it: its table is the config's, and the config with the meta applied passes
+    every check the file itself passed (the game's ``check_config``, ``check_ports``).
+    Otherwise (the embedded default, ``simulate --table``) the meta chooses the table.
 
     Raises:
         ConfigError: an unknown key or a bad value, named as ``meta.KEY`` of ``source``
-            line 1 (the meta line of a trace).
+            line 1 (the meta line of a trace); with ``given``, a trace of another table
+            (``meta.table``) or one the config's checks refuse once applied (the meta key,
+            and the config's own file, line, key and reason in the message).
     """
     from controller.games import registry
 
@@ -411,8 +447,36 @@ def apply_overrides(config: Config, meta: dict[str, Any], source: str) -> Config
     loader.line_of = lambda dotted: 1  # type: ignore[method-assign]
     sec = loader.section("meta", dict(meta))
     game = sec.choice("table", config.game, registry.names())
+    if given and game != config.game:
+        raise sec.error("table", f"{game!r}: this trace is of a {game} table, the config "
+                        f"{config.source} of a {config.game} table: replay it with a {game} "
+                        "config, or without --config (the embedded default takes the "
+                        "trace's table)")
     rest = {k: v for k, v in meta.items() if k != "table"}
     sub = loader.section("meta", rest)
     rules = registry.spec(game).load_config(sub, config.rules if game == config.game else None)
     sub.finish()
-    return replace(config, game=game, rules=rules)
+    applied = replace(config, game=game, rules=rules)
+    if given:
+        _check_applied(applied, sub)
+    return applied
+
+
+def _check_applied(config: Config, meta: Section) -> None:
+    """The checks of the config's file (``_parse``), on ``config`` with a trace's meta
+    applied: what they refuse now, the meta made (the file passed them alone)."""
+    from controller.games import registry
+
+    source, text = read_config_text(config.source)
+    loader = _Loader(source, text)
+    root = loader.section("", tomllib.loads(text))
+    spec = registry.spec(config.game)
+    try:
+        if spec.check_config is not None:
+            spec.check_config(config, root)
+        check_ports(config, root)
+    except ConfigError as exc:
+        keys = list(meta.data)
+        raise meta.error(keys[0] if len(keys) == 1 else "", f"this trace's meta does not fit "
+                         f"the config: {exc}; replay it with a config it fits, or without "
+                         "--config") from None

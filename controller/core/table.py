@@ -162,8 +162,12 @@ class Table:
 
     def _person(self, event: DealerInput | BetPlaced, verify: Callable[[Any], None],
                 do: Callable[[Any], None]) -> Verdict:
-        """Verify, then do (pokerkit's triad); a refusal is journaled by the game."""
+        """Verify, then do (pokerkit's triad); a refusal is journaled by the game. A dealer
+        input's arguments are first checked against its game's spec, on every table
+        (``GameSpec.verify_arguments``)."""
         try:
+            if isinstance(event, DealerInput):
+                self.spec.verify_arguments(event)
             verify(event)
             do(event)
         except RuleViolation as exc:

@@ -221,7 +221,10 @@ class GameSpec:
         gpio_inputs: the GPIO inputs it reads itself, raw (the dealer buttons
             ``open_bets`` and ``no_more_bets`` are every game's).
         serial_ports: the serial ports it may read (e.g. ``shoe``): the names its traces
-            may give.
+            may give, and the only ``[serial.<port>]`` its config may have.
+        port_devices: the device each port reads (a key of
+            ``controller.protocols.DEVICES``), for a port not named after its device; a
+            port's codec must read that device's lines (the config loader checks it).
         ports_of: the serial ports a table with this config reads, when that depends on
             the config (a roulette wheel on GPIO reads none, one over serial ``wheel``);
             None: all of ``serial_ports``.
@@ -255,6 +258,7 @@ class GameSpec:
     gpio_inputs: tuple[str, ...] = ()
     serial_ports: tuple[str, ...] = ()
     ports_of: Callable[[Config], tuple[str, ...]] | None = None
+    port_devices: dict[str, str] = field(default_factory=dict)
     simulate: str = ""
     daemon_simulator: str = ""
     analyze: str = ""
@@ -265,6 +269,11 @@ class GameSpec:
         """The serial ports the table of ``config`` reads."""
         return self.ports_of(config) if self.ports_of is not None else self.serial_ports
 
+    def device(self, port: str) -> str:
+        """The device whose lines ``port`` reads: ``port_devices``, else the port's name
+        (``shoe``, ``wheel``)."""
+        return self.port_devices.get(port, port)
+
     @property
     def bet_kinds(self) -> tuple[str, ...]:
         return tuple(b.kind for b in self.bets)
@@ -272,3 +281,22 @@ class GameSpec:
     @property
     def input_actions(self) -> tuple[str, ...]:
         return tuple(i.action for i in self.inputs)
+
+    def verify_arguments(self, inp: DealerInput) -> None:
+        """Refuse an argument of ``inp`` that its ``InputSpec`` does not name: an input
+        that says more than the game reads is ambiguous, never half taken. An action the
+        game does not take is left to the game's own refusal.
+
+        Raises:
+            RuleViolation: ``unknown_argument``, naming the argument and what the input
+                takes.
+        """
+        spec = next((i for i in self.inputs if i.action == inp.action), None)
+        if spec is None:
+            return
+        names = [a.name for a in spec.args]
+        unknown = [name for name in inp.args if name not in names]
+        if unknown:
+            takes = ", ".join(names) or "none"
+            raise RuleViolation("unknown_argument", f"unknown argument {unknown[0]!r} "
+                                f"({inp.action} takes {takes})")

@@ -87,6 +87,25 @@ def test_art_4_new_decks_on_request_need_the_art_5_procedure(tmp_path: Path) -> 
     assert not run.of("coup_start")
 
 
+def test_art_4_decks_are_changed_between_coups_never_in_the_middle_of_one(
+        tmp_path: Path) -> None:
+    # A fault found with two cards out: the coup is not finished with another shoe's
+    # cards. The change is refused with the reason; the coup ends on its own shoe; asked
+    # again once the coup is over, the decks change (hardware.md §4).
+    trace = table().inp("open_bets").bet("main", 1, 10).inp("no_more_bets").cards("AS", "9H")
+    trace.inp("new_shoe", reason="a marked card").cards("KD", "8C")
+    trace.inp("new_shoe", reason="a marked card")
+    run = play(tmp_path, trace)
+    (refused,) = run.alarms()
+    assert refused["code"] == "game_under_way" and "seed 002 Art. 4" in refused["message"]
+    assert run.dealt() == [("box 1", "AS"), ("dealer", "9H"), ("box 1", "KD"),
+                           ("dealer", "8C")]
+    assert run.settlements() == [(1, "main", 10, "win", 15)]  # the blackjack against 17
+    (result,) = run.of("coup_result")
+    (closed,) = run.of("shoe_closed")
+    assert closed["reason"] == "decks_changed" and closed["seq"] > result["seq"]
+
+
 # -- Art. 5: new decks, (a)-(g) in this order ---------------------------------------------------
 @pytest.mark.parametrize("left_out", NEW_DECKS)
 def test_art_5abcdef_a_step_left_out_keeps_the_first_game_from_opening(

@@ -53,7 +53,9 @@ def _inputs(seed: str) -> tuple[InputSpec, ...]:
         InputSpec("card", "the dealer's correction of a misread card (CONTRACT §4)", (
             ArgSpec("card", "rank and suit, e.g. 7H, TD, QS"),)),
         InputSpec("procedure_step", f"a step of the shoe procedure (seed {seed} Art. 5-6)", (
-            ArgSpec("step", "show, turn, scramble, shuffle, cut, load"),)),
+            ArgSpec("step", "show, turn, scramble, shuffle, cut, load"),
+            ArgSpec("by", "who did it, for a step that asks (a player or the dealer)",
+                    required=False))),
         InputSpec("inspector_clear", "the inspector resumes play after a stopping alarm", (
             ArgSpec("note", "what was checked", required=False),)),
         InputSpec("new_shoe", f"replace the decks (seed {seed} Art. 4)", (

@@ -60,7 +60,9 @@ SPEC = GameSpec(
         InputSpec("card", "the dealer's correction of a misread card (CONTRACT §4)", (
             ArgSpec("card", "rank and suit, e.g. 7H, TD, QS"),)),
         InputSpec("procedure_step", "a step of the shoe procedure (seed 002 Art. 5-6)", (
-            ArgSpec("step", "show, turn, scramble, shuffle, cut, load"),)),
+            ArgSpec("step", "show, turn, scramble, shuffle, cut, load"),
+            ArgSpec("by", "who did it, for a step that asks (a player or the dealer)",
+                    required=False))),
         InputSpec("inspector_clear", "the inspector resumes play after a stopping alarm", (
             ArgSpec("note", "what was checked", required=False),)),
         InputSpec("new_shoe", "replace the decks (seed 002 Art. 4)", (
