@@ -135,14 +135,16 @@ def test_state_5_right_after_state_3_holds_the_spin(replay: ReplayFn) -> None:
 def test_a_ball_in_play_at_the_first_line_is_not_a_spin(replay: ReplayFn) -> None:
     res = run(replay, WheelScript().status(4, 3).status(5, 3, number="2").status(1, 1)
               .spin("3"))
-    assert [o["number"] for o in res.outcomes] == ["3"] and not surprises(res)
+    assert [o["number"] for o in res.outcomes] == ["3"]
+    assert [a["code"] for a in surprises(res)] == ["wheel_unseen_ball"]
 
 
 # -- bad input --------------------------------------------------------------------
 def test_bad_unknown_and_overlong_lines_are_counted_alarms(replay: ReplayFn) -> None:
+    # Each among good lines: no gap in the lines of play longer than wheel_burst_gap_s.
     ws = WheelScript().status(2, 2).status(3, 2).line("*X;4;14*X;*X;4;146; 9;0;158;0")
-    ws.line("HELLO").line("*X;9;094;33;0;163;0").line("Z" * 400).status(4, 2).line("32")
-    ws.status(5, 2, number="32")
+    ws.status(3, 1).line("HELLO").status(3, 1).line("*X;9;094;33;0;163;0").status(4, 1)
+    ws.line("Z" * 400).status(4, 1).line("32").status(5, 2, number="32")
     res = run(replay, ws)
     assert res.outcome()["number"] == "32"
     bad = res.alarms("wheel_bad_line")
@@ -150,6 +152,17 @@ def test_bad_unknown_and_overlong_lines_are_counted_alarms(replay: ReplayFn) -> 
                                                             "bad status line #2"]
     assert len(res.alarms("wheel_unknown_line")) == 1
     assert "400 bytes" in res.alarms("wheel_line_too_long")[0]["message"]
+
+
+def test_lines_that_cannot_be_used_in_a_row_in_play_are_a_gap(replay: ReplayFn) -> None:
+    # Four lines of play in a row the codec cannot use: 2.5 s with no valid line, more
+    # than wheel_burst_gap_s: what the wheel reported then is not known.
+    ws = WheelScript().status(2, 2).status(3, 2)
+    for _ in range(4):
+        ws.line("*X;3;094;33;0;16")
+    res = run(replay, ws.status(4, 2).line("32").status(5, 2, number="32"))
+    rec = res.of("spin_held")[0]
+    assert not res.outcomes and "wheel_link" in rec["details"]
 
 
 def test_gpio_edges_for_a_serial_wheel_are_one_alarm_per_input(replay: ReplayFn) -> None:
@@ -245,6 +258,40 @@ def test_the_wheel_source_is_one_of_gpio_or_serial(tmp_path: Path) -> None:
     assert config_error(tmp_path, text).field == "roulette.wheel_source"
 
 
+def test_a_serial_wheel_takes_no_gpio_wheel_setting(tmp_path: Path) -> None:
+    text = SERIAL_TOML.replace("boxes = 8", "boxes = 8\ndrop_timeout_factor = 2.0")
+    exc = config_error(tmp_path, text)
+    assert exc.field == "roulette.drop_timeout_factor" and "GPIO" in str(exc)
+
+
+def test_a_gpio_wheel_takes_no_serial_wheel_setting(tmp_path: Path) -> None:
+    text = (REPO / "config" / "roulette-sim.toml").read_text().replace(
+        "boxes = 8", "boxes = 8\nwheel_silence_s = 5.0", 1)
+    exc = config_error(tmp_path, text)
+    assert exc.field == "roulette.wheel_silence_s" and "serial" in str(exc)
+
+
+def test_the_burst_gap_is_below_the_silence_limit(tmp_path: Path) -> None:
+    text = SERIAL_TOML.replace("wheel_silence_s = 5.0", "wheel_silence_s = 5.0\n"
+                               "wheel_burst_gap_s = 5.0")
+    exc = config_error(tmp_path, text)
+    assert exc.field == "roulette.wheel_burst_gap_s" and "wheel_silence_s" in str(exc)
+
+
+def test_a_rotor_speed_above_the_plausible_maximum_is_a_bad_field(replay: ReplayFn) -> None:
+    # SSS 999 is 99.9 rpm, above wheel_max_rotor_rpm (60): the ball's state-3 lines are
+    # not used, so its state 4 comes with no state 3: never a result.
+    ws = WheelScript().status(2, 2).status(3, 3, speed=999).status(4, 3, speed=160)
+    res = run(replay, ws.line("32").status(5, 2, number="32"))
+    assert not res.outcomes and not res.of("spin_start")
+    bad = res.alarms("wheel_bad_line")
+    assert len(bad) == 3 and all("SSS" in a["message"] and "99.9 rpm" in a["message"]
+                                 for a in bad)
+    # In state 6 SSS is not a speed (a self-test): no alarm.
+    res = run(replay, WheelScript().status(6, 3, speed=999).status(2, 2, speed=160).spin("4"))
+    assert res.outcome()["number"] == "4" and not res.alarms("wheel_bad_line")
+
+
 def test_the_daemon_runs_a_serial_wheel_with_no_gpio_input() -> None:
     check_daemon(load_config(SERIAL_CONFIG))  # raises nothing
     assert load_config("embedded:roulette-serial-sim.toml").rules.wheel_source == "serial"
@@ -271,7 +318,11 @@ def test_tablectl_sensors_shows_the_last_status_line_and_its_age() -> None:
     assert (view["last_line"], view["age_s"], view["version"]) == (
         "*X;6;001;  ;4;000;0", 2.5, "4.12")
     shown = _device_line("wheel", view)
-    assert shown.startswith("wheel") and "*X;6;001;  ;4;000;0  2.5 s ago" in shown
+    assert shown.startswith("wheel") and "'*X;6;001;  ;4;000;0'  2.5 s ago" in shown
+    # An extended line's blank fields end it: they stay inside the quotes, apart from the age.
+    tracker.serial(SerialData(12.0, "wheel", b"*X;5;100;17;0;120;0;  ; \r"))
+    shown = _device_line("wheel", tracker.sensors(12.5)["wheel"])
+    assert "'*X;5;100;17;0;120;0;  ; '  0.5 s ago" in shown
 
 
 # -- the same simulated spins, both ways --------------------------------------------

@@ -75,6 +75,8 @@ def test_the_bare_winning_number_line() -> None:
     assert one("00") == NumberLine("00", "00")
     assert isinstance(one("37"), UnknownLine)  # no pocket 37
     assert isinstance(one("07"), UnknownLine)  # neither padded nor double zero
+    assert one("7") == NumberLine("7", "7")  # one digit, not padded
+    assert isinstance(one(" 17"), UnknownLine)  # three characters: not the number's form
 
 
 @pytest.mark.parametrize(("text", "command", "answer"), [
@@ -103,6 +105,19 @@ def test_the_version_line() -> None:
     ("*X;3;094;33;0;163;0;x1;0", "RR"),
     ("*X;3;094;33;0;163;0;12;5", "B"),
     ("*X;3;094;33;0;163", "fields"),
+    # the widths of the format: GGG and SSS three digits, RR two characters (two
+    # digits, one digit padded with a space, or blank), B one character
+    ("*X;3;94;33;0;163;0", "GGG"),
+    ("*X;3;0094;33;0;163;0", "GGG"),
+    ("*X;3; 94;33;0;163;0", "GGG"),
+    ("*X;3;094;33;0;     120;0", "SSS"),
+    ("*X;3;094;33;0;12;0", "SSS"),
+    ("*X;3;094;33;0;0120;0", "SSS"),
+    ("*X;3;094;33;0;  7;0", "SSS"),
+    ("*X;3;094;33;0;163;0;5;1", "RR"),
+    ("*X;3;094;33;0;163;0;123;1", "RR"),
+    ("*X;3;094;33;0;163;0;12;  ", "B"),
+    ("*X;3;094;33;0;163;0;12;", "B"),
 ])
 def test_a_bad_field_makes_the_line_bad(text: str, field: str) -> None:
     line = one(text)

@@ -16,14 +16,17 @@ over RS-232, 9600 baud 8N1, one line at a time, ending in CR (CR LF and LF accep
 - the **extended** status line, where the firmware has it: two fields more,
   ``*X;S;GGG;NN;W;SSS;D;RR;B``: ``RR`` the ball revolutions of the game in play (two
   digits, space padded; blank when no ball runs) and ``B`` the ball's direction (0
-  clockwise, 1 counterclockwise; blank until measured);
-- the bare winning number on a line of its own, sent just before state 5 (``32``, `` 0``);
+  clockwise, 1 counterclockwise; a space until measured);
+- the bare winning number on a line of its own, sent just before state 5 (``32``, `` 0``,
+  ``7``, ``00``);
 - answers to commands: ``*P OK``, ``*P NO``, ``*o BUSY``, ``*u OK``, ``*T s 14.0 17.5``;
   and the version line ``*V ...``.
 
-Anything else is an :class:`UnknownLine`; a status line with a field out of its form
-(a garbled line such as ``*X;4;14*X;*X;4;146; 9;0;158;0`` among them) is a
-:class:`BadStatusLine`, never partly used; a line longer than :data:`MAX_LINE_BYTES` is
+Every field has the width of the format: ``S``, ``W``, ``D`` and ``B`` one character,
+``NN`` and ``RR`` two, ``GGG`` and ``SSS`` three digits. Anything else is an
+:class:`UnknownLine`; a status line with a field out of its form (a garbled line such as
+``*X;4;14*X;*X;4;146; 9;0;158;0`` among them) is a :class:`BadStatusLine`, never partly
+used; a line longer than :data:`MAX_LINE_BYTES` is
 dropped as an :class:`OverlongLine`. Blank lines are skipped. Nothing here raises on input.
 
 Lines are cut by the shared line framer (``controller.protocols.framing.LineFramer``: CR,
@@ -93,7 +96,7 @@ class StatusLine:
 @dataclass(frozen=True, slots=True)
 class NumberLine:
     """The bare winning number on a line of its own ("0".."36", "00"), sent just before
-    state 5."""
+    state 5: one or two digits, one digit maybe padded with a space (" 7", "7", "17")."""
 
     number: str
     text: str
@@ -174,8 +177,10 @@ class StatusLineCodec:
 
 
 _NUMBER = re.compile(r" ?(\d{1,2})")
+_BARE = re.compile(r" ?\d|\d\d")
 _ANSWER = re.compile(r"\*([A-Za-z])(?: (.*))?")
-_DIGITS = re.compile(r" *\d{1,3}")
+_THREE_DIGITS = re.compile(r"\d{3}")
+_REVOLUTIONS = re.compile(r"\d\d| \d")
 
 
 def parse_line(text: str) -> WheelLine | None:
@@ -184,7 +189,7 @@ def parse_line(text: str) -> WheelLine | None:
         return None
     if text.startswith("*X;"):
         return _status(text)
-    if text == "00" or _NUMBER.fullmatch(text):
+    if _BARE.fullmatch(text):
         number = _pocket(text)
         if number is not None:
             return NumberLine(number, text)
@@ -229,8 +234,8 @@ def _fields(text: str, f: list[str]) -> StatusLine:
     state, game, nn, flags, speed, direction = f[:6]
     if len(state) != 1 or state not in "1234567":
         raise _Bad("S", f"state {state!r} is not 1-7")
-    if not _DIGITS.fullmatch(game):
-        raise _Bad("GGG", f"game counter {game!r} is not a number of up to 3 digits")
+    if not _THREE_DIGITS.fullmatch(game):
+        raise _Bad("GGG", f"game counter {game!r} is not three digits")
     number = None
     if nn.strip():
         number = _pocket(nn)
@@ -240,8 +245,8 @@ def _fields(text: str, f: list[str]) -> StatusLine:
         raise _Bad("NN", f"blank number {nn!r} is not two spaces")
     if len(flags) != 1 or flags not in "0123456789ABCDEFabcdef":
         raise _Bad("W", f"warning flags {flags!r} are not one hex digit")
-    if not _DIGITS.fullmatch(speed):
-        raise _Bad("SSS", f"rotor speed {speed!r} is not a number of up to 3 digits")
+    if not _THREE_DIGITS.fullmatch(speed):
+        raise _Bad("SSS", f"rotor speed {speed!r} is not three digits")
     rotor = _direction(direction, "D")
     if rotor is None:
         raise _Bad("D", "blank rotor direction")
@@ -250,9 +255,10 @@ def _fields(text: str, f: list[str]) -> StatusLine:
     extended = len(f) == 8
     if extended:
         rr, b = f[6], f[7]
-        if rr.strip():
-            if not re.fullmatch(r" ?\d{1,2}", rr):
-                raise _Bad("RR", f"ball revolutions {rr!r} are not a number of 2 digits")
+        if rr != "  ":
+            if not _REVOLUTIONS.fullmatch(rr):
+                raise _Bad("RR", f"ball revolutions {rr!r} are not two digits, one digit "
+                           "padded with a space, or two spaces")
             revolutions = int(rr)
         ball = _direction(b, "B")
     return StatusLine(int(state), int(game), number, int(flags, 16), int(speed), rotor,
@@ -260,10 +266,11 @@ def _fields(text: str, f: list[str]) -> StatusLine:
 
 
 def _direction(field: str, name: str) -> str | None:
+    """``D`` or ``B``: "0" cw, "1" ccw, one space blank (None); else bad."""
     if field == "0":
         return "cw"
     if field == "1":
         return "ccw"
-    if field.strip() == "":
+    if field == " ":
         return None
-    raise _Bad(name, f"direction {field!r} is not 0 or 1")
+    raise _Bad(name, f"direction {field!r} is not 0, 1 or one space (blank)")

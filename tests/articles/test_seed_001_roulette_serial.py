@@ -125,7 +125,72 @@ def test_art_12a_without_extended_fields_the_void_game_flag_holds_the_spin(
     assert returned(res)
 
 
+def ext_play(rr: list[int | None], b: list[int | None], last: tuple[int | None, int | None],
+             plain_5: bool = False) -> WheelScript:
+    """An extended wheel's spin line by line: ``rr[i]``, ``b[i]`` for each line of play
+    (three in state 3, the rest in state 4), then the bare number and state 5 (17) with
+    ``last`` as its RR and B (a plain line with ``plain_5``); D 0 (clockwise) throughout."""
+    ws = with_bets(extended=True).status(2, 2)
+    for i, (r, d) in enumerate(zip(rr, b, strict=True)):
+        ws.status(3 if i < 3 else 4, 1, rr=r, ball=d)
+    ws.line("17")
+    if plain_5:
+        ws.extended = False
+    return ws.status(5, 2, number="17", rr=last[0], ball=last[1])
+
+
+def test_art_12a_extended_wheel_a_count_it_then_blanks_is_no_count(replay: ReplayFn) -> None:
+    # 1, 1, 1, 2, 2 revolutions, then state 5 with RR blank: the ball may have gone on;
+    # its count is not known, so (a) can be neither found nor ruled out: held.
+    rec = held(run(replay, ext_play([1, 1, 1, 2, 2], [1] * 5, (None, 1))))
+    assert rec["candidate"] == "17" and "wheel_revolutions" in rec["details"]
+
+
+def test_art_12a_extended_wheel_a_plain_state_5_after_counts_is_no_count(
+        replay: ReplayFn) -> None:
+    rec = held(run(replay, ext_play([1, 1, 1, 2, 2], [1] * 5, (None, None), plain_5=True)))
+    assert "wheel_revolutions" in rec["details"]
+
+
+def test_art_12a_extended_wheel_a_count_that_goes_down_is_held(replay: ReplayFn) -> None:
+    rec = held(run(replay, ext_play([1, 2, 3, 5, 2], [1] * 5, (9, 1))))
+    assert "wheel_revolutions" in rec["details"]
+
+
+def test_art_12a_extended_wheel_that_never_counts_is_held(replay: ReplayFn) -> None:
+    rec = held(run(replay, ext_play([None] * 5, [1] * 5, (None, 1))))
+    assert "wheel_revolutions" in rec["details"]
+
+
+def test_art_12a_extended_wheel_the_count_of_state_5_decides(replay: ReplayFn) -> None:
+    # The last report with a count is state 5's: 2, fewer than 3.
+    out = invalid(run(replay, ext_play([0, 1, 1, 2, 2], [None, 1, 1, 1, 1], (2, 1))))
+    assert (out["reason"], out["ball_revolutions"]) == ("too_few_revolutions", 2)
+
+
 # -- (b) ------------------------------------------------------------------------------
+def test_art_12b_extended_wheel_a_ball_direction_that_changes_is_held(
+        replay: ReplayFn) -> None:
+    # B 0 (with the rotor, D 0) after one revolution, then 1: a ball does not reverse on
+    # the track; which report is wrong is not known: neither (b) nor a result.
+    rec = held(run(replay, ext_play([1, 1, 5, 5, 8], [0, 0, 1, 1, 1], (12, 1))))
+    assert rec["candidate"] == "17" and "wheel_ball_direction" in rec["details"]
+
+
+def test_art_12b_extended_wheel_same_direction_at_one_report_is_same_direction(
+        replay: ReplayFn) -> None:
+    # B with the rotor at the reports where it is given, blank at state 5.
+    out = invalid(run(replay, ext_play([1, 2, 4, 6, 8], [None, 0, 0, None, None], (10, None))))
+    assert out["reasons"] == ["same_direction"]
+
+
+def test_art_12b_extended_wheel_that_never_gives_the_direction_is_held(
+        replay: ReplayFn) -> None:
+    # 12 revolutions and never a direction: (b) cannot be judged.
+    rec = held(run(replay, ext_play([4, 4, 8, 8, 10], [None] * 5, (12, None))))
+    assert "wheel_ball_direction" in rec["details"]
+
+
 @pytest.mark.parametrize("state", [3, 4])
 def test_art_12b_the_wheels_flag_2_in_play_is_same_direction(replay: ReplayFn,
                                                             state: int) -> None:
@@ -208,6 +273,35 @@ def test_art_12f_a_fault_flag_up_while_idle_voids_nothing(replay: ReplayFn) -> N
     res = run(replay, ws.spin("32"))
     assert res.outcome()["number"] == "32"
     assert len(res.alarms("wheel_warning")) == 1  # on the change, not on every line
+
+
+def test_art_12f_a_fault_flag_up_since_before_the_launch_holds_the_spin(
+        replay: ReplayFn) -> None:
+    # Flag 4 up through the idle lines, bets open and the whole play: the wheel still
+    # reports its fault, but not that this spin's rotor was impeded (f): never a plain
+    # result, held for a person.
+    ws = with_bets(number=None, game=1, speed=0).status(6, 20, flags=4)
+    ws.status(2, 3, flags=4, speed=120).status(3, 3, flags=4).status(4, 3, flags=4)
+    ws.line("17").status(5, 1, number="17", flags=4).status(1, 2, game=2, flags=4)
+    rec = held(run(replay, ws))
+    assert rec["candidate"] == "17" and "before the launch" in rec["details"]["wheel_flag_4"]
+
+
+def test_art_12f_a_fault_flag_lowered_then_raised_in_play_is_a_wheel_malfunction(
+        replay: ReplayFn) -> None:
+    ws = with_bets().status(2, 3, flags=4).status(3, 1, flags=4).status(3, 2)
+    ws.status(4, 3, flags=4).line("17").status(5, 1, number="17", flags=4)
+    assert invalid(run(replay, ws))["reasons"] == ["wheel_malfunction"]
+
+
+def test_art_12_a_failed_launch_flag_kept_up_into_the_relaunch_holds_the_spin(
+        replay: ReplayFn) -> None:
+    # Flag 8 (void game or failed launch) from state 2 on, never lowered: is it the failed
+    # launch's or this ball's? Not known: held, with the reason.
+    ws = with_bets().status(2, 3, flags=8).status(3, 3, flags=8).status(4, 3, flags=8)
+    ws.line("17").status(5, 1, number="17", flags=8).status(1, 2, game=95)
+    rec = held(run(replay, ws))
+    assert "before the launch" in rec["details"]["wheel_flag_8"]
 
 
 # -- (g) ------------------------------------------------------------------------------

@@ -53,14 +53,15 @@ def _inputs_help(spec: Any) -> str:
 
 
 def _device_line(port: str, view: dict[str, Any]) -> str:
-    """``wheel          *X;3;241;32;0;137;0  0.4 s ago, state 3 (ball in the rim), link
-    talking``: a serial device's last line, its age (seconds) and the rest of its view."""
+    """``wheel          '*X;3;241;32;0;137;0'  0.4 s ago, state 3 (ball in the rim), link
+    talking``: a serial device's last line (quoted: an extended line ends in blank fields),
+    its age (seconds) and the rest of its view."""
     line = view.get("last_line")
     if line is None:
         return f"{port:<14} no line yet ({view.get('link', '')})"
     rest = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in view.items()
                      if k not in ("last_line", "age_s") and v not in (None, 0))
-    return f"{port:<14} {line}  {view.get('age_s')} s ago" + (f", {rest}" if rest else "")
+    return f"{port:<14} {line!r}  {view.get('age_s')} s ago" + (f", {rest}" if rest else "")
 
 
 def run(config: Config, args: argparse.Namespace) -> int:

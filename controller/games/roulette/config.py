@@ -18,6 +18,14 @@ WHEEL_PORT = "wheel"
 """The serial port of a serial wheel: ``[serial.wheel]`` (CONTRACT §2 ``serial`` events)."""
 WHEEL_CODECS = ("status_line",)
 """The codecs (``controller.protocols.CODECS``) that speak a serial wheel's protocol."""
+GPIO_WHEEL_KEYS = ("ball_b_deg", "rotor_b_deg", "drop_timeout_factor", "launch_timeout_s",
+                   "suspended_wait_rotor_revolutions", "max_rotor_period_ratio",
+                   "auto_no_more_bets_lap_s", "min_lap_s", "min_rotor_period_s",
+                   "sensor_error_budget")
+"""``[roulette]`` keys only the GPIO wheel's tracker reads (its sensors' edges)."""
+SERIAL_WHEEL_KEYS = ("wheel_silence_s", "wheel_speed_unit_rpm", "wheel_burst_gap_s",
+                     "wheel_max_rotor_rpm")
+"""``[roulette]`` keys only the serial wheel's tracker reads (its status lines)."""
 # Seed 001 Art. 12 (a): a throw needs "el minimo de vueltas (3)". A jurisdiction may ask for
 # more (4 in South Dakota and Indiana), never for fewer.
 MIN_BALL_REVOLUTIONS = 3
@@ -49,11 +57,16 @@ class RouletteConfig:
     sensor_error_budget: int = 3  # corrections per input in one spin before it is held
     boxes: int = 8  # seats (betting boxes 1..boxes); bets on any other box are refused
     # Issue 12: where the wheel's data comes from (WHEEL_SOURCES); for a serial wheel, how
-    # long its link may be silent (seconds) before it is ``wheel_disconnected``, and the
-    # rpm one unit of its speed field is (the status lines' SSS: tenths of rpm).
+    # long its link may be silent (seconds) before it is ``wheel_disconnected``, the rpm
+    # one unit of its speed field is (the status lines' SSS: tenths of rpm), the gap
+    # between two lines (seconds; the wheel sends one about every 0.5 s) after which the
+    # times of what the next ones show are not known (hardware.md §2b), and the fastest
+    # plausible rotor (rpm; a faster SSS is a bad field).
     wheel_source: str = "gpio"
     wheel_silence_s: float = 5.0
     wheel_speed_unit_rpm: float = 0.1
+    wheel_burst_gap_s: float = 1.5
+    wheel_max_rotor_rpm: float = 60.0
 
 
 def load_config(sec: Section, base: RouletteConfig | None) -> RouletteConfig:
@@ -108,7 +121,21 @@ def load_config(sec: Section, base: RouletteConfig | None) -> RouletteConfig:
         wheel_silence_s=sec.number("wheel_silence_s", base.wheel_silence_s, 1.0, 600.0),
         wheel_speed_unit_rpm=sec.number("wheel_speed_unit_rpm", base.wheel_speed_unit_rpm,
                                         0.0, 10.0, open_low=True),
+        wheel_burst_gap_s=_burst_gap(sec, base),
+        wheel_max_rotor_rpm=sec.number("wheel_max_rotor_rpm", base.wheel_max_rotor_rpm,
+                                       1.0, 200.0),
     )
+
+
+def _burst_gap(sec: Section, base: RouletteConfig) -> float:
+    """``wheel_burst_gap_s`` (0.6-60 s, above the wheel's line interval of about 0.5 s),
+    below ``wheel_silence_s``: a silence is a gap too long to wait for."""
+    gap: float = sec.number("wheel_burst_gap_s", base.wheel_burst_gap_s, 0.6, 60.0)
+    silence = sec.number("wheel_silence_s", base.wheel_silence_s, 1.0, 600.0)
+    if gap >= silence:
+        raise sec.error("wheel_burst_gap_s", f"{gap:g} s is not below wheel_silence_s "
+                        f"({silence:g} s): a gap between two lines is shorter than a silence")
+    return gap
 
 
 def check_config(config: Config, root: Section) -> None:
@@ -116,23 +143,46 @@ def check_config(config: Config, root: Section) -> None:
     wheel input (CONTRACT §1) and reads no ``[serial.wheel]``; a serial wheel needs
     ``[serial.wheel]`` with a wheel's codec (``WHEEL_CODECS``; with the simulator enabled
     its url is replaced by the simulator's pseudo-terminal) and reads no GPIO wheel input.
+    The file's ``[roulette]`` section gives no setting of the other source
+    (``GPIO_WHEEL_KEYS``, ``SERIAL_WHEEL_KEYS``; a trace's meta is not checked so).
 
     Raises:
         ConfigError: what is missing or does not belong; names its key (``gpio.inputs``,
-            ``serial.wheel``, ``serial.wheel.codec``, ``gpio.inputs.ball_a``...).
+            ``serial.wheel``, ``serial.wheel.codec``, ``gpio.inputs.ball_a``,
+            ``roulette.drop_timeout_factor``...).
     """
     if config.rules.wheel_source == "serial":
         _check_serial(config, root)
+        _check_keys(config, root)
         return
     if WHEEL_PORT in config.serial:
         raise root.error_at(f"serial.{WHEEL_PORT}", "a GPIO wheel reads no serial port: "
                             "remove [serial.wheel], or set [roulette] wheel_source = "
                             "\"serial\" (hardware.md)")
+    _check_keys(config, root)
     if not root.has("gpio"):
         return
     missing = [n for n in WHEEL_INPUTS if n not in config.inputs]
     if missing:
         raise root.error_at("gpio.inputs", f"missing wheel inputs: {', '.join(missing)}")
+
+
+def _check_keys(config: Config, root: Section) -> None:
+    """A wheel source's own settings are not written for the other one (a setting that
+    does nothing is a mistake of the config: hardware.md §2b)."""
+    section = root.data.get("roulette")
+    if not isinstance(section, dict):
+        return
+    serial = config.rules.wheel_source == "serial"
+    for key in section:
+        if serial and key in GPIO_WHEEL_KEYS:
+            raise root.error_at(f"roulette.{key}", "a GPIO wheel's setting (its sensors' "
+                                "edges); a serial wheel does not use it: remove it, or set "
+                                "wheel_source = \"gpio\"")
+        if not serial and key in SERIAL_WHEEL_KEYS:
+            raise root.error_at(f"roulette.{key}", "a serial wheel's setting (its status "
+                                "lines); a GPIO wheel does not use it: remove it, or set "
+                                "wheel_source = \"serial\"")
 
 
 def _check_serial(config: Config, root: Section) -> None:

@@ -54,6 +54,7 @@ class RouletteGame:
         # starts when bets open; its spin is numbered so at the launch): the one count.
         self.game_number = 1
         self._closed_ball_alarmed = False
+        self._started = False  # the first event came (the wheel's tracker was told)
         self.held_spin: dict[str, Any] | None = None  # the spin_held record awaiting a decision
         self.tracker = make_tracker(rc, self.order, schedule, self, config.serial)
         self.machine = RoundMachine(self.journal_transition)
@@ -126,9 +127,17 @@ class RouletteGame:
             raise RuleViolation("input_refused",
                                 f"{action!r} is not an input of a roulette table")
 
+    def _first(self, t: float) -> None:
+        """Every event passes here first: the first one tells the wheel's tracker that the
+        table started (a serial wheel's silence is timed from it)."""
+        if not self._started:
+            self._started = True
+            self.tracker.started(t)
+
     def dealer_input(self, inp: DealerInput) -> None:
         """Do the dealer's or inspector's ``inp``, once :meth:`verify_input` lets it through
         (it raises its ``RuleViolation`` before anything changes)."""
+        self._first(inp.t)
         self.verify_input(inp)
         action = inp.action
         if action in INPUT_EVENTS:
@@ -153,6 +162,7 @@ class RouletteGame:
         """Journal the refusal of ``event``: an ``input_refused`` alarm (the input has its
         own record), or a ``bet_refused`` alarm carrying the refused bet (``bet``: its
         fields), the one record of that bet input."""
+        self._first(event.t)
         if isinstance(event, BetPlaced):
             self.emit("alarm", t=event.t, code="bet_refused", message=exc.message,
                       game=self.game_number, bet=bet_input(event))
@@ -235,16 +245,22 @@ class RouletteGame:
     # -- verify, can, do: bets -------------------------------------------------------
     def verify_bet(self, bet: BetPlaced) -> None:
         """Whether the table takes ``bet`` now: bets open, a box the table seats
-        (``[roulette] boxes``), the layout (Art. 13), the limits in force (Art. 16).
+        (``[roulette] boxes``), the layout (Art. 13), the limits in force (Art. 16), and no
+        ball running on the wheel that is no spin of the table's (a serial wheel's, issue
+        12: its "no va más" the table cannot see).
 
         Raises:
             RuleViolation: why not (its message is the ``bet_refused`` alarm's).
         """
         check_bet(bet, self.state, self.layout, self.config.rules.boxes, self.limits)
+        running = self.tracker.closed_to_bets
+        if running is not None:
+            raise RuleViolation("bets_not_open", f"{bet.kind} on box {bet.box}: {running}")
 
     def place_bet(self, bet: BetPlaced) -> None:
         """Place ``bet`` on the layout, once :meth:`verify_bet` lets it through: its ``bet``
         record holds the whole input (the one record of it) and the game it is for."""
+        self._first(bet.t)
         placed = check_bet(bet, self.state, self.layout, self.config.rules.boxes, self.limits)
         self.emit("bet", t=bet.t, game=self.game_number, **bet_input(bet))
         self.bets.append(placed)
@@ -253,6 +269,7 @@ class RouletteGame:
     def gpio(self, edge: GpioEdge) -> None:
         """A raw edge of a wheel sensor or a dealer button (already journaled); the wheel
         tracker reads its sensors' edges itself (CONTRACT §5)."""
+        self._first(edge.t)
         name = edge.input
         if name in ("open_bets", "no_more_bets"):
             if edge.level == 1:
@@ -265,9 +282,11 @@ class RouletteGame:
         self.tracker.edge(edge)
 
     def serial(self, data: SerialData) -> None:
+        self._first(data.t)
         self.tracker.serial(data)
 
     def port_status(self, status: PortStatus) -> None:
+        self._first(status.t)
         self.tracker.port_status(status)
 
     def ball_launched(self, t: float, seen: str) -> int | None:

@@ -114,8 +114,10 @@ def recover(game: RouletteGame, found: RouletteRecovery) -> None:
     elif interrupted is not None or state == "no_more_bets":
         # The ball of the interrupted spin may still be running: the table stays closed
         # to bets and launches until the dealer opens bets again (no late bet is taken
-        # and no spin is started from the middle of a throw).
+        # and no spin is started from the middle of a throw); a wheel that reports its
+        # states says when that ball is out.
         state = "closed"
+        game.tracker.resumed(ball_may_run=True)
     elif state in ("ball_in_play", "result", "invalid", "settled"):
         state = "bets_open"
     if state != found.state:

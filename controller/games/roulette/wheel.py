@@ -98,6 +98,14 @@ class WheelTracker(Protocol):
     inputs: tuple[str, ...]
     ports: tuple[str, ...]
 
+    def started(self, t: float) -> None:
+        """The table's first event came at ``t`` seconds (a serial wheel must talk from
+        then: its silence is timed from it)."""
+
+    def resumed(self, ball_may_run: bool) -> None:
+        """The table restarted from its journal; ``ball_may_run``: a spin was in play (or
+        bets were closed for one) when it stopped, so its ball may still run."""
+
     def edge(self, edge: GpioEdge) -> None:
         """A raw edge of one of ``inputs`` (journaled already)."""
 
@@ -120,6 +128,11 @@ class WheelTracker(Protocol):
     def busy(self) -> str | None:
         """Why the wheel cannot take a new spin now, in words (e.g. "the ball of spin 4 is
         still on the track"), or None when it can."""
+
+    @property
+    def closed_to_bets(self) -> str | None:
+        """Why no bet may be taken now whatever the table's state, in words (a serial
+        wheel shows a ball in play that is no spin of the table's), or None."""
 
     def sensors(self, now: float) -> dict[str, Any]:
         """What the wheel itself last reported, by port, for ``tablectl sensors`` (a serial

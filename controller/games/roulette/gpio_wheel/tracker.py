@@ -88,9 +88,21 @@ class GpioWheelTracker:
             return f"the ball of spin {spin.number} is still on the track"
         return None
 
+    @property
+    def closed_to_bets(self) -> str | None:
+        """Never: the table's own state says when bets are taken (the dealer's "no va
+        más", or the ball's automatic one)."""
+        return None
+
     def sensors(self, now: float) -> dict[str, Any]:
         """Nothing besides the GPIO levels (the hardware's own view)."""
         return {}
+
+    def started(self, t: float) -> None:
+        """Nothing to time: the sensors' edges come when the ball and the rotor pass."""
+
+    def resumed(self, ball_may_run: bool) -> None:
+        """Nothing to keep: a ball still on the track shows in its edges (``busy``)."""
 
     # -- what the game feeds -------------------------------------------------------
     def edge(self, edge: GpioEdge) -> None:

@@ -6,7 +6,10 @@ Its modules, one job each:
   va más", conclusions, impossible transitions, bad lines, the sensors view).
 - ``play``: what the wheel reported of one spin, and its Art. 12 verdict
   (:mod:`controller.games.roulette.art12`).
-- ``link``: the link's silence (``wheel_disconnected``) and the catch-up after it.
+- ``aftermath``: what the wheel reports of a concluded spin until the next launch (what
+  contradicts it is an alarm naming it).
+- ``link``: the link's silence (``wheel_disconnected``) and its gaps (the lines whose time
+  is not known).
 
 The wire format is :mod:`controller.protocols.wheel_status`'s; hardware.md §2b maps its
 states and flags to records and reasons.

@@ -1,45 +1,66 @@
-"""The serial wheel's link: silence, and the catch-up after it (issue 12).
+"""The serial wheel's link: its silence, and the lines whose time is not known (issue 12;
+hardware.md §2b).
 
-A wheel repeats its status line about every half second, so a link silent for longer than
-``[roulette] wheel_silence_s`` is a lost wheel (a cable out, a USB adapter gone, the wheel
-off): ``wheel_disconnected``. The silence is watched on the controller loop's timer (the
-injected clock), never on wall time: one timer at a time, re-armed from the last line heard
-when it falls due.
+A wheel repeats its status line about every half second, so a link with no valid line for
+longer than ``[roulette] wheel_silence_s`` is a lost wheel (a cable out, a USB adapter gone,
+the wheel off): ``wheel_disconnected``. Lines the codec cannot use (garbage, bad status
+lines) are not the wheel talking. The silence is timed from the last valid line, or from
+the table's first event when none came yet, on the controller loop's timer (the injected
+clock), never on wall time: one timer at a time, re-armed when it falls due.
 
-When the link talks again, the first lines may be what it held back (a burst, read at
-once): until a line comes at least :data:`CATCH_UP_GAP_S` after the one before, at the
-wheel's own pace, the link is *catching up*, and what those lines show happened at an
-unknown time (a ball launched in them is not a launch seen as it happened).
+A line's arrival is the time of what it shows only at the wheel's pace. After a gap longer
+than ``wheel_burst_gap_s`` (a stall of the adapter or the wheel, shorter than a silence or
+not), the line that ends it showed a state reached at some moment of the gap, and the lines
+delivered at once right after it (a backlog, each less than :data:`CATCH_UP_GAP_S` after the
+one before) happened anywhere in it too: the link is *blind* over that gap until a line
+comes at the wheel's pace again. The first line heard after the start, or after the port
+came back, has no line before it to show its pace: it is blind too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 from controller.games.base import Schedule, TimerHandle
 
 CATCH_UP_GAP_S = 0.2
 """Seconds between two lines that show the wheel's own pace again (it sends one about
-every 0.5 s; a burst delivers many within milliseconds)."""
+every 0.5 s; a backlog delivers many within milliseconds)."""
+
+
+class Gap(NamedTuple):
+    """A stretch the link was blind over: no line heard from ``since`` (seconds; the last
+    valid line, or the table's start) until ``until`` (the line that ended it); what the
+    lines after it show happened at unknown times in between."""
+
+    since: float
+    until: float
 
 
 class Link:
-    """Watches the wheel's link for silence.
+    """Watches the wheel's link: its silence and its blind stretches.
 
     Args:
-        silence_s: how long (seconds) the link may be silent (``wheel_silence_s``).
+        silence_s: how long (seconds) the link may give no valid line (``wheel_silence_s``).
+        gap_s: the longest gap between two lines at the wheel's pace (``wheel_burst_gap_s``,
+            seconds, below ``silence_s``).
         schedule: the controller loop's timer (clock seconds).
         on_silent: called with the time the silence limit was reached.
     """
 
-    def __init__(self, silence_s: float, schedule: Schedule,
+    def __init__(self, silence_s: float, gap_s: float, schedule: Schedule,
                  on_silent: Callable[[float], None]) -> None:
         self.silence_s = silence_s
+        self.gap_s = gap_s
         self.schedule = schedule
         self.on_silent = on_silent
-        self.last_t: float | None = None
+        self.last_t: float | None = None  # the last valid line, else the start: the timer's
+        self.line_t: float | None = None  # the last valid line heard
         self.silent_since: float | None = None  # the last line before the silence
-        self.catching_up = False
+        self.unusable = 0  # lines it could not use since the last valid one
+        self.blind: Gap | None = None  # the gap the last line heard came after, if blind
+        self._fresh = True  # no line heard since the start or the port came back
         self._timer: TimerHandle | None = None
 
     @property
@@ -47,25 +68,43 @@ class Link:
         """The link was silent past the limit and has not talked since."""
         return self.silent_since is not None
 
+    def started(self, t: float) -> None:
+        """The table's first event came at ``t``: the wheel must talk from then (a replay
+        has no port that opens)."""
+        if self.last_t is None:
+            self._arm_from(t)
+
     def opened(self, t: float) -> None:
-        """The port opened at ``t``: from now it must talk."""
+        """The port opened at ``t``: from now it must talk; its next line has no pace."""
+        self._fresh = True
         if self.last_t is None or t > self.last_t:
-            self._heard_at(t)
+            self._arm_from(t)
+
+    def unused(self) -> None:
+        """A line came that the codec or the tracker could not use (not the wheel talking)."""
+        self.unusable += 1
 
     def heard(self, t: float) -> float | None:
-        """A line came at ``t``. Returns how long the link had been silent when this line
-        ends a silence (the caller journals it), else None."""
-        if self.catching_up and self.last_t is not None and t - self.last_t >= CATCH_UP_GAP_S:
-            self.catching_up = False
+        """A valid line came at ``t``. Returns how long the link had been silent when this
+        line ends a silence (the caller journals it), else None. Afterwards :attr:`blind`
+        says whether the line came out of the wheel's pace."""
+        before = self.line_t
+        if self._fresh or before is None or t - before > self.gap_s:
+            since = before if before is not None else self.last_t
+            self.blind = Gap(t if since is None else since, t)
+        elif self.blind is not None and t - before >= CATCH_UP_GAP_S:
+            self.blind = None  # at the wheel's pace again
+        self._fresh = False
         ended: float | None = None
         if self.silent_since is not None:
             ended = t - self.silent_since
             self.silent_since = None
-            self.catching_up = True
-        self._heard_at(t)
+        self.line_t = t
+        self.unusable = 0
+        self._arm_from(t)
         return ended
 
-    def _heard_at(self, t: float) -> None:
+    def _arm_from(self, t: float) -> None:
         self.last_t = t
         if self._timer is None:
             self._arm(t + self.silence_s)
@@ -81,5 +120,4 @@ class Link:
             self._arm(last + self.silence_s)  # heard since it was armed
             return
         self.silent_since = last
-        self.catching_up = False
         self.on_silent(deadline)

@@ -1,20 +1,30 @@
 """What a serial wheel reported of one spin, and its verdict (seed 001 Art. 12; CONTRACT §1,
-§5; issue 12).
+§5; issue 12; hardware.md §2b).
 
 A spin is a ball in play: from the wheel's first state-3 line ("ball in the rim") through its
 state-4 lines ("no more bets") to its first state-5 line (the winning number). Every status
 line in play is a measurement (:meth:`SerialSpin.measure`); the verdict at the end
 (:meth:`SerialSpin.judge`) calls :mod:`controller.games.roulette.art12` for each finding:
 
-- warning flag 2 during play: (b) ``same_direction``; flag 4: (f) ``wheel_malfunction``;
-- flags 1 and 8 (the ball removed or not sensed; a void game or failed launch) name no
-  article: the spin is held for the dealer or inspector (CONTRACT §5), who voids it with an
-  Art. 12 reason or gives its number;
+- warning flag 2 raised during play: (b) ``same_direction``; flag 4: (f)
+  ``wheel_malfunction``; flags 1 and 8 (the ball removed or not sensed; a void game or
+  failed launch) name no article: the spin is held for the dealer or inspector (CONTRACT
+  §5), who voids it with an Art. 12 reason or gives its number;
+- a flag already up on the line before the launch and still up at the launch line was not
+  raised in play: the wheel still reports it, but not whether it speaks of this spin (a
+  fault latched for thousands of idle lines, a failed launch's flag kept into the
+  relaunch): never a plain result, and no article either: held, whatever the flag;
 - the rotor speed (``SSS``) in play: 0 is (g) ``wheel_stopped`` (the readings below
   ``min_rotor_rpm`` on its way down are that stop); above 0 and below ``min_rotor_rpm`` is
   (f); a direction that flips between two readings above 0 is (f) too;
-- the extended fields: the ball revolutions ``RR`` of the state-5 line below
-  ``min_ball_revolutions`` are (a); a ball direction ``B`` equal to the rotor's is (b);
+- the extended fields, over the whole play: the ball revolutions ``RR`` of the last line of
+  play (its state-5 line) below ``min_ball_revolutions`` are (a); a count the wheel gave and
+  then blanked, one that went down, or none at all are no count: held. A ball direction
+  ``B`` equal to the rotor's ``D`` at any report (or, given only at the end, to the rotor's
+  direction in play) is (b); a ``B`` that changes, or never given for a ball that made the
+  minimum, cannot judge (b): held;
+- every bare number line in play must be the state-5 ``NN``; one that differs, or a line
+  after "no va más" where the bare number is sent that is not a pocket's number, holds it;
 - Art. 12 (c) is not measured: a serial wheel does not say when the ball left the track.
   A ball that never gives a number is held (or voided by the wheel's flags' findings).
 
@@ -64,14 +74,20 @@ class SerialSpin:
         launch_t: when the first state-3 line came (seconds).
         game: the wheel's game counter at the launch (``GGG``).
         launch_line: that line's text.
+        up: the warning flags of the line before the launch (the last one outside play);
+            then of the last line of play.
+        before: the line before the launch, and when it came (for the evidence).
     """
 
     number: int
     launch_t: float
     game: int
     launch_line: str
+    up: int = 0
+    before: str = ""
     no_more_bets_t: float | None = None
     flags: int = 0
+    carried: int = 0  # flags up before the launch and still up at the launch line
     findings: dict[str, str] = field(default_factory=dict)
     held: dict[str, str] = field(default_factory=dict)
     rotor_dirs: dict[str, int] = field(default_factory=lambda: {"cw": 0, "ccw": 0})
@@ -81,12 +97,20 @@ class SerialSpin:
     stopped_at: str | None = None  # the first line in play with speed 0
     slow: Finding | None = None  # the first reading in play below min_rotor_rpm (f)
     rpm: float | None = None
-    revolutions: int | None = None
-    ball_direction: str | None = None
-    bare_number: str | None = None
+    extended: bool = False  # a line of play had the extended fields
+    revolutions: int | None = None  # the last count RR given in play
+    count_blanked: str | None = None  # a line of play with no count after one with a count
+    ball_dirs: dict[str, str] = field(default_factory=dict)  # B -> the first report of it
+    same_dir: Finding | None = None  # the first report of B equal to the rotor's D (b)
+    bare: list[tuple[str | None, str]] = field(default_factory=list)  # (number, where)
     lines: int = 0
     concluded: bool = False
     declared: bool = False
+
+    @property
+    def ball_direction(self) -> str | None:
+        """The ball's direction the wheel reported (``B``), when it gave one only."""
+        return next(iter(self.ball_dirs)) if len(self.ball_dirs) == 1 else None
 
     def add(self, finding: Finding | Uncertain | None) -> None:
         """Keep an Art. 12 finding, or why the evidence is uncertain; the first stands."""
@@ -95,27 +119,32 @@ class SerialSpin:
         elif isinstance(finding, Uncertain):
             self.held.setdefault(finding.input, finding.detail)
 
+    def launched(self, before: StatusLine, before_t: float, line: StatusLine) -> None:
+        """The launch line ``line`` came after ``before`` (at ``before_t``): the flags
+        up on both were not raised in play."""
+        self.up = before.flags
+        self.carried = before.flags & line.flags
+        self.before = f"{before.text!r} at {before_t:.3f} s"
+
     def measure(self, t: float, line: StatusLine, rpm: float, min_rpm: float) -> None:
         """One status line of this spin's play (states 3 and 4, and its state-5 line):
         its warning flags, and in states 3-4 the rotor's speed (``rpm``) and direction;
         its extended fields. ``min_rpm`` is ``min_rotor_rpm`` (Art. 12 f)."""
         self.lines += 1
         where = f"{line.text!r} at {t:.3f} s"
-        new = line.flags & ~self.flags
+        raised = line.flags & ~self.up
+        self.up = line.flags
         self.flags |= line.flags
-        if new & FLAG_SAME_DIRECTION:
+        if raised & FLAG_SAME_DIRECTION:
             self.add(art12.same_direction_reported(where))
-        if new & FLAG_FAULT:
+        if raised & FLAG_FAULT:
             self.add(art12.wheel_malfunction_reported(where))
         for flag in _HELD_FLAGS:
-            if new & flag:
+            if raised & flag:
                 self.add(art12.reason_not_named(
                     f"wheel_flag_{flag}", f"the wheel reported {FLAG_NAMES[flag]} (warning "
                     f"flag {flag}) during play, {where}"))
-        if line.extended:
-            self.revolutions = line.revolutions
-            if line.ball_direction is not None:
-                self.ball_direction = line.ball_direction
+        self._ball(line, where)
         if line.state not in (3, 4):
             return  # the state-5 line: the ball is at rest, the rotor's speed is not play's
         self.rpm = rpm
@@ -130,6 +159,35 @@ class SerialSpin:
         self.rotor_dirs[line.direction] += 1
         before, self.last_direction = self.last_direction, line.direction
         self.add(art12.wheel_malfunction_reversed(before, line.direction, t))
+        ball = line.ball_direction if line.extended else None
+        if self.same_dir is None and (found := art12.same_direction(ball, line.direction)):
+            self.same_dir = Finding(found.reason, f"{found.detail} ({where})")
+
+    def _ball(self, line: StatusLine, where: str) -> None:
+        """The extended fields of a line of play: once a line of play had them, a line
+        without them gives no count and no direction (Art. 12 a, b)."""
+        self.extended = self.extended or line.extended
+        if not self.extended:
+            return
+        count = line.revolutions if line.extended else None
+        if count is None:
+            if self.revolutions is not None and self.count_blanked is None:
+                self.count_blanked = where
+        else:
+            if self.revolutions is not None and count < self.revolutions:
+                self.held.setdefault("wheel_revolutions", f"the ball revolutions went down "
+                                     f"from {self.revolutions} to {count} ({where}): not "
+                                     "one ball's count")
+            self.revolutions = count
+            self.count_blanked = None
+        ball = line.ball_direction if line.extended else None
+        if ball is not None:
+            self.ball_dirs.setdefault(ball, where)
+
+    def number_line(self, number: str | None, where: str) -> None:
+        """A bare number line in play (``number``), or a line where one is expected that
+        is not a pocket's number (None); ``where`` says which line and when."""
+        self.bare.append((number, where))
 
     @property
     def rotor_direction(self) -> str | None:
@@ -155,20 +213,72 @@ class SerialSpin:
             self.add(art12.wheel_stopped_still())
         else:
             self.add(self.slow)
-        if final and self.revolutions is not None:
-            self.add(art12.too_few_revolutions(self.revolutions, self.revolutions, minimum))
-        self.add(art12.same_direction(self.ball_direction, self.rotor_direction))
-        if number is not None and self.bare_number is not None and self.bare_number != number:
-            self.held.setdefault("wheel_number", f"the bare number line said "
-                                 f"{self.bare_number!r}, the state-5 line {number!r}")
-        if number is not None and number not in order:
-            self.held.setdefault("wheel_number", f"{number!r} is not a pocket of this wheel")
+        if final and self.extended:
+            self._revolutions(minimum)
+        self._direction(minimum if final else None)
+        self._carried()
+        self._numbers(number, order)
         reasons = art12.ordered(self.findings)
         held = {} if reasons else dict(self.held)
         if not reasons and not held and number is None:
             held["wheel_number"] = "the spin ended with no winning number"
         return Verdict(reasons, held, None if reasons or held else number,
                        self.evidence(reasons, line))
+
+    def _revolutions(self, minimum: int) -> None:
+        """Art. 12 (a) from the count of the last line of play, when it is a count."""
+        if self.count_blanked is not None:
+            self.held.setdefault("wheel_revolutions", f"the wheel reported {self.revolutions} "
+                                 f"ball revolutions, then none ({self.count_blanked}): the "
+                                 "ball's count is not known (Art. 12 a)")
+        elif self.revolutions is None:
+            self.held.setdefault("wheel_revolutions", "the wheel's extended lines gave no "
+                                 "ball revolutions during play: Art. 12 (a) cannot be judged")
+        else:
+            self.add(art12.too_few_revolutions(self.revolutions, self.revolutions, minimum))
+
+    def _direction(self, minimum: int | None) -> None:
+        """Art. 12 (b) from the ball directions of play; ``minimum`` when the run is over
+        (a ball that made it has a direction to report)."""
+        if len(self.ball_dirs) > 1:
+            seen = ", ".join(f"{d} ({w})" for d, w in self.ball_dirs.items())
+            self.held.setdefault("wheel_ball_direction", f"the wheel reported the ball "
+                                 f"turning {seen} during play: its direction is not known "
+                                 "(Art. 12 b)")
+            return
+        self.add(self.same_dir)
+        self.add(art12.same_direction(self.ball_direction, self.rotor_direction))
+        count = self.revolutions
+        if (minimum is not None and self.extended and self.ball_direction is None
+                and count is not None and count >= minimum and self.count_blanked is None):
+            self.held.setdefault("wheel_ball_direction", f"the ball made {count} revolutions "
+                                 "and the wheel's extended lines never gave its direction: "
+                                 "Art. 12 (b) cannot be judged")
+
+    def _carried(self) -> None:
+        """Flags up since before the launch: held (no article, no plain result)."""
+        for flag in sorted(FLAG_NAMES):
+            if self.carried & flag:
+                self.held.setdefault(
+                    f"wheel_flag_{flag}", f"warning flag {flag} ({FLAG_NAMES[flag]}) was up "
+                    f"before the launch ({self.before}) and still up at the launch line "
+                    f"({self.launch_line!r} at {self.launch_t:.3f} s): the wheel reports it "
+                    "during play, not whether it speaks of this spin; no Art. 12 reason is "
+                    "named: the dealer or inspector voids the spin with one (void "
+                    "reason=...) or gives its number (confirm_result)")
+
+    def _numbers(self, number: str | None, order: tuple[str, ...]) -> None:
+        """The state-5 ``NN`` against the bare number lines and the wheel's pockets."""
+        if number is not None:
+            for bare, where in self.bare:
+                if bare is None:
+                    self.held.setdefault("wheel_number", f"{where}, where the wheel sends the "
+                                         "bare winning number, is not a pocket's number")
+                elif bare != number:
+                    self.held.setdefault("wheel_number", f"the bare number line said "
+                                         f"{bare!r} ({where}), the state-5 line {number!r}")
+        if number is not None and number not in order:
+            self.held.setdefault("wheel_number", f"{number!r} is not a pocket of this wheel")
 
     def evidence(self, reasons: tuple[str, ...], line: str | None) -> dict[str, Any]:
         """The measurements behind the verdict, for the journal and recall."""
@@ -183,8 +293,10 @@ class SerialSpin:
             "wheel_source": "serial",
             "wheel_game": self.game,
             "wheel_flags": [f for f in sorted(FLAG_NAMES) if self.flags & f],
+            "wheel_flags_before_launch": [f for f in sorted(FLAG_NAMES) if self.carried & f],
             "rotor_rpm_min": None if self.rpm_min is None else round(self.rpm_min, 3),
             "status_lines": self.lines,
+            "bare_numbers": [bare for bare, _ in self.bare],
             "concluded_by": line,
             "details": {r: self.findings[r] for r in reasons},
         }

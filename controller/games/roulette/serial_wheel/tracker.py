@@ -1,5 +1,5 @@
 """The serial wheel tracker: spins from an automated wheel's status lines (issue 12; seed 001
-Art. 12; CONTRACT §1, §5).
+Art. 12; CONTRACT §1, §5; hardware.md §2b).
 
 :class:`SerialWheelTracker` is fed the bytes of the port ``wheel`` (journaled already), on
 the controller thread; the codec (``[serial.wheel] codec``, :mod:`controller.protocols.
@@ -9,13 +9,16 @@ second: the tracker acts on changes only.
 - A **launch** is a state-3 line after a line outside play (states 1, 2, 6, 7): the game
   starts a spin, or refuses it (it journals why). The wheel's state 4 is its own "no va
   más" (the game closes bets). The spin's **result** is its first state-5 line with no
-  warning during play, and its number that line's ``NN`` (:mod:`.play` gives the verdict).
+  warning during play, and its number that line's ``NN`` (:mod:`.play` gives the verdict:
+  every bare number line must agree with it).
+- After the conclusion, until the next launch, what contradicts it is an alarm naming the
+  spin (:mod:`.aftermath`); it is journaled as concluded and stays so.
 - Wheels were seen to repeat states, send ``NN`` as the previous number until state 5, send
-  the bare number just before state 5 (a check: a different number holds the spin),
-  interleave command answers, keep a fault flag up for thousands of idle lines, show state
-  5 as one line and fall silent. A warning outside play (a failed launch before the wheel
-  relaunches) is an ``alarm`` (``wheel_warning``), never a verdict on the next spin. The
-  game counter ``GGG`` does not identify a game (it stays through balls that end without a
+  the bare number just before state 5, interleave command answers, keep a fault flag up for
+  thousands of idle lines, show state 5 as one line and fall silent. A warning outside play
+  (a failed launch before the wheel relaunches) is an ``alarm`` (``wheel_warning``), never a
+  verdict on the next spin; a flag still up at the launch holds it (:mod:`.play`). The game
+  counter ``GGG`` does not identify a game (it stays through balls that end without a
   number and failed launches, and restarts at power-on): a spin is numbered by the game;
   the counter only has to stay the same during play.
 - **Impossible transitions** are ``wheel_impossible`` alarms and never a result: state 4
@@ -24,14 +27,19 @@ second: the tracker acts on changes only.
   concluded at once (held, unless an Art. 12 finding voids it), and no launch is taken
   until the wheel shows a state outside play.
 - The first line heard is a baseline: a ball the wheel already has in play then is not a
-  spin (its launch was not seen).
-- Bad status lines, unknown lines and over-long lines are counted and journaled as alarms
+  spin (its launch was not seen): one ``wheel_unseen_ball`` alarm. A ball the table took
+  no spin for (the game journals why) has its number journaled as ``wheel_not_a_spin``.
+  While any ball that is not a spin in play runs (states 3-4) the table opens no bets and
+  takes none; after a restart with a spin in play it opens none before the first line.
+- Bad status lines (a rotor speed above ``wheel_max_rotor_rpm`` in states 1-5 among them),
+  unknown lines and over-long lines are counted and journaled as alarms
   (``wheel_bad_line``, ``wheel_unknown_line``, ``wheel_line_too_long``); never a crash.
-- A link silent longer than ``wheel_silence_s`` is ``wheel_disconnected`` (:mod:`.link`):
+- The link (:mod:`.link`): no valid line for ``wheel_silence_s`` is ``wheel_disconnected``:
   new spins wait (``busy``) until it talks again (``wheel_reconnected``); a spin in play
-  across the silence is held, never guessed; a ball launched in the lines that come back
-  at once after it (the link's backlog) is held too: its launch time, and so which bets
-  were placed before it, is not known.
+  across the silence is held, never guessed. A spin whose launch or play the link was blind
+  to (a gap over ``wheel_burst_gap_s`` between two lines, and the backlog after it) is held
+  too: when its launch and its "no va más" came, and so whether the bets taken meanwhile
+  were late, is not known.
 """
 
 from __future__ import annotations
@@ -44,8 +52,9 @@ from controller.core.events import GpioEdge, PortStatus, SerialData
 from controller.games.base import Schedule
 from controller.games.roulette import art12
 from controller.games.roulette.config import WHEEL_PORT, RouletteConfig
-from controller.games.roulette.serial_wheel.link import Link
-from controller.games.roulette.serial_wheel.play import SerialSpin
+from controller.games.roulette.serial_wheel.aftermath import OUTSIDE_PLAY, Aftermath
+from controller.games.roulette.serial_wheel.link import Gap, Link
+from controller.games.roulette.serial_wheel.play import SerialSpin, Verdict
 from controller.games.roulette.wheel import SpinOutcome, WheelListener
 from controller.protocols import make_codec
 from controller.protocols.wheel_status import (
@@ -60,7 +69,7 @@ from controller.protocols.wheel_status import (
     VersionLine,
 )
 
-_OUTSIDE_PLAY = (1, 2, 6, 7)
+_SPEED_STATES = (1, 2, 3, 4, 5)  # SSS is the rotor's speed (a self-test reports others)
 
 
 @dataclass(frozen=True)
@@ -82,8 +91,10 @@ class SerialWheelTracker:
     :class:`~controller.games.roulette.wheel.WheelTracker`; issue 12).
 
     Args:
-        cfg: thresholds (``min_ball_revolutions``, ``min_rotor_rpm``), the silence limit
-            (``wheel_silence_s``, seconds) and the speed unit (``wheel_speed_unit_rpm``).
+        cfg: thresholds (``min_ball_revolutions``, ``min_rotor_rpm``), the link's limits
+            (``wheel_silence_s``, ``wheel_burst_gap_s``, seconds), the speed unit
+            (``wheel_speed_unit_rpm``) and the fastest plausible rotor
+            (``wheel_max_rotor_rpm``).
         order: the wheel's pockets clockwise from 0 (a number elsewhere is not a result).
         schedule: the controller loop's timer (clock seconds): the silence is timed on it.
         listener: the game: told of launches, the wheel's "no va más", each conclusion and
@@ -103,12 +114,18 @@ class SerialWheelTracker:
         self.order = order
         self.listener = listener
         self.codec = make_codec(codec)
-        self.link = Link(cfg.wheel_silence_s, schedule, self._silent)
+        self.link = Link(cfg.wheel_silence_s, cfg.wheel_burst_gap_s, schedule, self._silent)
         self.spin: SerialSpin | None = None
         self.prev: StatusLine | None = None
+        self.prev_t = 0.0
         # The wheel's ball in play (a state 3-5 seen since its last line outside play):
-        # "spin" (the game took it), "no spin" (refused, unseen, or cut); None: none.
+        # "spin" (the game took it), "unseen" (in play at the first line heard),
+        # "refused" (the game took no spin), "stray" (no state 3 before it), "cut" (its
+        # spin concluded by an impossible transition); None: none.
         self.ball: str | None = None
+        self.after: Aftermath | None = None  # the last spin concluded, until a launch
+        self._refused_at: float | None = None  # a refused ball's launch, its number not told
+        self._resumed_in_play = False  # restarted with a spin in play, no line heard since
         self.view = WheelView()
         self._strangers: set[str] = set()
 
@@ -119,15 +136,40 @@ class SerialWheelTracker:
 
     @property
     def busy(self) -> str | None:
-        """The link is silent, or the last spin's ball still runs on the wheel."""
+        """The link is silent, or a ball still runs on the wheel (states 3-4)."""
         if self.link.silent_since is not None:
             return (f"the wheel's link is silent since {self.link.silent_since:.3f} s "
                     "(wheel_disconnected): no new spin until it talks again")
+        if self._resumed_in_play and self.prev is None:
+            return ("the controller stopped with a spin in play and the wheel has sent no "
+                    "status line since the restart: whether its ball still runs is not known")
+        return self._running()
+
+    @property
+    def closed_to_bets(self) -> str | None:
+        """A ball runs on the wheel (states 3-4) that is no spin in play: a bet now would
+        be placed while a ball runs, with no "no va más" the table can see."""
+        if self.in_play:
+            return None
+        running = self._running()
+        return None if running is None else (f"{running}: no bets until the wheel shows a "
+                                             "state outside play (1, 2, 6 or 7)")
+
+    def _running(self) -> str | None:
         prev, spin = self.prev, self.spin
-        if spin is not None and self.ball == "spin" and prev is not None and prev.state in (3, 4):
-            return f"the ball of spin {spin.number} is still in play on the wheel (state " \
-                   f"{prev.state})"
-        return None
+        if prev is None or prev.state not in (3, 4) or self.ball is None:
+            return None
+        s = f"state {prev.state}"
+        if self.ball == "spin" and spin is not None:
+            return f"the ball of spin {spin.number} is still in play on the wheel ({s})"
+        if self.ball == "cut" and spin is not None:
+            return f"the ball of spin {spin.number} (held) is still in play on the wheel ({s})"
+        if self.ball == "unseen":
+            return (f"the wheel has a ball in play ({s}) whose launch was not seen (its first "
+                    "line after a start or a restart)")
+        if self.ball == "refused":
+            return f"the wheel has a ball in play ({s}) that the table took no spin for"
+        return f"the wheel shows a ball in play ({s}) whose launch (state 3) it never showed"
 
     def sensors(self, now: float) -> dict[str, Any]:
         """The wheel's last status line and its age (``now`` minus its arrival, seconds),
@@ -144,6 +186,15 @@ class SerialWheelTracker:
             "unknown_lines": v.unknown_lines}}
 
     # -- what the game feeds -------------------------------------------------------
+    def started(self, t: float) -> None:
+        """The table's first event came at ``t``: the wheel must talk from then."""
+        self.link.started(t)
+
+    def resumed(self, ball_may_run: bool) -> None:
+        """After a restart with a spin in play, no new spin until the wheel's first line
+        shows whether that ball still runs."""
+        self._resumed_in_play = ball_may_run
+
     def edge(self, edge: GpioEdge) -> None:
         self._stranger(f"gpio {edge.input}", f"{edge.input} changed at {edge.t:.3f} s: a "
                        "serial wheel reads no GPIO wheel input")
@@ -166,6 +217,7 @@ class SerialWheelTracker:
             self.link.opened(status.t)
         else:
             self.codec.reset()
+            self.link.started(status.t)
 
     def void(self, t: float, reason: str) -> None:
         """A dealer or inspector declares the spin in play invalid (Art. 12 d-g)."""
@@ -178,32 +230,56 @@ class SerialWheelTracker:
     # -- lines ---------------------------------------------------------------------
     def _line(self, t: float, line: Any) -> None:
         if isinstance(line, StatusLine):
-            self._status(t, line)
+            bad = self._implausible(line)
+            if bad is not None:
+                self._bad(t, bad)
+            else:
+                self._status(t, line)
         elif isinstance(line, NumberLine):
             self._heard(t)
-            if self.in_play:
-                assert self.spin is not None
-                self.spin.bare_number = line.number
+            if self.spin is not None and self.in_play:
+                self.spin.number_line(line.number, f"{line.text!r} at {t:.3f} s")
+            elif self.after is not None:
+                self.after.number_line(t, line)
         elif isinstance(line, VersionLine):
             self._heard(t)
             self.view = replace(self.view, version=line.version)
         elif isinstance(line, CommandAnswer):
             self._heard(t)
         elif isinstance(line, BadStatusLine):
-            n = self.view.bad_lines + 1
-            self.view = replace(self.view, bad_lines=n)
-            self.listener.alarm("wheel_bad_line", f"bad status line #{n} from the wheel at "
-                                f"{t:.3f} s, {line.text!r}: field {line.field}: {line.why}; "
-                                "not used")
+            self._bad(t, line)
         elif isinstance(line, OverlongLine):
+            self.link.unused()
             self.listener.alarm("wheel_line_too_long", f"a line of {line.length} bytes from "
                                 f"the wheel at {t:.3f} s, dropped")
         else:
+            self.link.unused()
             n = self.view.unknown_lines + 1
             self.view = replace(self.view, unknown_lines=n)
             text = line.text if isinstance(line, UnknownLine) else repr(line)
             self.listener.alarm("wheel_unknown_line", f"unknown line #{n} from the wheel at "
                                 f"{t:.3f} s: {text!r}")
+            spin = self.spin
+            if spin is not None and self.in_play and spin.no_more_bets_t is not None:
+                spin.number_line(None, f"{text!r} at {t:.3f} s")  # where the number comes
+
+    def _implausible(self, line: StatusLine) -> BadStatusLine | None:
+        """A rotor speed no wheel turns at (above ``wheel_max_rotor_rpm``), where ``SSS``
+        is a speed: a bad field, the line not used."""
+        rpm = round(line.speed * self.cfg.wheel_speed_unit_rpm, 3)
+        if line.state in _SPEED_STATES and rpm > self.cfg.wheel_max_rotor_rpm:
+            return BadStatusLine(line.text, "SSS", f"rotor speed {line.speed:03d} is {rpm:g} "
+                                 f"rpm, above wheel_max_rotor_rpm "
+                                 f"({self.cfg.wheel_max_rotor_rpm:g} rpm)")
+        return None
+
+    def _bad(self, t: float, line: BadStatusLine) -> None:
+        self.link.unused()
+        n = self.view.bad_lines + 1
+        self.view = replace(self.view, bad_lines=n)
+        self.listener.alarm("wheel_bad_line", f"bad status line #{n} from the wheel at "
+                            f"{t:.3f} s, {line.text!r}: field {line.field}: {line.why}; "
+                            "not used")
 
     def _heard(self, t: float) -> None:
         ended = self.link.heard(t)
@@ -211,16 +287,28 @@ class SerialWheelTracker:
             self.view = replace(self.view, silent_since=None)
             self.listener.alarm("wheel_reconnected", f"the wheel talks again at {t:.3f} s, "
                                 f"after {ended:.1f} s of silence")
+        gap, spin = self.link.blind, self.spin
+        if gap is not None and spin is not None and self.in_play:
+            spin.held.setdefault("wheel_link", self._blind(gap, "while the ball was in play"))
+
+    def _blind(self, gap: Gap, when: str) -> str:
+        return (f"no line from the wheel from {gap.since:.3f} s to {gap.until:.3f} s "
+                f"({gap.until - gap.since:.1f} s, more than wheel_burst_gap_s "
+                f"{self.cfg.wheel_burst_gap_s:g} s) {when}, or its lines came at once after "
+                "it: when the ball was launched, when the wheel called \"no va más\" and what "
+                f"it reported in between are not known; a bet taken after {gap.since:.3f} s "
+                "may have come after \"no va más\"")
 
     def _status(self, t: float, line: StatusLine) -> None:
         self._heard(t)
         prev, self.prev = self.prev, line
+        prev_t, self.prev_t = self.prev_t, t
         self.view = replace(self.view, line=line.text, t=t, state=line.state)
         spin = self.spin
         if spin is not None and not spin.concluded:
             self._play(t, line, prev, spin)
         else:
-            self._idle(t, line, prev)
+            self._idle(t, line, prev, prev_t)
 
     def _play(self, t: float, line: StatusLine, prev: StatusLine | None,
               spin: SerialSpin) -> None:
@@ -248,20 +336,23 @@ class SerialWheelTracker:
             if spin.no_more_bets_t is None:
                 spin.held.setdefault("wheel_state", "state 5 came with no state 4 (no more "
                                      "bets) before it: bets stayed open until the result")
-            self._conclude(t, line.number, final=True, line=line.text)
+            self._conclude(t, line.number, final=True, line=line)
         elif s in (1, 2):
             # The ball ended without a number; the wheel starts a new game.
             self.ball = None
-            self._conclude(t, None, final=True, line=line.text)
+            self._conclude(t, None, final=True, line=line)
         else:
             self._cut(t, line, "wheel_impossible", "wheel_state",
                       f"state {s} ({STATES[s]}) while spin {spin.number} is in play "
                       f"({line.text!r} at {t:.3f} s)")
 
-    def _idle(self, t: float, line: StatusLine, prev: StatusLine | None) -> None:
+    def _idle(self, t: float, line: StatusLine, prev: StatusLine | None,
+              prev_t: float) -> None:
         """A line with no spin in play."""
         s = line.state
-        if s in _OUTSIDE_PLAY:
+        if self.after is not None:
+            self.after.status(t, line)
+        if s in OUTSIDE_PLAY:
             self.ball = None
             raised = line.flags & ~(prev.flags if prev is not None else 0)
             if raised:
@@ -272,31 +363,45 @@ class SerialWheelTracker:
                                     "in play, none is voided")
             return
         if prev is None:
-            self.ball = "no spin"  # the baseline: a ball in play whose launch was not seen
+            self.ball = "unseen"
+            runs = "; no bets and no open_bets while it runs" if s in (3, 4) else ""
+            self.listener.alarm("wheel_unseen_ball", f"the wheel's first line shows a ball "
+                                f"(state {s}, {STATES[s]}: {line.text!r} at {t:.3f} s) whose "
+                                "launch was not seen (after a start or a restart): not a "
+                                f"spin, its lines and its number are not acted on{runs}")
             return
         if self.ball is not None:
-            if s == 3 and prev.state in (4, 5):
+            if self.ball == "refused" and s == 5 and self._refused_at is not None:
+                given = line.number or "no number"
+                self.listener.alarm("wheel_not_a_spin", f"the wheel gave {given} "
+                                    f"({line.text!r} at {t:.3f} s) for the ball "
+                                    f"launched at {self._refused_at:.3f} s that the table "
+                                    "took no spin for: not a result")
+                self._refused_at = None
+            after_five = self.after is not None and self.after.at_five
+            if s == 3 and prev.state in (4, 5) and not after_five:
                 self._impossible(t, line, f"state 3 right after state {prev.state}: no new "
                                  "game started")
             return  # the rest of a ball that is not in play as a spin
         if s == 3:
-            self._launch(t, line)
+            self.after = None
+            self._launch(t, line, prev, prev_t)
             return
-        self.ball = "no spin"
+        self.ball = "stray"
         self._impossible(t, line, f"state {s} ({STATES[s]}) with no state 3 before it"
                          + (": not a result" if s == 5 else ""))
 
-    def _launch(self, t: float, line: StatusLine) -> None:
+    def _launch(self, t: float, line: StatusLine, prev: StatusLine, prev_t: float) -> None:
         number = self.listener.ball_launched(t, f"the wheel's state 3 at {t:.3f} s")
         if number is None:
-            self.ball = "no spin"
+            self.ball = "refused"
+            self._refused_at = t
             return
         self.ball = "spin"
         spin = self.spin = SerialSpin(number, t, line.game, line.text)
-        if self.link.catching_up:
-            spin.held["wheel_link"] = ("the ball was launched in the lines the link held back "
-                                       "during a silence: its launch time, and so which bets "
-                                       "came before it, is not known")
+        spin.launched(prev, prev_t, line)
+        if self.link.blind is not None:
+            spin.held["wheel_link"] = self._blind(self.link.blind, "before the launch line")
         spin.measure(t, line, line.speed * self.cfg.wheel_speed_unit_rpm,
                      self.cfg.min_rotor_rpm)
 
@@ -311,17 +416,24 @@ class SerialWheelTracker:
         assert spin is not None
         self.listener.alarm(code, f"{what}; never a result")
         spin.held.setdefault(cause, what)
-        self.ball = "no spin"
-        self._conclude(t, None, final=False, line=line.text)
+        self.ball = "cut"
+        self._conclude(t, None, final=False, line=line)
 
     def _silent(self, t: float) -> None:
-        """The link was silent past the limit (:mod:`.link`)."""
-        since = self.link.silent_since
+        """The link gave no valid line past the limit (:mod:`.link`)."""
+        link = self.link
+        since = link.silent_since
         assert since is not None
         self.view = replace(self.view, silent_since=since)
-        self.listener.alarm("wheel_disconnected", f"no line from the wheel for "
-                            f"{self.cfg.wheel_silence_s:g} s (the last at {since:.3f} s): no "
-                            "new spin until it talks again")
+        valid = "valid " if link.unusable else ""
+        if link.line_t is None:
+            what = f"no {valid}line from the wheel since the table started at {since:.3f} s"
+        else:
+            what = (f"no {valid}line from the wheel for {self.cfg.wheel_silence_s:g} s (the "
+                    f"last at {since:.3f} s)")
+        if link.unusable:
+            what += f"; {link.unusable} lines it could not use since"
+        self.listener.alarm("wheel_disconnected", f"{what}: no new spin until it talks again")
         spin = self.spin
         if spin is not None and not spin.concluded:
             spin.held.setdefault("wheel_link", f"the link went silent at {since:.3f} s with "
@@ -335,15 +447,25 @@ class SerialWheelTracker:
             self.listener.alarm("unexpected_input", message)
 
     # -- conclusion ----------------------------------------------------------------
-    def _conclude(self, t: float, number: str | None, final: bool, line: str | None) -> None:
-        """Conclude the spin: its frozen :class:`SpinOutcome` to the listener, once."""
+    def _conclude(self, t: float, number: str | None, final: bool,
+                  line: StatusLine | None) -> None:
+        """Conclude the spin: its frozen :class:`SpinOutcome` to the listener, once; then
+        watch what the wheel reports of it (:class:`Aftermath`)."""
         spin = self.spin
         assert spin is not None
         spin.concluded = True
-        verdict = spin.judge(number, self.order, self.cfg.min_ball_revolutions, final, line)
+        text = None if line is None else line.text
+        verdict = spin.judge(number, self.order, self.cfg.min_ball_revolutions, final, text)
         held = {} if spin.declared else verdict.held
         result = verdict.number
         evidence = verdict.evidence
+        self.after = Aftermath(
+            spin.number, _words(verdict, spin.declared, bool(held)), number,
+            at_five=line is not None and line.state == 5,
+            line="no line" if line is None else f"{line.text!r} at {t:.3f} s",
+            game=spin.game if line is None else line.game,
+            flags=spin.up if line is None else line.flags, alarm=self.listener.alarm,
+            on_ball=line is None or line.state not in OUTSIDE_PLAY)
         self.listener.spin_concluded(SpinOutcome(
             spin=spin.number, t=t, number=result,
             index=None if result is None else self.order.index(result),
@@ -355,3 +477,14 @@ class SerialWheelTracker:
             candidate=number if held and number in self.order else None,
             declared=spin.declared,
         ))
+
+
+def _words(verdict: Verdict, declared: bool, held: bool) -> str:
+    """A spin's conclusion in words, for the alarms about it."""
+    if declared:
+        return f"voided by a person ({verdict.reasons[0]})"
+    if held:
+        return "held for the inspector"
+    if verdict.number is not None:
+        return f"result {verdict.number}"
+    return f"invalid ({', '.join(verdict.reasons)})"
