@@ -174,7 +174,8 @@ class ControlServer:
         if not isinstance(request, dict):
             return {"ok": False, "error": "request must be a JSON object"}
         if request.get("query") == "sensors":
-            view: dict[str, Any] = {"ok": True, "now": self.now(), "sensors": self.sensors()}
+            sensors = self.sensors()  # then the time: no edge is after it
+            view: dict[str, Any] = {"ok": True, "now": self.now(), "sensors": sensors}
             if self.devices is not None:
                 view["serial"] = self.devices()
             return view

@@ -182,6 +182,7 @@ class LineServer:
                 reply = self.answer(bytes(conn.data))
                 conn.sock.settimeout(self.reply_deadline_s)
                 conn.sock.sendall(reply)
+                _drain(conn.sock)
             except OSError:
                 pass  # the client did not wait for the answer
             except Exception:  # a bug answering one request must not end the worker
@@ -190,3 +191,12 @@ class LineServer:
                 conn.sock.close()
                 with self._lock:
                     self._waiting -= 1
+
+
+def _drain(sock: socket.socket, limit: int = 1 << 16) -> None:
+    """Read what the client sent beyond its request (at most ``limit`` bytes), so that the
+    close does not reset the connection before the client read its reply."""
+    sock.setblocking(False)
+    with contextlib.suppress(OSError):
+        while limit > 0 and (chunk := sock.recv(min(limit, 8192))):
+            limit -= len(chunk)

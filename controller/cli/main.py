@@ -344,7 +344,7 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     lifecycle.add("journal", Hooks(on_stop=lambda: _close_journal(journal, lock, owner, log)))
     # Stopped just before the journal closes, whatever stopped the daemon.
     def journal_shutdown() -> None:
-        if guard.failing is None:
+        if guard.failing is None or guard.writable_again:
             table.emit("shutdown", reason=_shutdown_reason(stopped_by))
 
     lifecycle.add("shutdown record", Hooks(on_stop=journal_shutdown))

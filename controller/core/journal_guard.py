@@ -60,6 +60,7 @@ class JournalGuard:
         self.on_change = on_change
         self.emit: Callable[..., Any] | None = None
         self.failing: str | None = None
+        self.writable_again = False  # the alarm was written: the shutdown record may be
         self.since_wall: float | None = None
         self.dropped = 0
         self.refused = 0
@@ -144,5 +145,6 @@ class JournalGuard:
         except JournalError:
             self._arm()
             return
+        self.writable_again = True
         self.log.warning("journal writable again", effect="restarting to recover the table")
         self.on_back()

@@ -107,7 +107,12 @@ def _preparse_config(argv: Sequence[str]) -> Config | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = _parser(_preparse_config(argv)).parse_args(argv)
+    parser = _parser(_preparse_config(argv))
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "calibrate":
+        args.options = extra  # the game's own options
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     args.config = getattr(args, "config", None) or default_config()
     args.journal = getattr(args, "journal", None)
     args.json = getattr(args, "json", False)

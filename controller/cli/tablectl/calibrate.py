@@ -15,11 +15,11 @@ from controller.store.journal import Journal
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
-    cal = sub.add_parser("calibrate", parents=[common], add_help=False,
-                         help="commission the sensors (a roulette: tablectl calibrate "
-                              "--pocket 17; its options: tablectl calibrate --help)")
-    cal.add_argument("options", nargs=argparse.REMAINDER,
-                     help="the game's own options, e.g. --pocket 17")
+    # The game's own options (a roulette's --pocket 17) are what tablectl does not know:
+    # main() hands them over as ``args.options``.
+    sub.add_parser("calibrate", parents=[common], add_help=False,
+                   help="commission the sensors (a roulette: tablectl calibrate --pocket 17; "
+                        "its options: tablectl calibrate --help)")
 
 
 def run(journal: Journal, config: Config, args: argparse.Namespace) -> int:

@@ -21,7 +21,8 @@ from controller.cli.control import request
 from controller.core.config import Config
 from controller.core.words import duration, words
 
-RUN_GAP_S = 10.0  # activations further apart than this are not one run (a ball, a rotor)
+RUN_GAP_S = 15.0  # activations further apart than this are not one run (a ball, a rotor)
+RUN_GROWTH = 2.5  # nor a gap this many times the period after it (a new ball's launch)
 PERIODS_SHOWN = 6
 CLEAR = "\x1b[H\x1b[J"
 
@@ -112,13 +113,14 @@ def view(current: dict[str, Any], previous: dict[str, Any] | None) -> dict[str, 
 
 
 def _run(rises: list[float], now: float) -> tuple[list[float], bool]:
-    """The periods between the last activations that form one run (gaps under
-    ``RUN_GAP_S``), and whether it still runs (the next one is due within twice the last
-    period)."""
+    """The periods between the last activations that form one run (each gap under
+    ``RUN_GAP_S`` and under ``RUN_GROWTH`` times the period after it: a ball's laps grow by
+    1.7 at most, a rotor's turns are steady), and whether it still runs (the next one is
+    due within twice the last period)."""
     periods: list[float] = []
     for later, earlier in zip(reversed(rises), list(reversed(rises))[1:], strict=False):
         gap = later - earlier
-        if gap > RUN_GAP_S:
+        if gap > RUN_GAP_S or (periods and gap > RUN_GROWTH * periods[0]):
             break
         periods.insert(0, round(gap, 4))
     running = bool(periods) and now - rises[-1] <= 2 * periods[-1]
