@@ -13,6 +13,8 @@ Run with ``make bench``. Nothing here asserts a time: it measures and prints.
 5. Serial wheel (issue 12): status-line codec lines per second against the 9600-baud line
    rate; the state-5 line to its ``spin_result`` committed on a durable journal (p50, p99),
    next to a bare SQLite synchronous=FULL commit measured in the same run.
+6-8. Operations (issue 11, bench/ops.py): start to ``READY=1``; idle CPU and wake-ups of
+   the daemon over 60 s (``BENCH_IDLE_S``); journal growth per spin, coup and day.
 """
 
 from __future__ import annotations
@@ -355,6 +357,12 @@ def main() -> None:
         bench_memory(scratch)
         bench_shoe(scratch)
         bench_wheel(scratch)
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import ops
+
+        ops.bench_ready(scratch)
+        ops.bench_idle(scratch)
+        ops.bench_growth(scratch)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"(bench process peak RSS {peak:.0f} MB; figures vary with the machine's load)")
 
