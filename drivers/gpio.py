@@ -153,3 +153,44 @@ class GpioInputs:
             pin.close()
         self.pins.clear()
         self._callbacks.clear()
+
+
+class GpioOutputs:
+    """Output lines that stand in for the table's sensors: the hardware-in-the-loop rig
+    (``sim/rig_player.py``) drives each wired line as its sensor would, so the table's
+    own inputs read it.
+
+    Args:
+        lines: input name -> (BCM pin of the rig's output, ``active`` level "low"/"high"
+            of the table's input: an active-low sensor pulls its line low when it sees its
+            target).
+        factory: a gpiozero pin factory (``make_pin_factory``: ``lgpio`` on the rig's Pi,
+            ``mock`` here).
+
+    Raises:
+        GpioError: a pin cannot be set up as an output.
+    """
+
+    def __init__(self, lines: dict[str, tuple[int, str]], factory: Any) -> None:
+        self.lines = lines
+        self.factory = factory
+        self.pins: dict[str, Any] = {}
+
+    def start(self) -> None:
+        for name, (number, active) in self.lines.items():
+            try:
+                pin = self.factory.pin(number)
+                pin.function = "output"
+                pin.state = active == "low"  # idle: the sensor sees nothing
+            except Exception as exc:
+                raise GpioError(f"rig output for {name!r} on BCM pin {number}: {exc}") from exc
+            self.pins[name] = pin
+
+    def set(self, name: str, level: int) -> None:
+        """Show logical ``level`` (1: the sensor sees its target) on ``name``'s line."""
+        self.pins[name].state = bool(level) == (self.lines[name][1] == "high")
+
+    def close(self) -> None:
+        for pin in self.pins.values():
+            pin.close()
+        self.pins.clear()

@@ -196,3 +196,13 @@ class SerialTransport:
         except Exception:
             log.exception("posting an event from the serial port failed",
                           kind=type(event).__name__, port=self.port_name)
+
+
+def open_writer(url: str, baudrate: int = 9600) -> Any:
+    """A serial port (a device or a pyserial URL) opened for writing bytes: the rig's
+    adapter that plays a recorded shoe into the table's reader. The caller closes it.
+
+    Raises:
+        serial.SerialException: the port cannot be opened.
+    """
+    return serial.serial_for_url(url, baudrate=baudrate, timeout=1.0, write_timeout=5.0)
