@@ -65,14 +65,16 @@ def test_a_restart_after_a_persons_inputs_does_not_jam_the_simulated_dealer(
     events = simulated_events(config, 0.0)
     cut = len(events) // 3
     stop_t = events[cut].t
-    typed: list[Event] = [DealerInput(stop_t - 2.0, "open_bets"),  # refused: coup under way
-                          BetPlaced(stop_t - 1.5, "punto", 1, 5)]  # refused: cards out
+    # What a person typed through tablectl, whatever the table said of it (told apart from
+    # the simulated dealer's by its note and its amount).
+    typed: list[Event] = [DealerInput(stop_t - 2.0, "inspector_clear", {"note": "person"}),
+                          DealerInput(stop_t - 1.8, "open_bets"),
+                          BetPlaced(stop_t - 1.5, "punto", 1, 7)]
     first = sorted([*events[:cut], *typed], key=lambda e: e.t)
     path = tmp_path / "journal.sqlite"
     before = session(path, first, 0.0)
-    persons = [r for r in before if r["t"] >= stop_t - 2.0 and (
-        (r["type"] == "input" and r["action"] == "open_bets")
-        or (r.get("bet") or r).get("amount") == 5)]
+    persons = [r for r in before if r["t"] >= stop_t - 2.5 and (
+        r.get("note") == "person" or (r.get("bet") or r).get("amount") == 7)]
     assert len(persons) == 2  # both are in the journal, whatever the table said of them
     with Journal(path, readonly=True) as journal:
         resume = resume_from_journal(journal, True, registry.spec("mini_baccarat").bet_record)

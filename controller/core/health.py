@@ -172,9 +172,9 @@ class Supervisor:
     # -- the status line -------------------------------------------------------------
     def observe(self, record: dict[str, Any]) -> None:
         """A record the table showed: the status may have changed (sent within a second)."""
-        if self.status is None or not self.manager.enabled:
+        if self.status is None:
             return
-        self.status.observe(record)
+        self.status.observe(record)  # tablectl status shows it, under systemd or not
         self.refresh()
 
     def refresh(self) -> None:

@@ -75,7 +75,8 @@ def _common() -> argparse.ArgumentParser:
 
 def _parser(config: Config | None) -> argparse.ArgumentParser:
     common = _common()
-    parser = argparse.ArgumentParser(prog="tablectl", description=__doc__, parents=[common],
+    parser = argparse.ArgumentParser(prog="tablectl", description=__doc__.replace("``", ""),
+                                     parents=[common],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("status", parents=[common],

@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_ERRORS
     config = load_config(path)
     title = registry.spec(config.game).title
-    print(f"ok: {path}: a {title} table, {config.table_name!r}; journal {config.journal_path}, "
+    print(f"ok: {path}: a {title} table named {config.table_name}; journal {config.journal_path}, "
           f"control socket {config.control_socket}"
           f"{', simulated' if config.simulator.enabled else ''}")
     return 0

@@ -27,6 +27,7 @@ from typing import Any
 
 from controller.core.config import Config
 from controller.core.errors import InputError
+from controller.core.words import local_time
 from controller.games.roulette.gpio_wheel import pockets
 from controller.games.roulette.gpio_wheel.rotor import Revolution
 from controller.games.roulette.gpio_wheel.spin_record import PocketReading
@@ -186,8 +187,9 @@ def _report(result: Calibration, as_json: bool) -> int:
               "the rotor turning? (tablectl sensors --watch shows each sensor)")
         return 1
     for turn in result.turns:
-        print(f"turn at {turn.start:.3f} s, {turn.period:.3f} s, {turn.direction}: the sensor "
-              f"is at {turn.offset_deg:.1f} deg; decoded {turn.decoded}")
+        when = local_time(turn.start) if turn.start > 1e9 else f"{turn.start:.3f} s"
+        print(f"turn at {when}, {turn.period:.3f} s, {turn.direction}: the sensor is at "
+              f"{turn.offset_deg:.1f} deg; decoded {turn.decoded}")
     summary = result.as_json()
     for direction in ("cw", "ccw"):
         mean = summary[f"{direction}_deg"]
