@@ -105,3 +105,35 @@ def test_a_wheel_whose_pocket_sensor_is_off_0_deg_decodes_right_with_its_offset(
     wrong = write_trace(tmp_path / "at0.jsonl", objects)
     misread = run_replay(wrong, tmp_path / "b.sqlite").of("spin_result", "spin_held")
     assert not any(r.get("number") == s.number for r, s in zip(misread, truth, strict=False))
+
+
+def test_calibrate_live_reads_what_the_daemon_journals_from_then_on(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from controller.store.journal import Journal
+
+    path = tmp_path / "journal.sqlite"
+    daemon = Journal(path)  # the running daemon's journal
+    daemon.append("startup", 1.0, {"game": "roulette"})
+    index = ORDER.index("17")
+    events = [*resting_ball_events([5.0] * 3, "cw", 10.0, index, len(ORDER),
+                                   ball_pocket_deg=SENSOR_DEG),
+              *resting_ball_events([6.0] * 3, "ccw", 40.0, index, len(ORDER),
+                                   ball_pocket_deg=SENSOR_DEG)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli.tablectl", "--journal", str(path), "calibrate",
+         "--pocket", "17", "--turns", "6", "--timeout", "60"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().startswith("reading the rotor and the pocket sensor")
+        for event in events:  # the technician turns the rotor now
+            daemon.append_edge(event["t"], event["gpio"], event["level"])
+        out, err = proc.communicate(timeout=60)
+    finally:
+        daemon.close()
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert out.splitlines()[-1] == f"ball_pocket_deg = {SENSOR_DEG}"

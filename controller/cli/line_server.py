@@ -127,7 +127,8 @@ class LineServer:
                 sock, _ = self.listener.accept()
             except (BlockingIOError, InterruptedError):
                 return
-            except OSError:  # out of file descriptors: the clients waiting are refused
+            except OSError:  # out of file descriptors: let some close before trying again,
+                time.sleep(0.1)  # or the listener, still readable, would spin the thread
                 return
             sock.setblocking(False)
             with self._lock:
