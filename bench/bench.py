@@ -13,8 +13,9 @@ Run with ``make bench``. Nothing here asserts a time: it measures and prints.
 5. Serial wheel (issue 12): status-line codec lines per second against the 9600-baud line
    rate; the state-5 line to its ``spin_result`` committed on a durable journal (p50, p99),
    next to a bare SQLite synchronous=FULL commit measured in the same run.
-6-8. Operations (issue 11, bench/ops.py): start to ``READY=1``; idle CPU and wake-ups of
-   the daemon over 60 s (``BENCH_IDLE_S``); journal growth per spin, coup and day.
+7-9. Operations (issue 11, bench/ops.py; 6 is draw poker's, issue 10): start to
+   ``READY=1``; idle CPU and wake-ups of the daemon over 60 s (``BENCH_IDLE_S``); journal
+   growth per spin, coup and day.
 """
 
 from __future__ import annotations

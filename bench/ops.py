@@ -1,12 +1,13 @@
-"""Benchmarks of issue 11 (operations), printed by ``make bench`` (bench/bench.py, 6-8).
+"""Benchmarks of issue 11 (operations), printed by ``make bench`` (bench/bench.py, 7-9;
+6 is draw poker's, issue 10).
 
-6. Start to ``READY=1``: the daemon started as systemd starts it (``NOTIFY_SOCKET`` a fake
+7. Start to ``READY=1``: the daemon started as systemd starts it (``NOTIFY_SOCKET`` a fake
    notify socket, the unit's ``WATCHDOG_USEC``), from the exec to the READY datagram.
-7. Idle CPU over ``IDLE_S`` seconds of two idle daemons side by side, the simulator off:
+8. Idle CPU over ``IDLE_S`` seconds of two idle daemons side by side, the simulator off:
    a GPIO roulette table (mock pins) and a Mini-Bacará table whose shoe is a
    pseudo-terminal nobody writes. CPU from ``/proc/PID/stat``, wake-ups from each thread's
    context switches (``/proc/PID/task/*/status``). It must not poll: aim under 0.5 %.
-8. Journal growth: bytes a simulated busy table adds per spin and per coup (the journal of
+9. Journal growth: bytes a simulated busy table adds per spin and per coup (the journal of
    a replay of simulated games, every GPIO edge and shoe byte in it), and per day at a
    busy table's pace.
 """
@@ -114,7 +115,7 @@ def bench_ready(scratch: Path) -> None:
         proc, took, notify = _start(config, f"ready{i}")
         times.append(took)
         _stop(proc, notify)
-    print("== 6. start to READY=1 (GPIO roulette on mock pins, fake notify socket; the "
+    print("== 7. start to READY=1 (GPIO roulette on mock pins, fake notify socket; the "
           "journal verified first)")
     print(f"   median {statistics.median(times):.2f} s, slowest {max(times):.2f} s "
           f"over {len(times)} starts (a Pi 4 is about 5x slower)")
@@ -141,7 +142,7 @@ def bench_idle(scratch: Path) -> None:
         _stop(proc, notify)
     os.close(master)
     os.close(slave)
-    print(f"== 7. idle CPU over {span:.0f} s (no simulator, watchdog on as under the unit; "
+    print(f"== 8. idle CPU over {span:.0f} s (no simulator, watchdog on as under the unit; "
           "goal < 0.5 %)")
     for label in tables:
         cpu = after[label][0] - before[label][0]
@@ -161,7 +162,7 @@ def bench_growth(scratch: Path) -> None:
         subprocess.run([BIN / "table-controller", "replay", trace, "--journal", journal],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         sizes[kind] = journal.stat().st_size / 300
-    print("== 8. journal growth (measured on this version, before issue 8's journal: "
+    print("== 9. journal growth (measured on this version, before issue 8's journal: "
           "its transactions and checkpoints change the figure)")
     print(f"   roulette: {sizes['spin'] / 1024:.1f} KiB a spin (every sensor edge); "
           f"{SPINS_PER_DAY} spins a day: {sizes['spin'] * SPINS_PER_DAY / 2**20:.0f} MiB a "

@@ -271,7 +271,7 @@ def test_tablectl_sensors_shows_the_last_status_line_and_its_age() -> None:
     assert (view["last_line"], view["age_s"], view["version"]) == (
         "*X;6;001;  ;4;000;0", 2.5, "4.12")
     shown = device_line("wheel", view)
-    assert shown.startswith("wheel") and "*X;6;001;  ;4;000;0  2.5 s ago" in shown
+    assert shown.startswith("wheel") and "'*X;6;001;  ;4;000;0'  2.5 s ago" in shown
 
 
 # -- the same simulated spins, both ways --------------------------------------------

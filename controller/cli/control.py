@@ -165,6 +165,9 @@ class ControlServer:
         Only people's actions come in here: dealer inputs and bets. Sensor edges and shoe
         bytes come from the hardware alone, so nobody can fake a ball pass or a card.
         """
+        line, newline, _ = line.partition(b"\n")  # the request line
+        if not newline and len(line) >= MAX_REQUEST:
+            return {"ok": False, "error": f"request too long (over {MAX_REQUEST} bytes)"}
         try:
             request = loads_strict(line.decode("utf-8"))
         except RecursionError:

@@ -38,13 +38,14 @@ class _Conn:
 
 
 class LineServer:
-    """Answers each connection's first line (up to ``max_request`` bytes) with
-    ``answer(line)`` (the reply's bytes), then closes it.
+    """Answers each connection's request with ``answer(data)`` (the reply's bytes), then
+    closes it.
 
     Args:
         listener: a bound, listening socket (the server makes it non-blocking).
-        answer: called on a worker thread with the request line (its newline kept, or the
-            first ``max_request`` bytes, or what came before the client closed its side).
+        answer: called on a worker thread with what the client sent: up to the end of its
+            first line and whatever came with it (the answer refuses a second line), or
+            the first ``max_request`` bytes, or what came before the client closed its side.
         max_request: bytes a request may have.
         request_deadline_s: seconds from accept to the end of the request line; a later
             client is told so and dropped.
@@ -158,8 +159,6 @@ class LineServer:
         if not conn.data:
             self._drop(sel, conns, conn, b"")
             return
-        if end >= 0:
-            del conn.data[end + 1:]
         sel.unregister(conn.sock)
         del conns[conn.sock]
         with self._lock:

@@ -151,11 +151,12 @@ def frame(current: dict[str, Any], previous: dict[str, Any] | None) -> list[str]
 
 
 def device_line(port: str, view: dict[str, Any]) -> str:
-    """``wheel          *X;3;241;32;0;137;0  0.4 s ago, state 3 (ball in the rim), link
-    talking``: a serial device's last line, its age (seconds) and the rest of its view."""
+    """``wheel          '*X;3;241;32;0;137;0'  0.4 s ago, state 3 (ball in the rim), link
+    talking``: a serial device's last line (quoted: an extended line ends in blank fields),
+    its age (seconds) and the rest of its view."""
     line = view.get("last_line")
     if line is None:
         return f"{port:<14} no line yet ({view.get('link', '')})"
     rest = ", ".join(f"{k.replace('_', ' ')} {words(v)}" for k, v in view.items()
                      if k not in ("last_line", "age_s") and v not in (None, 0))
-    return f"{port:<14} {line}  {view.get('age_s')} s ago" + (f", {rest}" if rest else "")
+    return f"{port:<14} '{line}'  {view.get('age_s')} s ago" + (f", {rest}" if rest else "")
