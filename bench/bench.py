@@ -15,6 +15,9 @@ Run with ``make bench``. Nothing here asserts a time: it measures and prints.
    next to a bare SQLite synchronous=FULL commit measured in the same run.
 6. Draw poker (issue 10): the census of the 2,598,960 five-card hands through the table's
    ranking code, next to a bare loop that only enumerates them, in the same run.
+7-9. Operations (issue 11, bench/ops.py): start to
+   ``READY=1``; idle CPU and wake-ups of the daemon over 60 s (``BENCH_IDLE_S``); journal
+   growth per spin, coup and day.
 """
 
 from __future__ import annotations
@@ -367,6 +370,12 @@ def main() -> None:
         bench_shoe(scratch)
         bench_wheel(scratch)
         bench_poker()
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import ops
+
+        ops.bench_ready(scratch)
+        ops.bench_idle(scratch)
+        ops.bench_growth(scratch)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"(bench process peak RSS {peak:.0f} MB; figures vary with the machine's load)")
 

@@ -5,20 +5,35 @@ The pin factory is chosen by the config's ``gpio.pin_factory`` or the
 MockFactory) in tests, in simulation and in ``replay --realtime``. Pins are used directly
 (not ``DigitalInputDevice``) because a pin's ``when_changed`` gives the edge's own
 timestamp ("ticks"), taken where the factory reads the line. A callback only converts the
-physical level to the logical one, timestamps the edge on the controller's clock and posts
-it: nothing else runs on a driver thread.
+physical level to the logical one, timestamps the edge on the controller's clock, counts it
+(``tablectl sensors --watch``: every edge, so a 4 ms ball pass between two looks is still
+seen) and posts it: nothing else runs on a driver thread.
 """
 
 from __future__ import annotations
 
 import os
+import threading
+from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
 
 from controller.core.config import InputPin
 from controller.core.errors import TableControllerError
 from controller.core.events import Event, GpioEdge
+
+RISES_KEPT = 16  # per input: a ball's laps, a rotor's turns between two looks
+
+
+@dataclass
+class EdgeCount:
+    """What the driver saw of one input: edges, the last one's time, the recent rises."""
+
+    edges: int = 0
+    last_edge_t: float | None = None
+    rises: deque[float] = field(default_factory=lambda: deque(maxlen=RISES_KEPT))
 
 
 class GpioError(TableControllerError):
@@ -70,6 +85,8 @@ class GpioInputs:
         self.pins: dict[str, Any] = {}
         # Strong references: gpiozero keeps only a weak reference to when_changed.
         self._callbacks: dict[str, Callable[[int, int], None]] = {}
+        self._counts: dict[str, EdgeCount] = {name: EdgeCount() for name in inputs}
+        self._count_lock = threading.Lock()
 
     def start(self) -> None:
         for name, spec in self.inputs.items():
@@ -90,12 +107,30 @@ class GpioInputs:
     def _callback(self, name: str, active_high: bool) -> Callable[[int, int], None]:
         factory, post, now, scale = self.factory, self.post, self.now, self.scale
 
+        count, lock = self._counts[name], self._count_lock
+
         def on_change(ticks: int, state: int) -> None:
             lag = factory.ticks_diff(factory.ticks(), ticks) if ticks is not None else 0.0
             level = int(bool(state) == active_high)
-            post(GpioEdge(now() - lag * scale, name, level))
+            t = now() - lag * scale
+            with lock:
+                count.edges += 1
+                count.last_edge_t = t
+                if level:
+                    count.rises.append(t)
+            post(GpioEdge(t, name, level))
 
         return on_change
+
+    def view(self) -> dict[str, dict[str, Any]]:
+        """Each input's live view for the control socket's sensors query: ``level`` now
+        (1 active), ``edges`` counted since start, ``last_edge_t`` and the last
+        ``RISES_KEPT`` ``rises`` (activations), in seconds of the controller clock."""
+        with self._count_lock:
+            counts = {name: (c.edges, c.last_edge_t, list(c.rises))
+                      for name, c in self._counts.items() if name in self.pins}
+        return {name: {"level": self.level(name), "edges": edges, "last_edge_t": last,
+                       "rises": rises} for name, (edges, last, rises) in counts.items()}
 
     def level(self, name: str) -> int:
         """The logical level (1 active) of an input now: for the live sensor view."""
@@ -118,3 +153,44 @@ class GpioInputs:
             pin.close()
         self.pins.clear()
         self._callbacks.clear()
+
+
+class GpioOutputs:
+    """Output lines that stand in for the table's sensors: the hardware-in-the-loop rig
+    (``sim/rig_player.py``) drives each wired line as its sensor would, so the table's
+    own inputs read it.
+
+    Args:
+        lines: input name -> (BCM pin of the rig's output, ``active`` level "low"/"high"
+            of the table's input: an active-low sensor pulls its line low when it sees its
+            target).
+        factory: a gpiozero pin factory (``make_pin_factory``: ``lgpio`` on the rig's Pi,
+            ``mock`` here).
+
+    Raises:
+        GpioError: a pin cannot be set up as an output.
+    """
+
+    def __init__(self, lines: dict[str, tuple[int, str]], factory: Any) -> None:
+        self.lines = lines
+        self.factory = factory
+        self.pins: dict[str, Any] = {}
+
+    def start(self) -> None:
+        for name, (number, active) in self.lines.items():
+            try:
+                pin = self.factory.pin(number)
+                pin.function = "output"
+                pin.state = active == "low"  # idle: the sensor sees nothing
+            except Exception as exc:
+                raise GpioError(f"rig output for {name!r} on BCM pin {number}: {exc}") from exc
+            self.pins[name] = pin
+
+    def set(self, name: str, level: int) -> None:
+        """Show logical ``level`` (1: the sensor sees its target) on ``name``'s line."""
+        self.pins[name].state = bool(level) == (self.lines[name][1] == "high")
+
+    def close(self) -> None:
+        for pin in self.pins.values():
+            pin.close()
+        self.pins.clear()

@@ -59,10 +59,11 @@ class Hardware:
             transport.start()
             self.transports.append(transport)
 
-    def sensors(self) -> dict[str, int]:
-        """The live logical level of every GPIO input (1 = sees its target)."""
+    def sensors(self) -> dict[str, Any]:
+        """Every GPIO input's live view (``GpioInputs.view``: level, edges, last edge,
+        recent rises)."""
         gpio = self.gpio
-        return {n: gpio.level(n) for n in gpio.pins} if gpio is not None else {}
+        return gpio.view() if gpio is not None else {}
 
     def stop(self) -> None:
         """Close every port and pin; a failure of one is logged and the rest still close."""

@@ -23,8 +23,8 @@ class Notifier:
         environ: where ``NOTIFY_SOCKET``, ``WATCHDOG_USEC`` and ``WATCHDOG_PID`` are read
             (the process environment by default).
 
-    A send that fails (the manager went away) returns False and never raises: a daemon
-    must not stop because systemd could not be told something.
+    A send that fails (the manager went away, or its queue is full) returns False at once
+    and never raises: a daemon must not stop because systemd could not be told something.
     """
 
     def __init__(self, environ: Mapping[str, str] | None = None) -> None:
@@ -53,7 +53,9 @@ class Notifier:
             try:
                 if self._sock is None:
                     self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-                self._sock.sendto(message, self.address)
+                # Never blocks: a manager that does not read (its queue full) must not
+                # stop the daemon, nor the watchdog thread that holds this lock.
+                self._sock.sendto(message, socket.MSG_DONTWAIT, self.address)
             except OSError:
                 return False
         return True

@@ -24,6 +24,7 @@ from controller.core.events import Event, PortStatus, SerialData
 from controller.core.logs import get_logger
 
 log = get_logger(component="serial")
+POLL_S = 0.1  # read timeout of a port whose read cannot be cancelled
 
 
 class SerialTransport:
@@ -39,8 +40,10 @@ class SerialTransport:
         clock: timestamps each event with ``clock.now()`` (seconds) when its bytes arrive.
         reconnect_backoff: (first, longest) wait in seconds between reopen attempts; the
             wait doubles after each failure and resets once a reopened port delivers data.
-        read_timeout: seconds a read waits for a first byte; bounds how long ``stop()``
-            takes, not the data latency (a read returns as soon as a byte is there).
+        read_timeout: None (default): a read blocks until a byte comes, and ``stop()``
+            wakes it (pyserial's ``cancel_read``: a pipe the read also selects on), so an
+            idle port costs no CPU; a port that cannot be woken so (``socket://``) reads
+            with ``POLL_S`` instead. A number: seconds a read waits for a first byte.
 
     Events: ``PortStatus(up=True)`` each time the port opens; ``PortStatus(up=False,
     detail)`` once when it fails to open or is lost (read error, USB unplugged), not again
@@ -55,7 +58,7 @@ class SerialTransport:
         post: Callable[[Event], None],
         clock: Clock,
         reconnect_backoff: tuple[float, float] = (0.5, 8.0),
-        read_timeout: float = 0.1,
+        read_timeout: float | None = None,
     ) -> None:
         first, longest = reconnect_backoff
         if not 0 < first <= longest:
@@ -93,6 +96,14 @@ class SerialTransport:
             TimeoutError: the thread did not end in time.
         """
         self._stop.set()
+        with self._lock:
+            port = self._port
+        if port is not None and hasattr(port, "cancel_read"):
+            try:
+                port.cancel_read()  # wake a blocking read
+            except Exception:  # a vanished port: its read ends on its own error
+                log.debug("cancelling the serial read failed", port=self.port_name,
+                          exc_info=True)
         if self._thread is not None:
             self._thread.join(timeout)
             if self._thread.is_alive():
@@ -138,10 +149,14 @@ class SerialTransport:
         # flock the device so a second daemon cannot share it; URL handlers have no lock.
         extra = {} if "://" in self.url else {"exclusive": True}
         port = serial.serial_for_url(
-            self.url, baudrate=self.baudrate, timeout=self._read_timeout, **extra
+            self.url, baudrate=self.baudrate, timeout=self._read_timeout or POLL_S, **extra
         )
+        if self._read_timeout is None and hasattr(type(port), "cancel_read"):
+            port.timeout = None  # block: stop() cancels the read
         with self._lock:
             self._port = port
+        if self._stop.is_set():  # stopped while opening: the cancel may have come too early
+            port.timeout = POLL_S
         return port
 
     def _read_until_error(self, port: Any) -> tuple[str | None, bool]:
@@ -181,3 +196,13 @@ class SerialTransport:
         except Exception:
             log.exception("posting an event from the serial port failed",
                           kind=type(event).__name__, port=self.port_name)
+
+
+def open_writer(url: str, baudrate: int = 9600) -> Any:
+    """A serial port (a device or a pyserial URL) opened for writing bytes: the rig's
+    adapter that plays a recorded shoe into the table's reader. The caller closes it.
+
+    Raises:
+        serial.SerialException: the port cannot be opened.
+    """
+    return serial.serial_for_url(url, baudrate=baudrate, timeout=1.0, write_timeout=5.0)

@@ -7,6 +7,7 @@ that yields batches of trace events from a start time. This module knows no game
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -17,24 +18,68 @@ from controller.core.config import Config
 from controller.core.events import BetPlaced, DealerInput, Event, SerialData
 from controller.core.loop import start_thread
 from controller.games import registry
+from controller.store.journal import Journal
 from sim.trace_player import TracePlayer
 
 
 @dataclass(frozen=True)
 class SimulatorResume:
-    """Where a simulated dealer had got to before a restart, counted in the journal: shoe
-    bytes read, dealer inputs and bets journaled, and whether the table was open. The same
-    simulated session then goes on from there, as a real dealer goes on dealing."""
+    """Where a simulated dealer had got to before a restart, from the journal: the shoe
+    bytes read (only the simulator writes its ports), the dealer inputs and bets journaled
+    in order (:func:`taken_key` of each: the simulator's own and any a person sent through
+    ``tablectl``), and whether the table was open. The same simulated session then goes on
+    from there, as a real dealer goes on dealing."""
 
     serial_bytes: int = 0
-    inputs: int = 0
-    bets: int = 0
+    taken: tuple[tuple[Any, ...], ...] = ()
     table_open: bool = False
 
 
-def resume_events(events: list[Event], resume: SimulatorResume, start: float) -> list[Event]:
-    """``events`` without what the journal already holds, the rest moved to ``start``."""
-    left_bytes, left_inputs, left_bets = resume.serial_bytes, resume.inputs, resume.bets
+def taken_key(item: Event | dict[str, Any], bet_record: str = "") -> tuple[Any, ...] | None:
+    """What identifies a dealer input or a bet, from its event or its journal record (an
+    ``input`` record, an accepted ``bet_record`` or the ``alarm`` that refused a bet, with
+    its ``bet``): ``("input", action, args)`` or ``("bet", kind, box, amount)``; None for
+    anything else."""
+    if isinstance(item, DealerInput):
+        return ("input", item.action, json.dumps(item.args, sort_keys=True))
+    if isinstance(item, BetPlaced):
+        return ("bet", item.kind, item.box, item.amount)
+    if not isinstance(item, dict):
+        return None
+    kind = item.get("type")
+    if kind == "input":
+        args = {k: v for k, v in item.items() if k not in ("type", "seq", "t", "action")}
+        return ("input", item.get("action"), json.dumps(args, sort_keys=True))
+    bet = item if kind == bet_record else item.get("bet") if kind == "alarm" else None
+    if isinstance(bet, dict):
+        return ("bet", bet.get("kind"), bet.get("box"), bet.get("amount"))
+    return None
+
+
+def resume_from_journal(journal: Journal, table_open: bool, bet_record: str) -> SimulatorResume:
+    """How far the simulated dealer got before a restart (see :class:`SimulatorResume`)."""
+    serial = 0
+    taken: list[tuple[Any, ...]] = []
+    for rec in journal.records(types=("serial", "input", "alarm", bet_record)):
+        if rec["type"] == "serial":
+            serial += len(rec["text"].encode("latin-1"))
+        elif (key := taken_key(rec, bet_record)) is not None:
+            taken.append(key)
+    return SimulatorResume(serial, tuple(taken), table_open)
+
+
+def resume_events(events: list[Event], resume: SimulatorResume) -> list[Event]:
+    """``events`` (a simulated session) without what the journal already holds.
+
+    The shoe's bytes are skipped by count. The dealer inputs and bets are matched in order
+    against those journaled: the simulator's own come in its order, so each is looked for
+    after the last one matched, and a journaled one that is not the simulator's next (a
+    person's, typed through ``tablectl``) is passed over; the first of the simulator's not
+    found, and all after it, are still to play. What is left plays when the session would
+    have begun (``events[0].t``): no burst of overdue events.
+    """
+    left_bytes = resume.serial_bytes
+    taken, position, matching = resume.taken, 0, True
     out: list[Event] = []
     for event in events:
         if isinstance(event, SerialData) and left_bytes:
@@ -43,16 +88,17 @@ def resume_events(events: list[Event], resume: SimulatorResume, start: float) ->
                 continue
             event = replace(event, data=event.data[left_bytes:])
             left_bytes = 0
-        elif isinstance(event, DealerInput) and left_inputs:
-            left_inputs -= 1
-            continue
-        elif isinstance(event, BetPlaced) and left_bets:
-            left_bets -= 1
-            continue
+        elif isinstance(event, DealerInput | BetPlaced) and matching:
+            key = taken_key(event)
+            found = next((i for i in range(position, len(taken)) if taken[i] == key), None)
+            if found is not None:
+                position = found + 1
+                continue
+            matching = False
         out.append(event)
-    if not out or out is events:
+    if not out or out[0] is events[0]:
         return out
-    shift = start - out[0].t
+    shift = events[0].t - out[0].t
     return [replace(e, t=e.t + shift) for e in out]
 
 

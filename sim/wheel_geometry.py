@@ -265,6 +265,14 @@ def rotor_events(
     Raises:
         ValueError: empty or non-positive revolution times, or a bad direction.
     """
+    motion = _rotor_motion(rev_times, direction, t0, pulse_deg)
+    events = edges("rotor_a", motion.active(0.0, pulse_deg), math.inf)
+    events += edges("rotor_b", motion.active(rotor_b_deg, pulse_deg), math.inf)
+    return sorted(events, key=lambda e: e["t"])
+
+
+def _rotor_motion(rev_times: Sequence[float], direction: str, t0: float,
+                  pulse_deg: float) -> Motion:
     if not rev_times or min(rev_times) <= 0.0:
         raise ValueError("rev_times must be a non-empty list of positive seconds")
     s = sign(direction)
@@ -276,6 +284,34 @@ def rotor_events(
         motion.omega = s * 360.0 / rev
         motion.run(rev)
     motion.run(rev_times[-1] / 2.0)
+    return motion
+
+
+def resting_ball_events(
+    rev_times: Sequence[float],
+    direction: str,
+    t0: float,
+    pocket_index: int,
+    pockets: int,
+    *,
+    ball_pocket_deg: float = 0.0,
+    rotor_b_deg: float = 10.0,
+    pulse_deg: float = 2.0,
+    ball_pulse_deg: float | None = None,
+) -> list[Event]:
+    """The rotor's edges (:func:`rotor_events`) and the ``ball_pocket`` edges of a ball at
+    rest in pocket ``pocket_index`` (of ``pockets``, centred ``index·360/pockets`` clockwise
+    of the zero marker) turning with the rotor: what the commissioning of hardware.md sees.
+
+    Args:
+        ball_pocket_deg: where the pocket sensor is, clockwise of ``rotor_a`` (degrees).
+        ball_pulse_deg: the pocket sensor's half window on the ball (default ``pulse_deg``;
+            wider than the marker's, its activations come earlier in the turn).
+    """
+    motion = _rotor_motion(rev_times, direction, t0, pulse_deg)
+    half = pulse_deg if ball_pulse_deg is None else ball_pulse_deg
+    centre = ball_pocket_deg - pocket_index * 360.0 / pockets
     events = edges("rotor_a", motion.active(0.0, pulse_deg), math.inf)
     events += edges("rotor_b", motion.active(rotor_b_deg, pulse_deg), math.inf)
+    events += edges("ball_pocket", motion.active(centre, half), math.inf)
     return sorted(events, key=lambda e: e["t"])

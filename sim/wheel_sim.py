@@ -109,6 +109,9 @@ class WheelSimConfig:
 
     Attributes:
         ball_b_deg, rotor_b_deg: sensor positions clockwise of the ``_a`` sensors (CONTRACT §1).
+        ball_pocket_deg: the pocket sensor's position clockwise of ``rotor_a`` (0° in the
+            contract; a sensor mounted off it, for the commissioning of hardware.md). The
+            "rotor_stops_after_settle" habit brakes for a sensor at 0°.
         pulse_deg: a sensor is active while its target is within this angle of it.
         rotor_rpm: (min, max) rotor speed at launch, rpm; the brief's 10-30 rpm.
         rotor_rpm_median: median launch speed, rpm; 11 rpm = the real median 5.3 s/rev.
@@ -144,6 +147,7 @@ class WheelSimConfig:
 
     ball_b_deg: float = 20.0
     rotor_b_deg: float = 10.0
+    ball_pocket_deg: float = 0.0
     pulse_deg: float = 2.0
     rotor_rpm: tuple[float, float] = (10.0, 30.0)
     rotor_rpm_median: float = 11.0
@@ -426,7 +430,7 @@ def run_wheel(spins: int, seed: int, pockets: int, config: WheelSimConfig,
             revolutions = cfg.confirm_rotor_revolutions
             # A ball reaching its pocket under ball_pocket rolls in it until past the sensor,
             # so every activation is a whole pass, which the contract's rule decodes exactly.
-            pocket_deg = (rotor.theta + index * pitch + 180.0) % 360.0 - 180.0
+            pocket_deg = (rotor.theta + index * pitch - cfg.ball_pocket_deg + 180.0) % 360.0 - 180.0
             ahead = math.copysign(1.0, rotor.omega) * pocket_deg
             rolling = rotor.turn_time(p + 0.5 - ahead, decel) if abs(ahead) <= p + 0.5 else None
             if rolling is not None:
@@ -445,7 +449,8 @@ def run_wheel(spins: int, seed: int, pockets: int, config: WheelSimConfig,
         readings: list[float] = []
         if index is not None and settle is not None:
             resting.append((index, settle, remove))
-            seen = clip(rotor.active(-index * pitch, p, settle, remove), settle, remove)
+            seen = clip(rotor.active(cfg.ball_pocket_deg - index * pitch, p, settle, remove),
+                        settle, remove)
             readings = [round(a, 6) for a, _ in seen]
         corrections, faulty = 0, None
         if habit in FAULTS:
@@ -474,8 +479,9 @@ def run_wheel(spins: int, seed: int, pockets: int, config: WheelSimConfig,
     events += edges("rotor_a", rotor.active(0.0, p), end)
     events += edges("rotor_b", cut(rotor.active(cfg.rotor_b_deg, p), rotor_b_dead), end)
     for i, settle_t, remove_t in resting:
-        # The resting ball is in pocket i, centred at θ + i·pitch, seen at 0°.
-        seen = clip(rotor.active(-i * pitch, p, settle_t, remove_t), settle_t, remove_t)
+        # The resting ball is in pocket i, centred at θ + i·pitch, seen at ball_pocket_deg.
+        seen = clip(rotor.active(cfg.ball_pocket_deg - i * pitch, p, settle_t, remove_t),
+                    settle_t, remove_t)
         events += edges("ball_pocket", seen, end)
     events.sort(key=lambda e: e["t"])
     if faults:

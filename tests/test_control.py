@@ -175,7 +175,7 @@ def test_tablectl_input_with_an_object_for_the_action_is_refused(
 
 def test_live_sensor_view(server: tuple[ControlServer, list[Event]]) -> None:
     assert request(str(server[0].path), {"query": "sensors"}) == {
-        "ok": True, "sensors": {"ball_a": 1, "rotor_a": 0}}
+        "ok": True, "now": 12.5, "sensors": {"ball_a": 1, "rotor_a": 0}}
 
 
 def test_a_second_daemon_cannot_take_the_socket(
@@ -216,7 +216,7 @@ def test_tablectl_without_a_daemon_says_so(tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     config = tmp_path / "table.toml"
     config.write_text(f'[control]\nsocket = "{tmp_path / "none.sock"}"\n')
-    assert tablectl_main(["--config", str(config), "sensors"]) == 1
+    assert tablectl_main(["--config", str(config), "sensors"]) == 3  # no daemon answers
     assert "no controller answers there" in capsys.readouterr().err
 
 

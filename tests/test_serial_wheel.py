@@ -300,7 +300,7 @@ def test_the_daemon_runs_a_serial_wheel_with_no_gpio_input() -> None:
 # -- the sensors view ---------------------------------------------------------------
 def test_tablectl_sensors_shows_the_last_status_line_and_its_age() -> None:
     from controller.cli.control import ControlServer
-    from controller.cli.tablectl.control import _device_line
+    from controller.cli.tablectl.sensors import device_line
     from controller.core.events import SerialData
     from controller.games.roulette.config import RouletteConfig
     from controller.games.roulette.serial_wheel import SerialWheelTracker
@@ -317,11 +317,11 @@ def test_tablectl_sensors_shows_the_last_status_line_and_its_age() -> None:
     view = reply["serial"]["wheel"]
     assert (view["last_line"], view["age_s"], view["version"]) == (
         "*X;6;001;  ;4;000;0", 2.5, "4.12")
-    shown = _device_line("wheel", view)
+    shown = device_line("wheel", view)
     assert shown.startswith("wheel") and "'*X;6;001;  ;4;000;0'  2.5 s ago" in shown
     # An extended line's blank fields end it: they stay inside the quotes, apart from the age.
     tracker.serial(SerialData(12.0, "wheel", b"*X;5;100;17;0;120;0;  ; \r"))
-    shown = _device_line("wheel", tracker.sensors(12.5)["wheel"])
+    shown = device_line("wheel", tracker.sensors(12.5)["wheel"])
     assert "'*X;5;100;17;0;120;0;  ; '  0.5 s ago" in shown
 
 

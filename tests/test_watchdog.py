@@ -206,6 +206,16 @@ def test_notifier_sends_to_a_socket_path(tmp_path: Path) -> None:
         sock.close()
 
 
+def test_a_manager_that_does_not_read_never_blocks_the_daemon(systemd: FakeSystemd) -> None:
+    # A Unix datagram socket holds a few datagrams (net.unix.max_dgram_qlen, 10 by
+    # default); a blocking send past them would hang the watchdog thread and the stop.
+    notifier = Notifier({"NOTIFY_SOCKET": systemd.address})
+    sent = [notifier.watchdog() for _ in range(5000)]
+    assert sent[0] is True and sent[-1] is False  # the queue filled: dropped, not blocked
+    assert systemd.received()[0] == "WATCHDOG=1"
+    assert notifier.watchdog() is True  # read again: sent again
+
+
 def test_watchdog_interval_is_for_this_process_only() -> None:
     env = {"NOTIFY_SOCKET": "@x", "WATCHDOG_USEC": "3000000"}
     assert Notifier(env).watchdog_s == 3.0

@@ -3,42 +3,47 @@
 Every dealer input is also available here (CONTRACT §1), as are bets and a live view of
 the sensors. A request is one JSON line in CONTRACT §2 form without ``t`` (the daemon
 stamps it on arrival): ``{"input": "void", "reason": "foreign_object"}``,
-``{"bet": "red", "box": 2, "amount": 20}``, or ``{"query": "sensors"}``. The reply is one
-JSON line: the table's verdict on an input or a bet, ``{"ok": true, "verdict": "accepted"}``
-or ``{"ok": true, "verdict": "refused", "code": "...", "reason": "..."}``; the sensors
-``{"ok": true, "sensors": {...}, "serial": {...}}`` (GPIO levels; what each serial device
-last said, e.g. a serial wheel's last status line and its age); or ``{"ok": false,
-"error": "..."}`` for a request that is not one (bad JSON, a key given twice, an unknown
-field, more than one line, over ``MAX_REQUEST`` bytes), which never reaches the table.
+``{"bet": "red", "box": 2, "amount": 20}``, ``{"query": "sensors"}`` or ``{"query":
+"status"}``. The reply is one JSON line: the table's verdict on an input or a bet, ``{"ok":
+true, "verdict": "accepted"}`` or ``{"ok": true, "verdict": "refused", "code": "...",
+"reason": "..."}``; the sensors ``{"ok": true, "now": ..., "sensors": {...}, "serial":
+{...}}`` (per GPIO input its level, the edges the driver counted, the times of its last
+edge and recent rises on the controller clock ``now``; what each serial device last said,
+e.g. a serial wheel's last status line and its age); the daemon's status ``{"ok": true,
+"status": {"line": ..., "journal_failing": ...}}``; or ``{"ok": false, "error": "..."}`` for
+a request that is not one (bad JSON, a key given twice, an unknown field, more than one
+line, over ``MAX_REQUEST`` bytes, too slow), which never reaches the table.
 
 The socket's mode is 0660 and its group the table's admin group (config ``control.group``),
-so only that group can drive the table (project standards: Security). The server thread only
-checks a request, posts the event to the controller thread, like a driver, and waits for
-the verdict the table gives it there.
+so only that group can drive the table (project standards: Security). A connection has
+``REQUEST_DEADLINE_S`` to send its line and ``REPLY_DEADLINE_S`` to take the reply, so slow
+clients cannot hold the socket. The server only checks a request, posts the event to the
+controller thread, like a driver, and waits for the verdict the table gives it there.
 """
 
 from __future__ import annotations
 
-import contextlib
 import grp
 import json
 import os
 import socket
-import socketserver
 import threading
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from controller.cli.line_server import LineServer
 from controller.core.config import socket_path_problem, why_not_made
 from controller.core.errors import TableControllerError, TraceError
 from controller.core.events import Event
 from controller.trace import DuplicateKey, loads_strict, trace_from_objects
 
 MAX_REQUEST = 4096  # bytes: a request is one short JSON line
-MAX_CLIENTS = 8  # at once; more are told "busy"
-CLIENT_TIMEOUT_S = 5.0
+MAX_CLIENTS = 8  # requests answered at once (each may wait for the table's verdict)
+MAX_CONNECTIONS = 64  # open at once; more are told "busy"
+REQUEST_DEADLINE_S = 2.0  # from connecting to the end of the request line
+REPLY_DEADLINE_S = 2.0  # for the client to take its reply
 VERDICT_TIMEOUT_S = 5.0  # the controller thread answers in milliseconds; a stuck one is a fault
 
 
@@ -46,7 +51,12 @@ Post = Callable[[Event, Callable[[Any], None]], None]
 
 
 class ControlError(TableControllerError):
-    """The control socket cannot be set up (path in use, unknown group)."""
+    """The control socket cannot be set up (path in use, unknown group), or a request
+    cannot be sent; ``no_daemon``: nobody listens there."""
+
+    def __init__(self, message: str, no_daemon: bool = False) -> None:
+        super().__init__(message)
+        self.no_daemon = no_daemon
 
 
 class ControlServer:
@@ -58,20 +68,27 @@ class ControlServer:
         post: the controller loop's thread-safe entry point; ``post(event, reply)`` has the
             controller thread call ``reply`` with the table's verdict.
         now: the controller clock (seconds).
-        sensors: returns the live logical level of each GPIO input.
+        sensors: returns each GPIO input's live view (``drivers.gpio.GpioInputs.view``:
+            level, edges counted, the last edge's and the recent rises' times).
         table: the table's game, for checking bet kinds (``roulette``/``mini_baccarat``).
         serial_ports: the config's serial ports (trace words for requests).
         devices: returns what the table's serial devices last reported, by port (e.g.
             ``{"wheel": {"last_line": ..., "age_s": ...}}``); called on the socket's thread.
+        status: returns the daemon's live status (``{"line": ..., "journal_failing": ...}``)
+            for ``{"query": "status"}``.
+
+    Each connection has ``REQUEST_DEADLINE_S`` to send its line; only complete requests
+    wait for a verdict, ``MAX_CLIENTS`` at once (``controller.cli.line_server``).
 
     Raises:
         ControlError: the group does not exist, or another daemon holds the socket.
     """
 
     def __init__(self, path: str, group: str | None, post: Post,
-                 now: Callable[[], float], sensors: Callable[[], dict[str, int]],
+                 now: Callable[[], float], sensors: Callable[[], dict[str, Any]],
                  table: str, serial_ports: tuple[str, ...] = (),
-                 devices: Callable[[], dict[str, Any]] | None = None) -> None:
+                 devices: Callable[[], dict[str, Any]] | None = None,
+                 status: Callable[[], dict[str, Any]] | None = None) -> None:
         self.path = Path(path)
         self._given_path = path  # Path("") is ".": the check needs the text as given
         self.group = group
@@ -81,8 +98,8 @@ class ControlServer:
         self.table = table
         self.serial_ports = serial_ports
         self.devices = devices
-        self._server: socketserver.ThreadingUnixStreamServer | None = None
-        self._thread: threading.Thread | None = None
+        self.status = status
+        self._server: LineServer | None = None
         self._created = False
 
     def start(self) -> None:
@@ -111,35 +128,13 @@ class ControlServer:
         except OSError as exc:
             raise ControlError(f"{self.path}: cannot make the control socket there: "
                                f"{why_not_made(self.path, exc)}") from exc
-        owner = self
-        slots = threading.BoundedSemaphore(MAX_CLIENTS)
-
-        class Handler(socketserver.StreamRequestHandler):
-            timeout = CLIENT_TIMEOUT_S  # an idle client never holds the daemon
-
-            def handle(self) -> None:
-                if not slots.acquire(blocking=False):
-                    self._reply({"ok": False, "error": "busy: too many control clients"})
-                    return
-                try:
-                    self._reply(owner.answer(read_request(self.connection)))
-                except (OSError, TimeoutError):
-                    pass  # the client went away or said nothing: nothing to answer
-                finally:
-                    slots.release()
-
-            def _reply(self, reply: dict[str, Any]) -> None:
-                with contextlib.suppress(OSError):  # the client did not wait for the answer
-                    self.wfile.write(json.dumps(reply).encode() + b"\n")
-
-        class Server(socketserver.ThreadingUnixStreamServer):
-            daemon_threads = True
-            block_on_close = False
-
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         old_umask = os.umask(0o117)  # created 0660: owner and group only
         try:
-            self._server = Server(str(self.path), Handler)
+            listener.bind(str(self.path))
+            listener.listen(MAX_CONNECTIONS)
         except OSError as exc:
+            listener.close()
             raise ControlError(f"{self.path}: cannot make the control socket there: "
                                f"{why_not_made(self.path, exc)}") from exc
         finally:
@@ -150,19 +145,24 @@ class ControlServer:
                 os.chown(self.path, -1, gid)
             os.chmod(self.path, 0o660)
         except OSError as exc:
-            self._server.server_close()
-            self._server = None
+            listener.close()
             self.path.unlink()
+            self._created = False
             raise ControlError(f"{self.path}: cannot give the socket to group {self.group!r} "
                                f"({exc}); the daemon's user must be a member of it") from exc
-        self._thread = threading.Thread(target=self._server.serve_forever,
-                                        name="control-socket", daemon=True)
-        self._thread.start()
+        self._server = LineServer(listener, self._answer_line, max_request=MAX_REQUEST,
+                                  request_deadline_s=REQUEST_DEADLINE_S,
+                                  reply_deadline_s=REPLY_DEADLINE_S, workers=MAX_CLIENTS,
+                                  max_connections=MAX_CONNECTIONS)
+        self._server.start()
+
+    def _answer_line(self, line: bytes) -> bytes:
+        return json.dumps(self.answer(line)).encode() + b"\n"
 
     def answer(self, data: bytes) -> dict[str, Any]:
         """Check one request and post it; the reply says what was done or what is wrong.
 
-        ``data`` is what the client sent (:func:`read_request`): one JSON line of at most
+        ``data`` is what the client sent (the line server hands it whole): one JSON line of at most
         ``MAX_REQUEST`` bytes, its newline included (a client that closes its side may
         leave the newline out). Anything but blanks after that line refuses the request
         whole: two requests in one are ambiguous (which was meant, in which order?), so
@@ -188,15 +188,18 @@ class ControlServer:
         if not isinstance(request, dict):
             return {"ok": False, "error": "request must be a JSON object"}
         if request.get("query") == "sensors":
-            view: dict[str, Any] = {"ok": True, "sensors": self.sensors()}
+            sensors = self.sensors()  # then the time: no edge is after it
+            view: dict[str, Any] = {"ok": True, "now": self.now(), "sensors": sensors}
             if self.devices is not None:
                 view["serial"] = self.devices()
             return view
+        if request.get("query") == "status":
+            return {"ok": True, "status": self.status() if self.status else {}}
         if "t" in request:
             return {"ok": False, "error": "field 't': the daemon stamps requests itself"}
         if not ("input" in request or "bet" in request):
             return {"ok": False, "error": "a request is a dealer input ('input'), a bet "
-                    "('bet') or a query ('query': 'sensors')"}
+                    "('bet') or a query ('query': 'sensors' or 'status')"}
         try:
             trace = trace_from_objects(
                 "control", [(1, {"t": 0, "meta": {"table": self.table}}),
@@ -223,37 +226,17 @@ class ControlServer:
         return {"ok": True, "verdict": "refused", "code": verdict.code, "reason": verdict.reason}
 
     def alive(self) -> bool:
-        """The socket is served (its thread runs)."""
-        return self._thread is not None and self._thread.is_alive()
+        """The socket is served (its threads run)."""
+        return self._server is not None and self._server.alive()
 
     def stop(self) -> None:
         if self._server is not None:
-            if self._thread is not None:  # shutdown() waits for serve_forever: only if it runs
-                self._server.shutdown()
-            self._server.server_close()
+            self._server.stop()
+            self._server.listener.close()
             self._server = None
-        if self._thread is not None:
-            self._thread.join(timeout=5)
         if self._created and self.path.exists():
             self.path.unlink()  # only the socket this server made, never another daemon's
             self._created = False
-
-
-def read_request(sock: socket.socket) -> bytes:
-    """What a client sends, up to the end of its first line and with whatever came with it
-    (a second line sent at once), at most ``MAX_REQUEST`` bytes; less when the client
-    closed its side first.
-
-    Raises:
-        OSError, TimeoutError: the client went away or said nothing in time.
-    """
-    data = b""
-    while b"\n" not in data and len(data) < MAX_REQUEST:
-        chunk = sock.recv(MAX_REQUEST - len(data))
-        if not chunk:
-            break
-        data += chunk
-    return data
 
 
 def _in_use(path: Path) -> bool:
@@ -288,6 +271,9 @@ def request(path: str, message: dict[str, Any], timeout: float = 5.0) -> dict[st
     except PermissionError as exc:
         raise ControlError(f"{path}: permission denied (are you in the table's admin "
                            f"group?): {exc}") from exc
+    except (FileNotFoundError, ConnectionRefusedError) as exc:
+        raise ControlError(f"{path}: no controller answers there ({exc})",
+                           no_daemon=True) from exc
     except OSError as exc:
         raise ControlError(f"{path}: no controller answers there ({exc})") from exc
     finally:

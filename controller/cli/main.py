@@ -12,6 +12,7 @@ import platform
 import signal
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any
 
 from controller import __version__
 from controller.cli.control import ControlServer
+from controller.cli.daemon_lock import Owner, mark_stopped, write_owner
 from controller.core.clock import ScaledClock, SystemClock, VirtualClock
 from controller.core.config import (
     DEFAULT_CONFIG,
@@ -30,6 +32,7 @@ from controller.core.config import (
 from controller.core.errors import InputError, JournalError, TableControllerError
 from controller.core.events import SerialData
 from controller.core.health import StatusLine, Supervisor
+from controller.core.journal_guard import EXIT_RESTART, JournalGuard
 from controller.core.lifecycle import Hooks, Lifecycle
 from controller.core.logs import configure, get_logger
 from controller.core.loop import EventLoop, start_thread
@@ -109,14 +112,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 # -- the composition root -------------------------------------------------------------
 def compose(config: Config, journal: Journal, clock: Any,
-            sink: Callable[[str], None] | None = None, wall: bool = False
-            ) -> tuple[EventLoop, Table]:
+            sink: Callable[[str], None] | None = None, wall: bool = False,
+            guard: JournalGuard | None = None) -> tuple[EventLoop, Table]:
     """The controller for ``config``: its loop on ``clock`` and the table it feeds. The one
-    place the daemon, both replays and the tests build it; the hardware comes on top."""
+    place the daemon, both replays and the tests build it; the hardware comes on top. With
+    a ``guard`` (the daemon) a journal that cannot be written puts the table in the journal
+    failing state instead of stopping the loop (``controller.core.journal_guard``)."""
     loop = EventLoop(clock, lambda e: None)
-    table = Table(config, journal, loop.call_at, clock.now, sink,
+    schedule = loop.call_at if guard is None else guard.schedule(loop.call_at)
+    table = Table(config, journal, schedule, clock.now, sink,
                   wall=clock.wall if wall else None)
-    loop.handler = table.handle
+    loop.handler = table.handle if guard is None else guard.handler(table.handle)
+    if guard is not None:
+        guard.bind(loop.call_at, table.emit)
     return loop, table
 
 
@@ -257,7 +265,9 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     journaled before the journal closes.
 
     Returns 0 after a signal, 1 when the controller stopped on an error (a bug: it is
-    logged with its traceback and systemd restarts the daemon).
+    logged with its traceback and systemd restarts the daemon), ``EXIT_RESTART`` (75) when
+    the journal could not be written and can be again (systemd restarts the daemon, which
+    recovers from the journal: ``controller.core.journal_guard``).
 
     Raises:
         InputError: a bad config, or an empty ``--journal`` (exit 2).
@@ -283,6 +293,9 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     notifier.extend_timeout(_self_test_allowance_s(journal_path),
                             "self-test: checking the journal's integrity and hash chain")
     lock = _lock_journal(journal_path)
+    owner = Owner(os.getpid(), time.time(), _absolute(config.source),
+                  str(Path(config.control_socket).resolve()))
+    write_owner(lock, owner)  # tablectl status: who runs on this journal, since when
     journal = Journal(journal_path, durable=True)
     chain = journal.verify()
     log.info("journal", records=chain.records, head_seq=journal.last_seq,
@@ -293,23 +306,34 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     clock: SystemClock | ScaledClock = (
         ScaledClock(sim.speed, origin=max(SystemClock().wall(), journal.last_t))
         if sim.enabled and sim.speed != 1.0 else SystemClock())
-    loop, table = compose(config, journal, clock, wall=True)
-    table.emit("startup", version=__version__, config=config.source, game=config.game,
-               simulated=sim.enabled)
-    if not chain.ok:
-        # Edited records stay in the journal as evidence; play goes on, the alarm is loud.
-        table.emit("alarm", code="journal_chain_broken",
-                   message=f"the journal's hash chain breaks at record {chain.bad_seq}: "
-                           f"{chain.message}; it was altered outside the controller")
-    table.recover()
+    stopped_by: list[str] = []
+    guard = JournalGuard(clock.now)
+    loop, table = compose(config, journal, clock, wall=True, guard=guard)
+    try:
+        table.emit("startup", version=__version__, config=config.source, game=config.game,
+                   simulated=sim.enabled)
+        if not chain.ok:
+            # Edited records stay in the journal as evidence; play goes on, the alarm is loud.
+            table.emit("alarm", code="journal_chain_broken",
+                       message=f"the journal's hash chain breaks at record {chain.bad_seq}: "
+                               f"{chain.message}; it was altered outside the controller")
+        table.recover()
+    except JournalError as exc:  # a full disk at start: run, refuse, retry (journal_guard)
+        guard.fail(exc)
     from drivers.hardware import Hardware
 
     lifecycle = Lifecycle()
-    supervisor = Supervisor(notifier, lifecycle, loop.call_at, clock, StatusLine(
-        config.table_name, spec, lambda: str(table.game.state),
-        _newest(journal, spec.recall.last_game_types)))
+    status_line = StatusLine(config.table_name, spec, lambda: str(table.game.state),
+                             _newest(journal, spec.recall.last_game_types), guard.problem)
+    supervisor = Supervisor(notifier, lifecycle, loop.call_at, clock, status_line)
     table.observers.append(supervisor.observe)
-    stopped_by: list[str] = []
+    guard.on_change = supervisor.refresh
+
+    def journal_back() -> None:
+        stopped_by.append("the journal is writable again: restart to recover from it")
+        loop.stop()
+
+    guard.on_back = journal_back
 
     def on_signal(signum: int, frame: object) -> None:
         # Nothing is sent from here: the handler may interrupt a send on this thread.
@@ -318,20 +342,21 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    lifecycle.add("journal", Hooks(on_stop=lambda: _close_journal(journal, lock, log)))
+    lifecycle.add("journal", Hooks(on_stop=lambda: _close_journal(journal, lock, owner, log)))
     # Stopped just before the journal closes, whatever stopped the daemon.
     def journal_shutdown() -> None:
-        table.emit("shutdown", reason=_shutdown_reason(stopped_by))
+        if guard.failing is None or guard.writable_again:
+            table.emit("shutdown", reason=_shutdown_reason(stopped_by))
 
     lifecycle.add("shutdown record", Hooks(on_stop=journal_shutdown))
     simulated = None
     urls: dict[str, str] = {}
     if sim.enabled:
-        from sim.daemon import SimulatedTable
+        from sim.daemon import SimulatedTable, resume_from_journal
 
         simulated = SimulatedTable(config, clock, loop.post,
-                                   _simulator_resume(journal, table.game.state != "closed",
-                                                     spec.bet_record))
+                                   resume_from_journal(journal, table.game.state != "closed",
+                                                       spec.bet_record))
         urls = simulated.urls
         lifecycle.add("simulator ports", Hooks(on_stop=simulated.stop,
                                                is_alive=simulated.alive))
@@ -339,7 +364,8 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     assert isinstance(hardware, Hardware)
     control = ControlServer(config.control_socket, config.control_group, loop.post, clock.now,
                             hardware.sensors, config.game, tuple(config.serial),
-                            _devices_view(table, clock.now))
+                            _devices_view(table, clock.now),
+                            lambda: {"line": str(status_line), "journal_failing": guard.failing})
     lifecycle.add("control socket", control)
     lifecycle.add("systemd notification", supervisor)  # last: READY=1 once all started
     try:
@@ -357,7 +383,11 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     finally:
         supervisor.stopping(_shutdown_reason(stopped_by))
         lifecycle.stop()
-    return 0
+    return EXIT_RESTART if _restarting(stopped_by) else 0
+
+
+def _restarting(stopped_by: list[str]) -> bool:
+    return bool(stopped_by) and stopped_by[0].startswith("the journal is writable again")
 
 
 def _banner(config: Config, journal_path: str) -> dict[str, Any]:
@@ -411,28 +441,17 @@ def _devices_view(table: Table, now: Callable[[], float]) -> Callable[[], dict[s
     return lambda: view(now())
 
 
-def _close_journal(journal: Journal, lock: Any, log: Any) -> None:
+def _close_journal(journal: Journal, lock: Any, owner: Owner, log: Any) -> None:
     journal.close()
     # The head of the chain, in journald: a cut at the end of the journal shows there.
     log.info("stopped", head_seq=journal.last_seq, head_hash=journal.last_hash)
+    mark_stopped(lock, owner)
     lock.close()
 
 
-def _simulator_resume(journal: Journal, table_open: bool, bet_record: str) -> Any:
-    """How far the simulated dealer got before a restart, from the journal: each bet is
-    the game's ``bet_record`` or the ``alarm`` that refused it (with its ``bet``)."""
-    from sim.daemon import SimulatorResume
-
-    counts = {"serial": 0, "input": 0, "bet": 0}
-    for rec in journal.records(types=("serial", "input", "alarm", bet_record)):
-        kind = rec["type"]
-        if kind == "serial":
-            counts["serial"] += len(rec["text"].encode("latin-1"))
-        elif kind == "input":
-            counts["input"] += 1
-        elif kind == bet_record or "bet" in rec:
-            counts["bet"] += 1
-    return SimulatorResume(counts["serial"], counts["input"], counts["bet"], table_open)
+def _absolute(source: str) -> str:
+    """A config's path as status shows it: absolute, or the embedded name."""
+    return source if source.startswith("embedded:") else str(Path(source).resolve())
 
 
 def _lock_journal(journal_path: str) -> Any:

@@ -7,6 +7,7 @@ a surprise at 3 a.m. Defaults are the seed's where a seed gives one (seed 001 Ar
 
 from __future__ import annotations
 
+import copy
 import math
 import re
 import tomllib
@@ -124,7 +125,21 @@ class Section:
         """The file gives ``key`` in this section (whether it was read or not)."""
         return key in self.data
 
+    def _collect(self, exc: ConfigError, default: Any) -> Any:
+        """A getter's error: raised (the daemon's single-error load), or, while the whole
+        file is checked (``check_file``), kept and the default used so the rest is read."""
+        if self.loader.collected is None:
+            raise exc
+        self.loader.collected.append(exc)
+        return default
+
     def get(self, key: str, kind: type | tuple[type, ...], default: Any) -> Any:
+        try:
+            return self._get(key, kind, default)
+        except ConfigError as exc:
+            return self._collect(exc, default)
+
+    def _get(self, key: str, kind: type | tuple[type, ...], default: Any) -> Any:
         self.read.add(key)
         if key not in self.data:
             return default
@@ -149,13 +164,15 @@ class Section:
         finite = integer or math.isfinite(value)
         if not finite or value < lo or value > hi or (open_low and value == lo):
             low = f"({lo}" if open_low else f"[{lo}"
-            raise self.error(key, f"{show_value(value)} is out of range {low}, {hi}]")
+            return self._collect(self.error(key, f"{show_value(value)} is out of range "
+                                            f"{low}, {hi}]"), default)
         return value
 
     def choice(self, key: str, default: str | None, choices: tuple[str, ...]) -> Any:
         value = self.get(key, str, default)
         if value is not None and value not in choices:
-            raise self.error(key, f"{value!r} is not one of {', '.join(choices)}")
+            return self._collect(self.error(key, f"{value!r} is not one of "
+                                            f"{', '.join(choices)}"), default)
         return value
 
     def section(self, key: str) -> Section:
@@ -168,7 +185,7 @@ class Section:
     def finish(self) -> None:
         for key in self.data:
             if key not in self.read:
-                raise self.error(key, "unknown key")
+                self._collect(self.error(key, "unknown key"), None)
 
 
 def show_value(value: Any) -> str:
@@ -217,6 +234,8 @@ class _Loader:
         self.source = source
         self.lines = text.splitlines()
         self.sections: list[Section] = []
+        # ``check_file``: the getters' errors, kept instead of raised; None: raise.
+        self.collected: list[ConfigError] | None = None
 
     def section(self, path: str, data: dict[str, Any]) -> Section:
         sec = Section(self, path, data)
@@ -277,17 +296,96 @@ def load_config(path: str = DEFAULT_CONFIG, overrides: dict[str, Any] | None = N
             of range, a pin used twice; the message names the file, line and key.
     """
     source, text = read_config_text(path)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        match = re.search(r"line (\d+)", str(exc))
-        line = int(match.group(1)) if match else None
-        raise ConfigError(source, line, None, f"TOML syntax error: {exc}") from exc
+    data = _toml(source, text)
     loader = _Loader(source, text)
     config = _parse(loader, data)
     if overrides:
         config = apply_overrides(config, overrides, source)
     return config
+
+
+MAX_CHECK_PASSES = 200
+
+
+def check_file(path: str) -> list[ConfigError]:
+    """Every error of a config file at once (``tablectl config check``), in line order; []
+    when the daemon would load it.
+
+    The getters' errors (a type, a range, an unknown key) are kept and their defaults used;
+    a check that raises (a pin used twice, a missing section) is kept, the key it names (or
+    its nearest written table) is taken out and the file read again. An error that only
+    follows from a key taken out is not reported. A bad ``[table] game`` is reported alone:
+    the rest cannot be checked without the game. :func:`load_config` is unchanged: it
+    raises the first error.
+    """
+    try:
+        source, text = read_config_text(path)
+        data = _toml(source, text)
+    except ConfigError as exc:
+        return [exc]
+    found: dict[tuple[int | None, str | None, str], ConfigError] = {}
+    removed: list[str] = []
+    for _ in range(MAX_CHECK_PASSES):
+        loader = _Loader(source, text)
+        loader.collected = []
+        raised: ConfigError | None = None
+        try:
+            _parse(loader, copy.deepcopy(data))
+        except ConfigError as exc:
+            raised = exc
+        for error in [*loader.collected, *([raised] if raised else [])]:
+            if error.field == "table.game":
+                return [error]
+            if not _follows_from(error, removed):
+                found.setdefault((error.line, error.field, error.message), error)
+        if raised is None or (where := _take_out(data, raised.field)) is None:
+            break
+        removed.append(where)
+    return sorted(found.values(), key=lambda e: (e.line or 0, e.field or ""))
+
+
+def _follows_from(error: ConfigError, removed: list[str]) -> bool:
+    """The error is about a key taken out, under one, or names one its table lacks now."""
+    key = error.field or ""
+    for gone in removed:
+        if key == gone or key.startswith(gone + "."):
+            return True
+        if gone.startswith(key + ".") and gone.rsplit(".", 1)[-1] in error.message:
+            return True
+    return False
+
+
+def _take_out(data: dict[str, Any], dotted: str | None) -> str | None:
+    """Delete the key ``dotted`` from ``data``, or the nearest written table on its path;
+    return what was deleted, or None when nothing of it is written."""
+    if not dotted:
+        return None
+    parts = dotted.split(".")
+    node: Any = data
+    depth = 0
+    while depth < len(parts) - 1 and isinstance(node, dict) and isinstance(
+            node.get(parts[depth]), dict):
+        node = node[parts[depth]]
+        depth += 1
+    if isinstance(node, dict) and parts[depth] in node:
+        del node[parts[depth]]
+        return ".".join(parts[:depth + 1])
+    if depth == 0:
+        return None
+    parent: Any = data
+    for part in parts[:depth - 1]:
+        parent = parent[part]
+    del parent[parts[depth - 1]]
+    return ".".join(parts[:depth])
+
+
+def _toml(source: str, text: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        match = re.search(r"line (\d+)", str(exc))
+        line = int(match.group(1)) if match else None
+        raise ConfigError(source, line, None, f"TOML syntax error: {exc}") from exc
 
 
 def _parse(loader: _Loader, data: dict[str, Any]) -> Config:

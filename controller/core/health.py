@@ -55,13 +55,17 @@ class StatusLine:
         spec: its game's registry entry (``recall.last_game_types`` and ``summary``).
         state: the table's state now (the game's ``state``).
         last_game: the newest record of its last game in the journal at start, or None.
+        alert: what must head the line, or None (a journal that cannot be written:
+            ``JournalGuard.problem``).
     """
 
     def __init__(self, table: str, spec: GameSpec, state: Callable[[], str],
-                 last_game: dict[str, Any] | None) -> None:
+                 last_game: dict[str, Any] | None,
+                 alert: Callable[[], str | None] = lambda: None) -> None:
         self.table = table
         self.spec = spec
         self.state = state
+        self.alert = alert
         self._last_types = frozenset(spec.recall.last_game_types)
         self.last_game = last_game
         self.alarms = 0
@@ -85,7 +89,9 @@ class StatusLine:
         alarms = ("no alarm since start" if not self.alarms else
                   f"{self.alarms} alarm{'s' if self.alarms > 1 else ''} since start, "
                   f"last {self.last_alarm}")
-        return f"{self.table} ({self.spec.title}): {self.state()}; last {last}; {alarms}"
+        line = f"{self.table} ({self.spec.title}): {self.state()}; last {last}; {alarms}"
+        alert = self.alert()
+        return f"{alert}; {line}" if alert else line
 
 
 class Supervisor:
@@ -166,9 +172,15 @@ class Supervisor:
     # -- the status line -------------------------------------------------------------
     def observe(self, record: dict[str, Any]) -> None:
         """A record the table showed: the status may have changed (sent within a second)."""
+        if self.status is None:
+            return
+        self.status.observe(record)  # tablectl status shows it, under systemd or not
+        self.refresh()
+
+    def refresh(self) -> None:
+        """The status may have changed (sent within a second); on the loop thread."""
         if self.status is None or not self.manager.enabled:
             return
-        self.status.observe(record)
         if self._status_timer is None and not self._stopping:
             due = self._status_at + STATUS_EVERY_S / self._clock_scale()
             self._status_timer = self.schedule(max(due, self.clock.now()), self._send_status)

@@ -236,6 +236,8 @@ class GameSpec:
         daemon_simulator: ``"module:function"`` that plays simulated hardware into the
             daemon (the embedded default).
         analyze: ``"module:function"`` of ``tablectl analyze`` (exact figures), or "".
+        calibrate: ``"module:function"`` of ``tablectl calibrate`` (commissioning the
+            sensors: ``(journal, config, options, as_json) -> exit code``), or "".
         log: its records a person at the table wants in the log at once (info level),
             each with the fields to show (None: all); the rest go at debug level.
         bet_record: the record type that journals an accepted bet, with every field of
@@ -262,6 +264,7 @@ class GameSpec:
     simulate: str = ""
     daemon_simulator: str = ""
     analyze: str = ""
+    calibrate: str = ""
     log: dict[str, tuple[str, ...] | None] = field(default_factory=dict)
     bet_record: str = ""
 

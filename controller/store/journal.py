@@ -16,7 +16,10 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
+import shutil
 import sqlite3
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -100,13 +103,13 @@ class Journal:
         self.path = Path(path)
         self.readonly = readonly
         self.durable = durable
+        self.access = "read-only" if readonly else "write"
+        self._copy: str | None = None
         try:
             if readonly:
                 if not self.path.exists():
                     raise JournalError(f"{self.path}: no journal there")
-                self._db = sqlite3.connect(
-                    f"{self.path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None
-                )
+                self._db, self.access, self._copy = _open_readonly(self.path)
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._db = sqlite3.connect(self.path, isolation_level=None)
@@ -201,6 +204,9 @@ class Journal:
     def close(self) -> None:
         self.flush()
         self._db.close()
+        if self._copy is not None:
+            shutil.rmtree(self._copy, ignore_errors=True)
+            self._copy = None
 
     def records(self, after: int = 0, types: tuple[str, ...] = ()) -> Iterator[dict[str, Any]]:
         """Records with ``seq`` > ``after`` in order, optionally only of ``types``."""
@@ -263,3 +269,45 @@ class Journal:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _open_readonly(path: Path) -> tuple[sqlite3.Connection, str, str | None]:
+    """Open ``path`` for reading only; returns the connection, how it was opened
+    (``access``) and a scratch folder to remove on close, if any.
+
+    A WAL journal's reader must write its ``-shm`` index file beside the journal. While the
+    daemon runs, that file exists and a reader of the admin group may only read it; once the
+    daemon closed the journal it is gone, and a reader who cannot write the folder gets
+    "attempt to write a readonly database". Then, with no ``-wal`` left, the journal is
+    opened ``immutable`` (nobody writes it: no lock, no index); with a ``-wal`` left by a
+    daemon that did not close (power cut, kill) and no index to read, journal and WAL are
+    copied to a private scratch folder and the copy is read, so no committed record is
+    missed. ``access`` is ``read-only``, ``immutable`` or ``copy``.
+
+    Raises:
+        sqlite3.DatabaseError: the journal cannot be read (not a database, no right).
+        OSError: the copy failed.
+    """
+    uri = path.resolve().as_uri()
+    db = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None)
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return db, "read-only", None
+    except sqlite3.OperationalError:
+        db.close()
+        if os.access(path.parent, os.W_OK):
+            raise
+    wal = Path(f"{path}-wal")
+    if not wal.exists() or wal.stat().st_size == 0:
+        return (sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, isolation_level=None),
+                "immutable", None)
+    scratch = tempfile.mkdtemp(prefix="journal-copy-")
+    copy = Path(scratch) / path.name
+    try:
+        shutil.copyfile(path, copy)
+        shutil.copyfile(wal, f"{copy}-wal")
+    except OSError:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
+    return (sqlite3.connect(f"{copy.as_uri()}?mode=ro", uri=True, isolation_level=None),
+            "copy", scratch)

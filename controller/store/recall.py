@@ -24,27 +24,55 @@ from controller.store.journal import Journal
 
 # Raw hardware records: in a game's block they are its evidence; between games, noise.
 _NOT_IN_PRELUDE = ("gpio", "serial")
-__all__ = ["HIDDEN", "games_in_full", "public_view"]
+__all__ = ["HIDDEN", "game_in_full", "games_in_full", "public_view"]
 
 
 def games_in_full(journal: Journal, last: int) -> list[dict[str, Any]]:
     """The last ``last`` games, each ``{"title", "records"}`` with every record of the game
     (its prelude: bets, inputs, alarms since the previous game ended; then the game itself:
     cards, results, settlements...), in journal order (see the module doc)."""
-    fields = {spec.recall.start: spec.recall.number for spec in registry.games().values()}
+    starts = _starts(journal)
+    return _games(journal, starts, max(0, len(starts) - last), len(starts))
+
+
+def game_in_full(journal: Journal, number: int) -> dict[str, Any] | None:
+    """The game numbered ``number`` (a spin, a coup) in full, as :func:`games_in_full`
+    gives it; the newest of that number if a journal holds two; None when none is."""
+    starts = _starts(journal)
+    fields = _number_fields()
+    index = next((i for i in range(len(starts) - 1, -1, -1)
+                  if starts[i].get(fields[starts[i]["type"]]) == number), None)
+    return None if index is None else _games(journal, starts, index, index + 1)[0]
+
+
+def _number_fields() -> dict[str, str]:
+    """Each game's start record type -> the field that numbers its games."""
+    return {spec.recall.start: spec.recall.number for spec in registry.games().values()}
+
+
+def _starts(journal: Journal) -> list[dict[str, Any]]:
+    return list(journal.records(types=tuple(_number_fields())))
+
+
+def _games(journal: Journal, all_starts: list[dict[str, Any]], first: int,
+           stop: int) -> list[dict[str, Any]]:
+    """The games ``all_starts[first:stop]`` in full."""
+    fields = _number_fields()
     results = tuple(r for spec in registry.games().values() for r in spec.recall.results)
-    all_starts = list(journal.records(types=tuple(fields)))
-    first = max(0, len(all_starts) - last)
     # The game before the first one shown is read too: its end is where the prelude of
     # the first one shown begins.
-    starts = all_starts[max(0, first - 1):]
+    starts = all_starts[max(0, first - 1):stop + 1]
     if not starts:
         return []
     after = starts[0]["seq"] - 1 if first > 0 else 0
+    # The start after the last one shown bounds the last one's window.
+    bound = starts.pop()["seq"] if stop < len(all_starts) else None
     before_first: list[dict[str, Any]] = []  # records before the journal's first game
     windows: list[list[dict[str, Any]]] = [[] for _ in starts]
     i = -1
     for rec in journal.records(after=after):
+        if bound is not None and rec["seq"] >= bound:
+            break
         while i + 1 < len(starts) and rec["seq"] >= starts[i + 1]["seq"]:
             i += 1
         (windows[i] if i >= 0 else before_first).append(rec)

@@ -29,8 +29,8 @@ def test_art_14_recall_gives_each_spin_in_full_with_its_bets_and_settlements(
     assert tablectl_main(["--journal", str(example_journal), "recall", "--last", "1"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("== spin 2")
-    assert '"numbers": ["00"]' in out  # the straight bet, placed before the launch
-    assert '"payout": 350' in out and '"payout": -20' in out
+    assert "kind straight; numbers 00" in out  # the straight bet, placed before the launch
+    assert "payout 350" in out and "payout -20" in out
     assert "spin 1" not in out
 
 

@@ -1,14 +1,23 @@
 """``tablectl``: the technician's and the pit's maintenance tool (over SSH).
 
-It reads the journal read-only, so it works while the daemon runs: ``status`` (table state,
-last game, alarms), ``recall --last N`` (games in full), ``verify`` (the hash chain; exit 1
-naming the first bad record), ``analyze GAME`` (exact figures through the table's own rules
-code). ``input``, ``bet`` and ``sensors`` talk to the running daemon through its control
-socket; ``input`` and ``bet`` print the table's verdict: "accepted" (exit 0) or
-"refused: <reason>" (exit 1).
+It finds the table's journal and control socket in the config it is given (``--config``,
+anywhere on the line; default: $TABLECTL_CONFIG, else /etc/table-controller/table.toml when
+it exists, else the embedded simulated table). It reads the journal read-only, so it works
+whether the daemon runs or not: ``status`` (is the daemon running, since when; the last
+record and its age; table state, last game, sensor faults, alarms), ``recall GAME`` or
+``recall --last N`` (games in full), ``verify`` (the hash chain), ``calibrate`` (the pocket
+sensor's angle, from a ball resting in a known pocket), ``config check FILE`` (every error
+of a config at once), ``analyze GAME`` (exact figures through the table's own rules code).
+``input``, ``bet`` and ``sensors`` (``--watch``: live) talk to the running daemon through
+its control socket; ``input`` and ``bet`` print the table's verdict. Every command takes
+``--json``: one JSON document on stdout instead of lines for people.
 
-Exit codes: 0 done; 1 refused, not found, or a journal that fails its check; 2 bad usage
-or bad input (one line naming what is wrong).
+Exit codes:
+  0  done (status printed, whether the daemon runs or not: its first line says)
+  1  refused by the table; the journal fails its check; the game asked for is not in it;
+     calibrate found no evidence
+  2  bad usage or bad input: a bad config, option or argument (one line naming it)
+  3  no daemon answers on the control socket (input, bet, sensors)
 """
 
 from __future__ import annotations
@@ -17,35 +26,71 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from controller.cli.control import ControlError
 from controller.cli.progress import ProgressBar
-from controller.cli.tablectl import analyze, control, recall, status, verify
+from controller.cli.tablectl import (
+    analyze,
+    calibrate,
+    config_check,
+    control,
+    recall,
+    sensors,
+    status,
+    verify,
+)
 from controller.core.config import DEFAULT_CONFIG, Config, load_config
 from controller.core.errors import InputError, JournalError
-from controller.games import registry
 from controller.store.journal import Journal
 
 EXIT_BAD = 1
 EXIT_USAGE = 2
+EXIT_NO_DAEMON = 3
+INSTALLED_CONFIG = "/etc/table-controller/table.toml"
 
-__all__ = ["EXIT_BAD", "EXIT_USAGE", "ProgressBar", "main"]
+__all__ = ["EXIT_BAD", "EXIT_NO_DAEMON", "EXIT_USAGE", "ProgressBar", "main"]
+
+
+def default_config() -> str:
+    """The config tablectl reads when none is given: $TABLECTL_CONFIG, the installed
+    table's, or the embedded simulated table."""
+    given = os.environ.get("TABLECTL_CONFIG")
+    if given:
+        return given
+    return INSTALLED_CONFIG if Path(INSTALLED_CONFIG).exists() else DEFAULT_CONFIG
+
+
+def _common() -> argparse.ArgumentParser:
+    """The options every command takes, before or after its name."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--config", default=argparse.SUPPRESS,
+                        help="the daemon's config file (its journal and control socket)")
+    common.add_argument("--journal", default=argparse.SUPPRESS,
+                        help="journal file (default: the config's journal.path)")
+    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                        help="one JSON document on stdout")
+    return common
 
 
 def _parser(config: Config | None) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tablectl", description=__doc__,
+    common = _common()
+    parser = argparse.ArgumentParser(prog="tablectl", description=__doc__.replace("``", ""),
+                                     parents=[common],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--config", default=DEFAULT_CONFIG, help="the daemon's config file")
-    parser.add_argument("--journal", help="journal file (default: the config's journal.path)")
     sub = parser.add_subparsers(dest="command", required=True)
-    st = sub.add_parser("status", help="table state, last game, recent alarms")
-    st.add_argument("--json", action="store_true")
-    rc = sub.add_parser("recall", help="the last N games in full")
-    rc.add_argument("--last", type=int, default=1)
-    rc.add_argument("--json", action="store_true")
-    sub.add_parser("verify", help="check the journal's hash chain")
-    control.add_parsers(sub, config)
-    analyze.add_parser(sub)
+    sub.add_parser("status", parents=[common],
+                   help="daemon running or not, last record, table state, faults, alarms")
+    rc = sub.add_parser("recall", parents=[common],
+                        help="a game in full by its number (recall 17), or the last N")
+    rc.add_argument("game", nargs="?", type=int, help="the spin or coup number")
+    rc.add_argument("--last", type=int, default=None, help="the last N games (default 1)")
+    sub.add_parser("verify", parents=[common], help="check the journal's hash chain")
+    control.add_parsers(sub, config, common)
+    sensors.add_parser(sub, common)
+    calibrate.add_parser(sub, common)
+    config_check.add_parser(sub, common)
+    analyze.add_parser(sub, common)
     return parser
 
 
@@ -53,35 +98,34 @@ def _preparse_config(argv: Sequence[str]) -> Config | None:
     """The config named by ``--config`` wherever it is on the line (for the help texts that
     depend on the table's game); None when it cannot be loaded (the command says why)."""
     pre = argparse.ArgumentParser(add_help=False)
-    pre.add_argument("--config", default=DEFAULT_CONFIG)
+    pre.add_argument("--config", default=None)
     known, _ = pre.parse_known_args(argv)
     try:
-        return load_config(known.config)
+        return load_config(known.config or default_config())
     except InputError:
         return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = _parser(_preparse_config(argv)).parse_args(argv)
+    parser = _parser(_preparse_config(argv))
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "calibrate":
+        args.options = extra  # the game's own options
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.config = getattr(args, "config", None) or default_config()
+    args.journal = getattr(args, "journal", None)
+    args.json = getattr(args, "json", False)
     try:
-        if args.command == "analyze":
-            return analyze.run(args)
-        if args.command in ("input", "bet", "sensors"):
-            return control.run(load_config(args.config), args)
-        path = args.journal or load_config(args.config).journal_path
-        with Journal(path, readonly=True) as journal:
-            if args.command == "verify":
-                return verify.run(journal)
-            if args.command == "status":
-                return status.run(journal, args.json)
-            if args.last < 1:
-                raise InputError("--last", None, None, f"must be at least 1, got {args.last}")
-            return recall.run(journal, args.last, args.json)
+        return _run(args)
     except InputError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except (JournalError, ControlError) as exc:
+    except ControlError as exc:
+        print(f"tablectl: {exc}", file=sys.stderr)
+        return EXIT_NO_DAEMON if exc.no_daemon else EXIT_BAD
+    except JournalError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
         return EXIT_BAD
     except BrokenPipeError:
@@ -89,4 +133,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-_ = registry  # the games' specs give the commands their words
+def _run(args: argparse.Namespace) -> int:
+    if args.command == "analyze":
+        return analyze.run(args)
+    if args.command == "config":
+        return config_check.run(args)
+    if args.command in ("input", "bet"):
+        return control.run(load_config(args.config), args)
+    if args.command == "sensors":
+        return sensors.run(load_config(args.config), args)
+    config = load_config(args.config)
+    path = args.journal or config.journal_path
+    with Journal(path, readonly=True) as journal:
+        if args.command == "verify":
+            return verify.run(journal, args.json)
+        if args.command == "status":
+            return status.run(journal, config, args.json)
+        if args.command == "calibrate":
+            return calibrate.run(journal, config, args)
+        return recall.run(journal, args.game, args.last, args.json)

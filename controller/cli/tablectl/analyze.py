@@ -25,10 +25,10 @@ def commands() -> dict[str, str]:
     return found
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     games = list(commands())
     an = sub.add_parser("analyze", help="exact figures of a game's rules (its own options: "
-                        "tablectl analyze GAME --help)", add_help=False)
+                        "tablectl analyze GAME --help)", add_help=False, parents=[common])
     an.add_argument("game", choices=games)
     an.add_argument("options", nargs=argparse.REMAINDER,
                     help="the game's own options, e.g. --decks 4 --five stand")
@@ -39,8 +39,11 @@ def run(args: argparse.Namespace) -> int:
     takes more than a second."""
     command: Callable[[Sequence[str], Callable[[float], None]], int] = (
         registry.load_callable(commands()[args.game]))  # type: ignore[assignment]
+    options = list(args.options)
+    if args.json and "--json" not in options:  # given before the game's name
+        options.append("--json")
     bar = ProgressBar(sys.stderr)
     try:
-        return command(args.options, bar.update)
+        return command(options, bar.update)
     finally:
         bar.close()

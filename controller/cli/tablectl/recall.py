@@ -1,5 +1,6 @@
-"""``tablectl recall --last N``: the last games in full (seed 001 Art. 14: a disputed game
-recalled in full), each record on a line; the game's own records in words."""
+"""``tablectl recall GAME`` and ``recall --last N``: games in full (seed 001 Art. 14: a
+disputed game recalled in full), each record on a line in words; the game's own records by
+its game's summary and evidence."""
 
 from __future__ import annotations
 
@@ -8,16 +9,36 @@ from datetime import UTC, datetime
 from typing import Any
 
 from controller.cli.tablectl.status import journal_game
+from controller.core.errors import InputError, JournalError
+from controller.core.words import fields
 from controller.games import registry
 from controller.store.journal import Journal
-from controller.store.recall import games_in_full
+from controller.store.recall import game_in_full, games_in_full
 
 
-def run(journal: Journal, last: int, as_json: bool) -> int:
+def run(journal: Journal, number: int | None, last: int | None, as_json: bool) -> int:
+    """Print the game numbered ``number``, or the last ``last`` games (1 by default).
+
+    Returns 0; 1 (JournalError) when no game has that number.
+
+    Raises:
+        InputError: both, or ``--last`` below 1 (exit 2).
+        JournalError: no game of that number in the journal (exit 1).
+    """
+    if number is not None and last is not None:
+        raise InputError("recall", None, None, "give a game's number or --last N, not both")
+    if last is not None and last < 1:
+        raise InputError("--last", None, None, f"must be at least 1, got {last}")
     with journal.snapshot():  # the game starts and their records from one state
-        games = games_in_full(journal, last)
+        if number is not None:
+            game = game_in_full(journal, number)
+            if game is None:
+                raise JournalError(f"{journal.path}: no game numbered {number} in the journal")
+            games = [game]
+        else:
+            games = games_in_full(journal, last or 1)
     if as_json:
-        print(json.dumps(games, indent=2, sort_keys=True))
+        print(json.dumps(games if number is None else games[0], indent=2, sort_keys=True))
         return 0
     if not games:
         print("no game in the journal yet")
@@ -39,14 +60,14 @@ def _summaries(game: str | None = None) -> dict[str, Any]:
 
 def line(rec: dict[str, Any], summaries: dict[str, Any] | None = None) -> str:
     """One record in words: a game's result by its game's summary and evidence
-    (``summaries``: by record type, ``_summaries``), any other record as its fields."""
+    (``summaries``: by record type, ``_summaries``), any other record as its fields
+    (``key value; key value``)."""
     kind = rec["type"]
     head = f"seq {rec['seq']:>7}  {when(rec['t'])}  {kind}"
     recall = (_summaries() if summaries is None else summaries).get(kind)
     if recall is not None:
         return f"{head}  {recall.summary(rec)}{recall.detail(rec)}"
-    rest = {k: v for k, v in rec.items() if k not in ("type", "seq", "t")}
-    return f"{head}  {json.dumps(rest, sort_keys=True)}"
+    return f"{head}  {fields(rec)}"
 
 
 def when(t: float) -> str:

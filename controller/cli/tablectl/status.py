@@ -1,50 +1,144 @@
-"""``tablectl status``: the table's state, its last game and recent alarms, from the journal.
+"""``tablectl status``: is the daemon running, how old is the journal's last record, the
+table's state, its last game, sensor faults and recent alarms.
 
-What is the game's own (the shoe, the limits) comes from the game's registry entry
-(``GameSpec.status``).
+Whether a daemon writes the journal comes from its lock file (``controller.cli.daemon_lock``);
+when one runs, its live status line comes from the control socket (it shows a table whose
+journal cannot be written, which the journal cannot). What is the game's own (the shoe, the
+limits) comes from the game's registry entry (``GameSpec.status``).
 """
 
 from __future__ import annotations
 
 import json
+import sys
+import time
 from collections.abc import Sequence
 from typing import Any
 
+from controller.cli.control import ControlError, request
+from controller.cli.daemon_lock import DaemonState, daemon_state
+from controller.core.config import Config
+from controller.core.words import age, duration, local_time
 from controller.games import registry
 from controller.games.base import GameSpec
 from controller.store.journal import Journal
 from controller.store.recall import public_view
 
+ALARMS_WINDOW = 5000  # records: the alarms shown are among the last this many
+LIVE_TIMEOUT_S = 2.0
 
-def run(journal: Journal, as_json: bool) -> int:
-    """Print the table's state, its last game, what its game adds, and recent alarms."""
+
+def run(journal: Journal, config: Config, as_json: bool) -> int:
+    """Print the daemon's state, the journal's last record, the table's state, its last
+    game, what its game adds, the sensor faults since start and recent alarms. Returns 0
+    once printed, whether the daemon runs or not (the first line says which)."""
+    daemon = daemon_state(journal.path)
+    live = _live(daemon, config) if daemon.running else None
+    startup = journal.last_of("startup")
     game = journal_game(journal)
     spec = registry.spec(game if game in registry.names() else registry.DEFAULT_GAME)
     last_game = newest(journal, spec.recall.last_game_types)
-    alarms = [r for r in journal.records(after=max(0, journal.last_seq - 5000), types=("alarm",))]
+    last = next(journal.records(after=max(0, journal.last_seq - 1)), None)
+    alarms = list(journal.records(after=max(0, journal.last_seq - ALARMS_WINDOW),
+                                  types=("alarm",)))
+    faults = sensor_faults(journal, startup["seq"] if startup else 0)
     own = spec.status(journal)
     status: dict[str, Any] = {
+        "daemon": daemon.as_json(),
+        "live": live,
+        "config": config.source,
         "journal": str(journal.path),
+        "journal_access": journal.access,
         "records": journal.last_seq,
+        "last_record": None if last is None else {
+            "seq": last["seq"], "type": last["type"], "t": last["t"],
+            "age_s": round(time.time() - last["t"], 3) if last["t"] > 1e9 else None},
         "game": game,
         "table_state": own.state,
         "last_game": public_view(last_game) if last_game else None,
+        "sensor_faults": faults,
         "recent_alarms": [public_view(a) for a in alarms[-5:]],
         **own.fields,
     }
+    if not daemon.running:
+        print(f"tablectl: warning: no daemon writes {journal.path}: what follows is as of "
+              f"its last record{', ' + age(last['t']) if last else ''}", file=sys.stderr)
     if as_json:
         print(json.dumps(status, indent=2, sort_keys=True))
         return 0
-    print(f"journal      {status['journal']} ({status['records']} records)")
-    print(f"game         {status['game'] or 'unknown'}")
+    print(f"daemon       {_daemon_line(daemon)}")
+    if live is not None:
+        print(f"             live: {live.get('line') or live.get('error')}")
+    records = f"{journal.last_seq} records"
+    if last is not None:
+        records += f", the last {age(last['t'])} (#{last['seq']} {last['type']})"
+    print(f"journal      {journal.path}: {records}{_access(journal)}")
+    print(f"config       {config.source}")
+    print(f"game         {game or 'unknown'}")
     print(f"table state  {status['table_state']}")
     print(f"last game    {spec.recall.summary(last_game) if last_game else 'none yet'}")
     for label, text in own.lines:
         print(f"{label:<12} {text}")
-    print(f"alarms       {len(alarms)} in the last 5000 records")
+    since = "since the daemon's start" if startup else "in the journal"
+    if not faults:
+        print(f"sensors      no sensor fault {since}")
+    for i, (name, fault) in enumerate(sorted(faults.items())):
+        print(f"{'sensors' if i == 0 else '':<12} {name}: {fault['count']} fault"
+              f"{'s' if fault['count'] > 1 else ''} {since}, the last {age(fault['last_t'])} "
+              f"(#{fault['last_seq']}): {fault['last_message']}")
+    print(f"alarms       {len(alarms)} in the last {ALARMS_WINDOW} records")
     for alarm in status["recent_alarms"]:
         print(f"  seq {alarm['seq']:>7}  {alarm['code']}: {alarm['message']}")
     return 0
+
+
+def _daemon_line(daemon: DaemonState) -> str:
+    owner = daemon.owner
+    if daemon.running:
+        if owner is None:
+            return f"running, pid {daemon.pid} (its lock file says nothing more)"
+        return (f"running, pid {daemon.pid}, up {duration(time.time() - owner.started)} "
+                f"(since {local_time(owner.started)}), config {owner.config}")
+    if owner is None:
+        return f"NOT RUNNING ({daemon.problem or 'its lock file cannot be read'})"
+    last = f"the last one, pid {owner.pid}, started {local_time(owner.started)}"
+    if owner.stopped is not None:
+        return f"NOT RUNNING ({last}, stopped {local_time(owner.stopped)})"
+    return f"NOT RUNNING ({last}, did not stop cleanly: killed, crashed or a power cut)"
+
+
+def _access(journal: Journal) -> str:
+    if journal.access == "copy":
+        return " (read from a private copy: the last daemon left its WAL unmerged)"
+    return ""
+
+
+def _live(daemon: DaemonState, config: Config) -> dict[str, Any]:
+    """The running daemon's status line from its control socket, or why there is none."""
+    socket = daemon.owner.socket if daemon.owner and daemon.owner.socket else (
+        config.control_socket)
+    try:
+        reply = request(socket, {"query": "status"}, timeout=LIVE_TIMEOUT_S)
+    except ControlError as exc:
+        return {"error": f"the control socket does not answer: {exc}"}
+    if not reply.get("ok"):
+        return {"error": str(reply.get("error"))}
+    return dict(reply.get("status") or {})
+
+
+def sensor_faults(journal: Journal, after: int) -> dict[str, dict[str, Any]]:
+    """The ``sensor_fault`` alarms after record ``after`` (the daemon's start), by the
+    input each names first: ``count``, ``last_seq``, ``last_t``, ``last_message``."""
+    faults: dict[str, dict[str, Any]] = {}
+    for alarm in journal.records(after=after, types=("alarm",)):
+        if alarm.get("code") != "sensor_fault":
+            continue
+        message = str(alarm.get("message", ""))
+        name = message.split(" ", 1)[0] or "unnamed"
+        entry = faults.setdefault(name, {"count": 0})
+        entry.update(count=entry["count"] + 1, last_seq=alarm["seq"], last_t=alarm["t"],
+                     last_message=message)
+    return faults
 
 
 def newest(journal: Journal, types: Sequence[str]) -> dict[str, Any] | None:

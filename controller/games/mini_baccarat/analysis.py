@@ -5,6 +5,7 @@ functions the table runs; ``command`` is ``tablectl analyze mini_baccarat``."""
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -190,9 +191,12 @@ def command(args: Sequence[str], progress: Callable[[float], None] | None = None
     parser.add_argument("--decks", type=int, default=DECKS, help="decks in the shoe, 1 to 8")
     parser.add_argument("--five", choices=FIVE_CHOICES, default="draw",
                         help="the box's play on five (Art. 8)")
+    parser.add_argument("--json", action="store_true", help="the figures as one JSON object")
     options = parser.parse_args(list(args))
     if not 1 <= options.decks <= MAX_DECKS:
         raise InputError("--decks", None, None,
                          f"must be 1 to {MAX_DECKS}, got {options.decks}")
-    print(format_analysis(analyze(options.decks, options.five, progress=progress)))
+    result = analyze(options.decks, options.five, progress=progress)
+    print(json.dumps(result, sort_keys=True, default=str) if options.json
+          else format_analysis(result))
     return 0

@@ -41,6 +41,9 @@ class RouletteConfig:
     order: tuple[str, ...] | None = None
     ball_b_deg: float = 20.0
     rotor_b_deg: float = 10.0
+    # The pocket sensor's angle clockwise of rotor_a, for one mounted off 0° (CONTRACT §1
+    # puts it at 0°): measured by ``tablectl calibrate`` (hardware.md, commissioning).
+    ball_pocket_deg: float = 0.0
     min_ball_revolutions: int = 3
     # CONTRACT §1 says 1.5, but 14 of the 466 real series (real-ball-laps.csv) have a lap
     # up to 1.69 x the one before: 1.5 would cut those spins short. 2.0 counts them all.
@@ -102,6 +105,7 @@ def load_config(sec: Section, base: RouletteConfig | None) -> RouletteConfig:
         order=order,
         ball_b_deg=sec.number("ball_b_deg", base.ball_b_deg, 0.0, 90.0, open_low=True),
         rotor_b_deg=sec.number("rotor_b_deg", base.rotor_b_deg, 0.0, 90.0, open_low=True),
+        ball_pocket_deg=sec.number("ball_pocket_deg", base.ball_pocket_deg, 0.0, 360.0),
         min_ball_revolutions=revolutions,
         drop_timeout_factor=sec.number("drop_timeout_factor", base.drop_timeout_factor, 1.0, 5.0,
                                        open_low=True),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.core.words import words
+
 
 def summary(record: dict[str, Any]) -> str:
     """One line for a ``spin_result``, ``spin_invalid`` or ``spin_held`` record."""
@@ -15,7 +17,7 @@ def summary(record: dict[str, Any]) -> str:
     if record["type"] == "spin_invalid":
         reasons = ", ".join(record["reasons"])
         return f"spin {record['spin']}: INVALID, {record['reason']} ({reasons}{by})"
-    why = "; ".join(f"{k}: {v}" for k, v in sorted(record["details"].items()))
+    why = "; ".join(f"{k}: {words(v)}" for k, v in sorted(record["details"].items()))
     seen = record.get("candidate") or "no pocket read"
     return (f"spin {record['spin']}: HELD for the inspector ({why}); the sensors point to "
             f"{seen}; decide with `tablectl input confirm_result number=N by=NAME` or "
@@ -24,8 +26,13 @@ def summary(record: dict[str, Any]) -> str:
 
 def detail(record: dict[str, Any]) -> str:
     """The evidence of a spin's verdict, for ``recall``: laps, rotor periods, readings."""
-    text = (f"; laps {record.get('lap_times')}; rotor periods {record.get('rotor_periods')}; "
-            f"pocket readings {[r['number'] for r in record.get('pocket_readings', [])]}")
+    readings = [r["number"] for r in record.get("pocket_readings", [])]
+    text = (f"; laps {_seconds(record.get('lap_times'))}; rotor periods "
+            f"{_seconds(record.get('rotor_periods'))}; pocket readings {words(readings)}")
     if record.get("details"):
-        text += f"; {record['details']}"
+        text += f"; {words(record['details'])}"
     return text
+
+
+def _seconds(values: Any) -> str:
+    return f"{words(values)} s" if values else "none"

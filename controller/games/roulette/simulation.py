@@ -245,7 +245,7 @@ def simulate(spins: int, seed: int, config: RouletteSimConfig | None = None,
         events = sorted([*kept, *lines], key=lambda e: e["t"])
         meta["wheel_source"] = "serial"
     defaults = WheelSimConfig()
-    for key in ("ball_b_deg", "rotor_b_deg"):  # the sensors' geometry, if not the default
+    for key in ("ball_b_deg", "rotor_b_deg", "ball_pocket_deg"):  # if not the default
         if getattr(equipment, key) != getattr(defaults, key):
             meta[key] = getattr(equipment, key)
     truth = []

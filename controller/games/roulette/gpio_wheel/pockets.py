@@ -30,14 +30,21 @@ def free_trend(rev: Revolution, prev: Revolution | None) -> float | None:
 
 
 def decode(readings: Sequence[PocketReading], rev: Revolution, order: tuple[str, ...],
-           trend: float | None) -> None:
+           trend: float | None, pocket_deg: float = 0.0) -> None:
     """Decode the readings not decoded yet that fall in the whole revolution ``rev`` (its
     direction known): k = round(f × N) mod N at fraction f of it; index (N − k) mod N turning
-    clockwise, k counterclockwise (CONTRACT §1)."""
+    clockwise, k counterclockwise (CONTRACT §1).
+
+    ``pocket_deg`` is the ``ball_pocket`` sensor's angle clockwise of ``rotor_a``
+    (``[roulette] ball_pocket_deg``; the contract's 0° by default, where this is exactly
+    the rule above): the pocket under a sensor at φ is the one the rule gives at fraction
+    f − φ/360 turning clockwise, f + φ/360 counterclockwise.
+    """
     n = len(order)
+    shift = pocket_deg / 360.0 if rev.direction == "cw" else -pocket_deg / 360.0
     for reading in readings:
         if reading.index is None and rev.start <= reading.t < rev.end:
-            k = round((reading.t - rev.start) / rev.period * n) % n
+            k = round(((reading.t - rev.start) / rev.period - shift) * n) % n
             reading.index = (n - k) % n if rev.direction == "cw" else k
             reading.number = order[reading.index]
             reading.period = rev.period

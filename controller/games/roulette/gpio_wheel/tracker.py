@@ -329,7 +329,7 @@ class GpioWheelTracker:
         if rev.uncertain:
             spin.held.setdefault("rotor", rev.faults[0][1])
         if rev.whole and rev.direction is not None:
-            pockets.decode(spin.readings, rev, self.order, trend)
+            pockets.decode(spin.readings, rev, self.order, trend, self.cfg.ball_pocket_deg)
             if spin.track_judged and spin.pending_direction:
                 spin.pending_direction = False
                 self._judge_direction(spin)

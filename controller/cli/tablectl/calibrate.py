@@ -1,0 +1,37 @@
+"""``tablectl calibrate ...``: commissioning a table's sensors through its game's own code
+(the game's registry entry names its calibration: a roulette's pocket sensor angle, from a
+ball at rest in a known pocket; hardware.md)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from controller.core.config import Config
+from controller.core.errors import InputError
+from controller.games import registry
+from controller.store.journal import Journal
+
+
+def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+    # The game's own options (a roulette's --pocket 17) are what tablectl does not know:
+    # main() hands them over as ``args.options``.
+    sub.add_parser("calibrate", parents=[common], add_help=False,
+                   help="commission the sensors (a roulette: tablectl calibrate --pocket 17; "
+                        "its options: tablectl calibrate --help)")
+
+
+def run(journal: Journal, config: Config, args: argparse.Namespace) -> int:
+    """Run the configured game's calibration on the journal (what the sensors journaled).
+
+    Raises:
+        InputError: the game has nothing to calibrate (exit 2).
+    """
+    spec = registry.spec(config.game)
+    if not spec.calibrate:
+        raise InputError("calibrate", None, None, f"a {spec.title} table has no sensor to "
+                         "calibrate")
+    command: Callable[[Journal, Config, Sequence[str], bool], int] = (
+        registry.load_callable(spec.calibrate))  # type: ignore[assignment]
+    return command(journal, config, list(args.options), args.json)

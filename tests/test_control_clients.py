@@ -1,0 +1,178 @@
+"""The control socket under slow, silent and too many clients, and its permissions for
+people outside and inside the admin group (issue 11: eight slow clients locked everyone
+out)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from controller.cli import control
+from controller.cli.control import ControlServer, request
+from controller.core.events import DealerInput, Event
+from controller.games.base import ACCEPTED
+
+SLOW_DEADLINE_S = 0.5  # the request deadline in these tests (2 s in the daemon)
+
+
+@pytest.fixture
+def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+           ) -> Iterator[tuple[ControlServer, list[Event]]]:
+    monkeypatch.setattr(control, "REQUEST_DEADLINE_S", SLOW_DEADLINE_S)
+    posted: list[Event] = []
+
+    def post(event: Event, reply: object = None) -> None:
+        posted.append(event)
+        if callable(reply):
+            reply(ACCEPTED)
+
+    srv = ControlServer(str(tmp_path / "c.sock"), None, post, lambda: 1.0, dict, "roulette")
+    srv.start()
+    yield srv, posted
+    srv.stop()
+
+
+def connect(path: Path, first: bytes = b"") -> socket.socket:
+    sock = socket.socket(socket.AF_UNIX)
+    sock.settimeout(10)
+    sock.connect(str(path))
+    if first:
+        sock.sendall(first)
+    return sock
+
+
+def reply_of(sock: socket.socket) -> str:
+    data = b""
+    while chunk := sock.recv(4096):
+        data += chunk
+    return data.decode()
+
+
+def test_twenty_slow_clients_and_a_normal_one_still_gets_its_answer(
+        served: tuple[ControlServer, list[Event]]) -> None:
+    srv, posted = served
+    slow = [connect(srv.path, b'{"inp') for _ in range(20)]  # more than the 8 workers
+    try:
+        assert request(str(srv.path), {"input": "no_more_bets"}) == {"ok": True,
+                                                                     "verdict": "accepted"}
+        assert posted == [DealerInput(1.0, "no_more_bets", {})]
+    finally:
+        for sock in slow:
+            sock.close()
+
+
+def test_a_client_trickling_its_request_is_cut_at_the_deadline(
+        served: tuple[ControlServer, list[Event]]) -> None:
+    srv, posted = served
+    sock = connect(srv.path)
+    stop = threading.Event()
+
+    def trickle() -> None:  # a byte every 50 ms: each read is prompt, the whole is not
+        for byte in b'{"input": "no_more_bets", "reason": "' + b"x" * 1000:
+            if stop.wait(0.05):
+                return
+            try:
+                sock.send(bytes([byte]))
+            except OSError:
+                return
+
+    thread = threading.Thread(target=trickle)
+    thread.start()
+    try:
+        answer = json.loads(reply_of(sock))
+    finally:
+        stop.set()
+        thread.join()
+        sock.close()
+    assert answer == {"ok": False, "error": f"request not complete within "
+                      f"{SLOW_DEADLINE_S:g} s: a request is one JSON line"}
+    assert posted == []
+
+
+def test_beyond_the_connections_allowed_a_client_is_told_busy(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(control, "MAX_CONNECTIONS", 4)
+    srv = ControlServer(str(tmp_path / "c.sock"), None, lambda e, r=None: None, lambda: 0.0,
+                        dict, "roulette")
+    srv.start()
+    idle = [connect(srv.path) for _ in range(4)]
+    try:
+        extra = connect(srv.path)
+        assert json.loads(reply_of(extra)) == {"ok": False,
+                                               "error": "busy: too many control clients"}
+        extra.close()
+    finally:
+        for sock in idle:
+            sock.close()
+        srv.stop()
+
+
+def test_a_request_with_no_newline_before_the_client_closes_is_answered(
+        served: tuple[ControlServer, list[Event]]) -> None:
+    srv, _ = served
+    sock = connect(srv.path, b'{"query": "sensors"}')
+    sock.shutdown(socket.SHUT_WR)
+    assert json.loads(reply_of(sock)) == {"ok": True, "now": 1.0, "sensors": {}}
+    sock.close()
+
+
+def test_an_oversized_request_is_refused_and_the_server_goes_on(
+        served: tuple[ControlServer, list[Event]]) -> None:
+    srv, posted = served
+    sock = connect(srv.path, b'{"input": "void", "reason": "' + b"x" * 10_000 + b'"}\n')
+    answer = json.loads(reply_of(sock))
+    sock.close()
+    assert answer == {"ok": False, "error": "request too long (over 4096 bytes)"}
+    assert posted == []
+    assert request(str(srv.path), {"query": "sensors"})["ok"]
+
+
+# -- who may use the socket ----------------------------------------------------------
+ADMIN_GID = 4243
+NOBODY = 65534
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to act as another user")
+@pytest.mark.parametrize("groups, allowed", [([NOBODY], False), ([ADMIN_GID], True)])
+def test_only_the_admin_group_can_use_the_socket(groups: list[int], allowed: bool) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="control-"))
+    os.chmod(folder, 0o755)
+    path = folder / "c.sock"
+    posted: list[Event] = []
+    srv = ControlServer(str(path), None, lambda e, r=None: (posted.append(e),
+                                                            callable(r) and r(ACCEPTED)),
+                        lambda: 0.0, dict, "roulette")
+    srv.start()
+    try:
+        os.chown(path, 0, ADMIN_GID)  # as control.group does for table-admin
+        config = folder / "table.toml"
+        config.write_text(f'[control]\nsocket = "{path}"\n')
+        os.chmod(config, 0o644)
+        code = ("import os, sys\n"
+                "from controller.cli.tablectl import main\n"
+                "from controller.core.config import load_config\n"
+                f"load_config({str(config)!r})\n"
+                f"os.setgroups({groups!r}); os.setgid({NOBODY}); os.setuid({NOBODY})\n"
+                f"sys.exit(main(['--config', {str(config)!r}, 'input', 'no_more_bets']))\n")
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              timeout=60)
+    finally:
+        srv.stop()
+        shutil.rmtree(folder)
+    if allowed:
+        assert (done.returncode, done.stdout) == (0, "accepted\n"), done.stderr
+        assert posted == [DealerInput(0.0, "no_more_bets", {})]
+    else:
+        assert done.returncode == 1
+        assert "permission denied (are you in the table's admin group?)" in done.stderr
+        assert posted == []

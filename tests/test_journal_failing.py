@@ -1,0 +1,175 @@
+"""A journal that cannot be written (issue 11): a full disk refuses new games with an
+alarm and keeps what the journal has (controller/core/journal_guard.py).
+
+The full disk is injected two ways: a journal whose writes fail as SQLite's do on a full
+disk (in this process, on trace time), and a real daemon whose files may not grow past a
+size (``RLIMIT_FSIZE``: the kernel refuses the write, as on a full file system)."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.cli.main import compose
+from controller.core.clock import VirtualClock
+from controller.core.config import load_config
+from controller.core.errors import JournalError
+from controller.core.events import BetPlaced, DealerInput, GpioEdge
+from controller.core.journal_guard import RETRY_S, JournalGuard
+from controller.store.journal import Journal
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+class FillingJournal(Journal):
+    """A journal on a disk that fills up when the test says so."""
+
+    full = False
+
+    def _write(self, row: tuple[int, float, str, str, str]) -> None:
+        if self.full:
+            raise JournalError(f"{self.path}: write of record {row[0]} failed: database or "
+                               "disk is full")
+        super()._write(row)
+
+
+def records(path: Path) -> list[dict[str, Any]]:
+    with Journal(path, readonly=True) as journal:
+        return list(journal.records())
+
+
+def test_a_full_disk_refuses_new_games_and_keeps_the_journal(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    journal = FillingJournal(path, durable=True)
+    back: list[bool] = []
+    guard = JournalGuard(lambda: clock.now(), on_back=lambda: back.append(True))
+    clock = VirtualClock(10.0)
+    loop, _ = compose(load_config(), journal, clock, guard=guard)
+    handle = loop.handler
+    assert handle(DealerInput(10.0, "open_bets")).accepted  # type: ignore[union-attr]
+    assert handle(BetPlaced(11.0, "red", 1, 10)).accepted  # type: ignore[union-attr]
+    kept = records(path)
+    journal.full = True
+    clock.set(12.0)
+    refused = handle(BetPlaced(12.0, "black", 2, 10))
+    assert refused is not None and not refused.accepted
+    assert refused.code == "journal_failing" and "database or disk is full" in refused.reason
+    clock.set(13.0)
+    assert handle(GpioEdge(13.0, "ball_a", 1)) is None  # a sensor edge: not taken
+    again = handle(DealerInput(13.5, "no_more_bets"))
+    assert again is not None and again.code == "journal_failing"
+    assert "JOURNAL FAILING (" in (guard.problem() or "")
+    assert (guard.dropped, guard.refused) == (1, 2)
+    # The journal keeps what it had: nothing written, nothing lost, the chain intact.
+    assert records(path) == kept
+    with Journal(path, readonly=True) as check:
+        assert check.verify().ok
+    # Still full at the first retry: nothing written, and no restart.
+    loop.run_until_idle(clock.now() + RETRY_S)
+    assert records(path) == kept and back == []
+    # Space again: the alarm is journaled, chained to the last record, and the daemon is
+    # asked to restart (its game may be ahead of its journal).
+    journal.full = False
+    loop.run_until_idle(clock.now() + RETRY_S + 0.001)
+    journal.close()
+    after = records(path)
+    assert after[:-1] == kept
+    alarm = after[-1]
+    assert (alarm["type"], alarm["code"], alarm["seq"]) == ("alarm", "journal_failing",
+                                                             kept[-1]["seq"] + 1)
+    assert "1 hardware events and 2 requests were not taken" in alarm["message"]
+    assert back == [True]
+    with Journal(path, readonly=True) as check:
+        assert check.verify().ok
+
+
+def test_a_timer_whose_record_cannot_be_written_puts_the_table_in_the_failing_state(
+        tmp_path: Path) -> None:
+    journal = FillingJournal(tmp_path / "journal.sqlite", durable=False)
+    clock = VirtualClock(0.0)
+    guard = JournalGuard(clock.now)
+    loop, table = compose(load_config(), journal, clock, guard=guard)
+    fired: list[float] = []
+
+    def timer() -> None:  # a game's timer that journals its verdict
+        fired.append(clock.now())
+        table.emit("alarm", code="x", message="a timer's record")
+
+    table.game.tracker.schedule(5.0, timer)  # the game's own (guarded) schedule
+    journal.full = True
+    journal.flush()
+    loop.run_until_idle(6.0)
+    assert fired == [5.0]
+    assert guard.failing is not None and "disk is full" in guard.failing
+    journal.full = False
+    journal.close()
+
+
+# -- a real daemon on a size-limited file -------------------------------------------------
+@pytest.mark.skipif(not hasattr(resource, "prlimit"), reason="needs Linux prlimit")
+def test_a_daemon_whose_journal_file_cannot_grow_refuses_and_restarts_once_it_can(
+        tmp_path: Path) -> None:
+    journal = tmp_path / "journal.sqlite"
+    sock = tmp_path / "c.sock"
+    config = tmp_path / "table.toml"
+    default = (REPO / "controller/data/default.toml").read_text()
+    # The simulator off: the table is idle, so only the test's requests are journaled.
+    config.write_text(default.replace('path = "var/journal.sqlite"', f'path = "{journal}"')
+                      .replace("enabled = true", "enabled = false")
+                      + f'\n[control]\nsocket = "{sock}"\n')
+    limit = 64 * 1024  # bytes: the journal and its WAL fill it within a few hundred records
+    run = ("import resource, signal, sys\n"
+           "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past it fails: EFBIG\n"
+           f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, resource.RLIM_INFINITY))\n"
+           "from controller.cli.main import main\n"
+           f"sys.exit(main(['run', '--config', {str(config)!r}]))\n")
+    proc = subprocess.Popen([sys.executable, "-c", run], cwd=tmp_path,
+                            env={**os.environ, "PYTHONPATH": str(REPO)},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        from controller.cli.control import ControlError, request
+
+        deadline = time.monotonic() + 30
+        verdict: dict[str, Any] = {}
+        while time.monotonic() < deadline:
+            try:
+                verdict = request(str(sock), {"input": "set_limits", "min_bet": 1,
+                                              "max_bet": 1000})
+            except ControlError:
+                time.sleep(0.1)  # not started yet
+                continue
+            if verdict.get("code") == "journal_failing":
+                break
+        assert verdict.get("code") == "journal_failing", verdict
+        status = request(str(sock), {"query": "status"})["status"]
+        assert status["line"].startswith("JOURNAL FAILING (")
+        assert "database or disk is full" in status["journal_failing"] or (
+            "disk I/O error" in status["journal_failing"])
+        assert request(str(sock), {"input": "open_bets"})["code"] == "journal_failing"
+        with Journal(journal, readonly=True) as check:
+            assert check.verify().ok  # what it has is intact
+        # Space again: the daemon journals the alarm and exits 75 to be restarted.
+        resource.prlimit(proc.pid, resource.RLIMIT_FSIZE,
+                         (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=30)
+        err = proc.stderr.read().decode() if proc.stderr else ""
+    assert proc.returncode == 75, err
+    assert "journal failing" in err
+    with Journal(journal, readonly=True) as check:
+        assert check.verify().ok
+        tail = [r for r in check.records() if r["type"] in ("alarm", "shutdown")][-2:]
+    assert tail[0]["code"] == "journal_failing"
+    assert json.dumps(tail[1]).count("the journal is writable again") == 1
