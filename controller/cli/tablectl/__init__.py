@@ -1,11 +1,13 @@
 """``tablectl``: the technician's and the pit's maintenance tool (over SSH).
 
 It reads the journal read-only, so it works while the daemon runs: ``status`` (table state,
-last game, alarms), ``recall --last N`` (games in full), ``verify`` (the hash chain; exit 1
-naming the first bad record), ``analyze GAME`` (exact figures through the table's own rules
-code). ``input``, ``bet`` and ``sensors`` talk to the running daemon through its control
-socket; ``input`` and ``bet`` print the table's verdict: "accepted" (exit 0) or
-"refused: <reason>" (exit 1).
+last game, alarms), ``recall --last N`` (games in full), ``verify`` (the hash chain from the
+last checkpoint; ``--full`` everything, ``--key`` the seals; exit 1 naming each problem),
+``export`` (records by time, or a game's raw inputs as a trace), ``analyze GAME`` (exact
+figures through the table's own rules code). ``seal-init`` makes the sealing key.
+``input``, ``bet`` and ``sensors`` talk to the running daemon through its control socket;
+``input`` and ``bet`` print the table's verdict: "accepted" (exit 0) or "refused: <reason>"
+(exit 1).
 
 Exit codes: 0 done; 1 refused, not found, or a journal that fails its check; 2 bad usage
 or bad input (one line naming what is wrong).
@@ -20,11 +22,12 @@ from collections.abc import Sequence
 
 from controller.cli.control import ControlError
 from controller.cli.progress import ProgressBar
-from controller.cli.tablectl import analyze, control, recall, status, verify
+from controller.cli.tablectl import analyze, control, export, recall, seal, status, verify
 from controller.core.config import DEFAULT_CONFIG, Config, load_config
 from controller.core.errors import InputError, JournalError
 from controller.games import registry
 from controller.store.journal import Journal
+from controller.store.seal import key_path_for
 
 EXIT_BAD = 1
 EXIT_USAGE = 2
@@ -43,7 +46,9 @@ def _parser(config: Config | None) -> argparse.ArgumentParser:
     rc = sub.add_parser("recall", help="the last N games in full")
     rc.add_argument("--last", type=int, default=1)
     rc.add_argument("--json", action="store_true")
-    sub.add_parser("verify", help="check the journal's hash chain")
+    verify.add_parser(sub)
+    export.add_parser(sub)
+    seal.add_parser(sub)
     control.add_parsers(sub, config)
     analyze.add_parser(sub)
     return parser
@@ -69,10 +74,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             return analyze.run(args)
         if args.command in ("input", "bet", "sensors"):
             return control.run(load_config(args.config), args)
-        path = args.journal or load_config(args.config).journal_path
+        config = load_config(args.config)
+        path = args.journal or config.journal_path
+        if args.command == "seal-init":
+            return seal.run(config, path)
         with Journal(path, readonly=True) as journal:
             if args.command == "verify":
-                return verify.run(journal)
+                return verify.run(journal, args, key_path_for(path, config.seal_key))
+            if args.command == "export":
+                return export.run(journal, _game_of(journal, config), args)
             if args.command == "status":
                 return status.run(journal, args.json)
             if args.last < 1:
@@ -89,4 +99,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-_ = registry  # the games' specs give the commands their words
+def _game_of(journal: Journal, config: Config) -> Config:
+    """``config`` for the journal's game (its last ``startup`` names it; a replay's journal
+    is told by its records)."""
+    from controller.core.config import apply_overrides
+
+    startup = journal.last_of("startup")
+    game = startup.get("game") if startup else status.game_from_records(journal)
+    if game in registry.names() and game != config.game:
+        return apply_overrides(config, {"table": game}, config.source)
+    return config
