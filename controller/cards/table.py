@@ -33,8 +33,8 @@ from controller.cards.shoe_lines import MisreadLine, ShoeCodec, ShoeLine
 from controller.core.config import Config
 from controller.core.errors import RuleViolation, UnreadableRecord
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
-from controller.games import registry
 from controller.core.table import TABLE_ALARMS
+from controller.games import registry
 from controller.games.base import Emit
 from controller.protocols import make_codec
 from controller.store.journal import Journal
