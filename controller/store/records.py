@@ -223,7 +223,7 @@ Schema = dict[str, RecordSpec]
 
 def _merge(declared: Iterable[type]) -> Schema:
     """The record types and extensions of ``declared`` (classes made by :func:`record` and
-    :func:`extends`), extensions applied."""
+    :func:`extends`), extensions applied: one table's schema, each type declared once."""
     out: Schema = {}
     extensions: list[Extension] = []
     for cls in declared:
@@ -240,6 +240,28 @@ def _merge(declared: Iterable[type]) -> Schema:
     return out
 
 
+def _union(first: RecordSpec, second: RecordSpec) -> RecordSpec:
+    """One type as two games declare it (``coup_start`` at Mini-Bacará and at Black Jack):
+    a field of both takes the values either allows; a field of one only is optional."""
+    if first == second:
+        return first
+    keys = dict.fromkeys([f.key for f in first.fields] + [f.key for f in second.fields])
+    merged = []
+    for key in keys:
+        a, b = first.by_key.get(key), second.by_key.get(key)
+        if a is None or b is None:
+            one = a or b
+            assert one is not None
+            merged.append(FieldSpec(key, one.kinds, one.nullable, True))
+            continue
+        kinds = (None if a.kinds is None or b.kinds is None
+                 else tuple(dict.fromkeys(a.kinds + b.kinds)))
+        merged.append(FieldSpec(key, kinds, a.nullable or b.nullable, a.optional or b.optional))
+    return RecordSpec(first.name, tuple(merged), None, first.extra or second.extra,
+                      first.closes_evidence or second.closes_evidence,
+                      first.legacy and second.legacy)
+
+
 @cache
 def schema(game: str) -> Schema:
     """The record types a ``game`` table writes and reads (shared, its game's, extended)."""
@@ -251,13 +273,17 @@ def schema(game: str) -> Schema:
 
 @cache
 def any_schema() -> Schema:
-    """Every record type of every registered game, with every game's extensions: for the
-    tools that read any journal (``tablectl verify --full``, ``export``)."""
+    """Every record type of every registered game, each game's extensions applied: for the
+    tools that read a journal whose game they cannot tell. A type two games declare (each
+    table's schema has one of them) reads as either (:func:`_union`)."""
     from controller.games import registry
-    from controller.store import shared
 
-    return _merge((*shared.RECORDS, *dict.fromkeys(
-        cls for spec in registry.games().values() for cls in spec.records)))
+    out: Schema = {}
+    for name in registry.names():
+        for type_, spec in schema(name).items():
+            old = out.get(type_)
+            out[type_] = spec if old is None else _union(old, spec)
+    return out
 
 
 def build(known: Schema, type_: str, values: Mapping[str, Any]) -> RecordSpec:

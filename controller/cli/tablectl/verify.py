@@ -3,8 +3,9 @@
 - ``verify``: what the daemon checks at start: the chain and the ``type`` / ``t`` columns
   from the last checkpoint to the head.
 - ``verify --full``: every page (SQLite's integrity check), the chain from the first record,
-  every evidence batch against its SHA-256, every record read as its declared type, and
-  what the seals say without their key.
+  every evidence batch against its SHA-256, every record read as its declared type (its
+  table's, when the journal names one game: :func:`journal_schema`), and what the seals
+  say without their key.
 - ``verify --key KEY`` (or ``--key-file FILE``): ``--full`` and every seal's MAC with the
   auditor's verification key (``tablectl seal-init``), the seals' epochs and cadence;
   ``--until TIME``: the journal is known to reach that time (``controller.store.seal``);
@@ -20,8 +21,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from controller.core.errors import InputError, JournalError
+from controller.games import registry
 from controller.store.journal import Journal
-from controller.store.records import any_schema
+from controller.store.records import Schema, any_schema, schema
 from controller.store.seal import Sealer, parse_verification_key, verify_seals
 from controller.store.verify import check_full
 
@@ -73,6 +75,23 @@ def _key(args: argparse.Namespace) -> bytes | None:
         raise InputError("--key", None, None, str(exc)) from exc
 
 
+def journal_schema(journal: Journal) -> Schema:
+    """The record types ``journal`` may hold: its table's, when its ``startup`` records (a
+    daemon's journal) or else its checkpoints (a replay's) name one registered game; else
+    every game's (:func:`~controller.store.records.any_schema`)."""
+    games: set[object] = set()
+    for kind in ("startup", "checkpoint"):
+        games = {game for (game,) in journal.db.execute(
+            "SELECT DISTINCT json_extract(body, '$.game') FROM records WHERE type = ?",
+            (kind,))}
+        if games:
+            break
+    (game, *more) = games or {None}
+    if not more and isinstance(game, str) and game in registry.names():
+        return schema(game)
+    return any_schema()
+
+
 def run(journal: Journal, args: argparse.Namespace, key_file: Path | None = None) -> int:
     """Check, print what holds and each problem; 0 when all holds, else 1. ``key_file``:
     the daemon's sealing key, whose epoch says how many seals were made."""
@@ -90,7 +109,7 @@ def run(journal: Journal, args: argparse.Namespace, key_file: Path | None = None
         print(f"ok: {result.records} records {where} to the head, hash chain and columns "
               f"intact ({journal.path}); `verify --full` checks every record")
         return 0
-    report = check_full(journal, any_schema())
+    report = check_full(journal, journal_schema(journal))
     problems = list(report.problems)
     if not report.chain.ok:
         problems.insert(0, f"BROKEN at record {report.chain.bad_seq}: {report.chain.message}")

@@ -15,7 +15,7 @@ from controller.games.base import (
     InputSpec,
     RecallSpec,
 )
-from controller.games.blackjack import config, recall, status
+from controller.games.blackjack import config, recall, records, status
 from controller.games.blackjack.game import BET_RECORD
 from controller.games.blackjack.shoe import SEEDS
 
@@ -95,4 +95,5 @@ def make_spec(table: str) -> GameSpec:
         log={name: None for name in ("coup_start", "coup_result", "shoe_procedure", "cut_card",
                                      "decision", "pool_balance", "box_refused")},
         bet_record=BET_RECORD,
+        records=records.RECORDS,
     )

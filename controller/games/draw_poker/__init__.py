@@ -24,7 +24,7 @@ from controller.games.base import (
     InputSpec,
     RecallSpec,
 )
-from controller.games.draw_poker import config, recall, status
+from controller.games.draw_poker import config, recall, records, status
 from controller.games.draw_poker.chart import BET_RECORD
 
 
@@ -95,4 +95,5 @@ SPEC = GameSpec(
                                  "hand_void", "mano_nula", "rake", "hand_result",
                                  "shoe_procedure")},
     bet_record=BET_RECORD,
+    records=records.RECORDS,
 )

@@ -24,11 +24,15 @@ class SpinStart:
 
 @dataclass(frozen=True, kw_only=True)
 class _Measured:
-    """What the wheel measured of a spin (CONTRACT §3): revolutions, directions, laps and
-    rotor periods (seconds), pocket readings, the details of each reason; a spin voided by
-    a restart has none."""
+    """What the wheel measured of a spin (CONTRACT §3), whichever its source: revolutions,
+    directions, laps and rotor periods (seconds), pocket readings, the details of each
+    reason; a spin voided by a restart has none. A wheel that reports over serial (issue
+    12) gives what its status lines said: the ball revolutions only in its extended lines
+    (null when it gave none: unknown, never guessed), its game counter and warning flags,
+    the lines read, the bare number lines, the line that concluded the spin, and what
+    stayed ``uncertain`` beside an Art. 12 reason."""
 
-    ball_revolutions: int | Absent = ABSENT
+    ball_revolutions: int | Absent | None = ABSENT
     ball_direction: str | Absent | None = ABSENT
     rotor_direction: str | Absent | None = ABSENT
     rotor_rpm: float | Absent | None = ABSENT
@@ -43,6 +47,17 @@ class _Measured:
     sensor_faults: dict[str, int] | Absent = ABSENT
     decided_by: str | Absent = ABSENT  # a held spin decided by a person (CONTRACT §5)
     held_for: dict[str, str] | Absent | None = ABSENT
+    # The serial wheel's (controller.games.roulette.serial_wheel.play).
+    no_more_bets_t: float | Absent | None = ABSENT
+    wheel_source: str | Absent = ABSENT
+    wheel_game: int | Absent = ABSENT
+    wheel_flags: list[int] | Absent = ABSENT
+    wheel_flags_before_launch: list[int] | Absent = ABSENT
+    rotor_rpm_min: float | Absent | None = ABSENT
+    status_lines: int | Absent = ABSENT
+    bare_numbers: list[str | None] | Absent = ABSENT
+    concluded_by: str | Absent | None = ABSENT
+    uncertain: dict[str, str] | Absent = ABSENT
 
 
 @record("spin_result", closes_evidence=True)
