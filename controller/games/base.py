@@ -155,12 +155,15 @@ class EvidenceWindow:
     trace a fresh table turns into the same verdict. ``limits`` are those in force for it
     (``{"min_bet", "max_bet"}``, chips), ``prelude`` trace inputs that put a fresh table
     where the journal's was at ``origin`` (e.g. ``{"input": "open_bets"}`` when bets had
-    reopened by themselves), played first."""
+    reopened by themselves), played first; ``meta`` the game's settings that were
+    otherwise at ``origin`` (e.g. ``{"pool": {"opening_balance": 120}}``: Pot Luck's pool
+    as it stood then), over the config's in the trace's meta."""
 
     origin: int
     end: int
     limits: dict[str, int] | None = None
     prelude: tuple[dict[str, Any], ...] = ()
+    meta: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -277,6 +280,9 @@ class GameSpec:
             with a field its type does not declare, is refused with ``RecordError``.
         evidence_window: ``(journal, game number)`` -> the :class:`EvidenceWindow` of that
             game (None when the journal has no such game): ``tablectl export --evidence``.
+        trace_meta: the game's config object -> its settings as a trace's ``meta`` keys,
+            which ``load_config`` reads back (the exported trace's); None: the fields of
+            its config dataclass as they are.
     """
 
     name: str
@@ -302,6 +308,7 @@ class GameSpec:
     bet_record: str = ""
     records: tuple[type, ...] = ()
     evidence_window: Callable[[Journal, int], EvidenceWindow | None] | None = None
+    trace_meta: Callable[[Any], dict[str, Any]] | None = None
 
     def ports(self, config: Config) -> tuple[str, ...]:
         """The serial ports the table of ``config`` reads."""

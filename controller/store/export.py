@@ -59,7 +59,11 @@ def records_between(journal: Journal, since: float, until: float | None = None
 
 
 def rules_meta(config: Config) -> dict[str, Any]:
-    """A trace's ``meta`` keys for the table's own settings (its game's section)."""
+    """A trace's ``meta`` keys for the table's own settings (its game's section): its
+    spec's ``trace_meta``, else the fields of its config dataclass."""
+    spec = registry.spec(config.game)
+    if spec.trace_meta is not None:
+        return spec.trace_meta(config.rules)
     meta: dict[str, Any] = {}
     rules = config.rules
     if dataclasses.is_dataclass(rules) and not isinstance(rules, type):
@@ -88,12 +92,23 @@ def evidence_trace(journal: Journal, config: Config, number: int) -> list[dict[s
     events = list(_inputs(journal, window.origin, window.end, spec.bet_record))
     events.sort(key=lambda e: e[0])  # stable: a record's order among equal times is kept
     t0 = events[0][0] if events else 0.0
-    meta: dict[str, Any] = {"table": config.game, **rules_meta(config)}
+    meta: dict[str, Any] = _over({"table": config.game, **rules_meta(config)}, window.meta)
     if window.limits is not None:
         meta["limits"] = dict(window.limits)
     out: list[dict[str, Any]] = [{"t": 0, "meta": meta}]
     out += [{"t": 0, **obj} for obj in window.prelude]
     out += [{"t": round(t - t0, 6), **obj} for t, obj in events]
+    return out
+
+
+def _over(base: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
+    """``base`` with ``more`` over it, table by table (``{"pool": {"opening_balance"}}``
+    keeps the pool's other keys)."""
+    out = dict(base)
+    for key, value in more.items():
+        old = out.get(key)
+        out[key] = (_over(old, value) if isinstance(old, dict) and isinstance(value, dict)
+                    else value)
     return out
 
 

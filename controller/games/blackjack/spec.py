@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.cards.evidence import window_finder
 from controller.games.base import (
     ArgSpec,
     BetSpec,
@@ -63,6 +64,14 @@ def _inputs(seed: str) -> tuple[InputSpec, ...]:
     )
 
 
+def _pool_at(start: dict[str, Any]) -> dict[str, Any]:
+    """Pot Luck's pool as it stood at an exported trace's start (seed 004 Art. 7: it carries
+    from coup to coup): the balance its first ``coup_start`` opened with."""
+    if "pool_balance" not in start:
+        return {}
+    return {"pool": {"opening_balance": start["pool_balance"]}}
+
+
 def make_spec(table: str) -> GameSpec:
     """The ``GameSpec`` of ``blackjack_plus`` or ``pot_luck``."""
     seed = SEEDS[table]
@@ -96,4 +105,6 @@ def make_spec(table: str) -> GameSpec:
                                      "decision", "pool_balance", "box_refused")},
         bet_record=BET_RECORD,
         records=records.RECORDS,
+        evidence_window=window_finder("coup_start", "coup_result", "coup", settings=_pool_at),
+        trace_meta=config.as_meta,
     )

@@ -3,8 +3,10 @@
 A spin's window runs from the previous spin's verdict to its own (the last one when it was
 held, then decided): the rotor's edges between the two spins (a fresh tracker acquires the
 rotor from them, as after a restart, CONTRACT §5), the dealer's inputs, the bets, the
-ball's and the pocket's edges. The limits in force are its ``spin_start``'s; bets reopened
-by themselves after the previous spin become an ``open_bets`` input first.
+ball's and the pocket's edges; of a wheel that reports over serial (issue 12), its status
+lines on port ``wheel``. The limits in force are its ``spin_start``'s; bets reopened by
+themselves after the previous spin become an ``open_bets`` input first; the wheel source is
+the one its verdict says measured it (a replay's journal may be read with another config).
 """
 
 from __future__ import annotations
@@ -39,4 +41,13 @@ def evidence_window(journal: Journal, spin: int) -> EvidenceWindow | None:
         f"AND json_extract(body, '$.action') IN ({','.join('?' * len(_OPENS))}) LIMIT 1",
         (origin, start["seq"], *_OPENS)).fetchone()
     return EvidenceWindow(origin, end["seq"], start.get("limits"),
-                          () if opened else ({"input": "open_bets"},))
+                          () if opened else ({"input": "open_bets"},), meta=_source(end))
+
+
+def _source(verdict: dict[str, Any]) -> dict[str, Any]:
+    """The wheel source that measured a spin, as a trace's meta: its verdict's
+    ``wheel_source`` (the serial wheel's), else the GPIO wheel's when it measured laps;
+    nothing for a spin voided with no measurement (a restart's)."""
+    if "wheel_source" in verdict:
+        return {"wheel_source": verdict["wheel_source"]}
+    return {"wheel_source": "gpio"} if "lap_times" in verdict else {}
