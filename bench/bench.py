@@ -1,19 +1,26 @@
-"""Benchmarks of issue 2 (roulette) and issue 3 (card shoe), printed as figures.
+"""Benchmarks of issues 2 (roulette), 3 (card shoe) and 8 (the journal), printed as figures.
 
-Run with ``make bench``. Nothing here asserts a time: it measures and prints.
+Run with ``make bench``. Nothing here asserts a time: it measures and prints, in one run,
+each figure next to its goal (issue 8) and the reference it is measured against.
 
-1. Replay throughput: GPIO edges per second replaying a 1,000-spin simulated trace
-   (``table-controller replay``, scratch journal), and the check that every spin is
-   accounted for and the journal verifies.
-2. Edge-to-commit latency in ``replay --realtime`` on a durable journal (WAL,
-   synchronous=FULL), next to a bare SQLite synchronous=FULL commit measured in the same run.
-3. Resident memory of the controller after 100 and after 1,000 simulated spins.
-4. Card shoe: codec lines per second against the 9600-baud line rate; last card of a coup
-   to its ``coup_result`` committed; the exact 4-deck enumeration.
-5. Serial wheel (issue 12): status-line codec lines per second against the 9600-baud line
+1. Replay throughput: a 1,000-spin simulated trace through ``table-controller replay``
+   (edges per second of the whole command), the controller's time against the time to
+   read and check the trace (goal: at most 3×), every spin accounted for, ``verify --full``.
+2. Decision to commit on a durable journal (WAL, synchronous=FULL): each input that
+   journals records, from its arrival to its transaction committed, against a bare SQLite
+   synchronous=FULL commit measured in the same run (goal: p99 at most 1.5×).
+3. The daemon (simulated table): fsyncs per spin (strace, else commits) and journal bytes
+   per spin (goals: under 15 and under 6 KB).
+4. Time to ready and peak memory at start, on journals of 10,000 and 1,000,000 records
+   (roulette) and of 200 and 6,000 coups (Mini-Bacará) (goal: the large within 1.5×).
+5. Resident memory of the controller after 100 and after 1,000 simulated spins.
+6. Card shoe: codec lines per second against the 9600-baud line rate; last card of a coup
+   to its ``coup_result`` committed (goal: p99 at most 2× the bare commit); the exact 4-deck
+   enumeration.
+7. Serial wheel (issue 12): status-line codec lines per second against the 9600-baud line
    rate; the state-5 line to its ``spin_result`` committed on a durable journal (p50, p99),
    next to a bare SQLite synchronous=FULL commit measured in the same run.
-6. Draw poker (issue 10): the census of the 2,598,960 five-card hands through the table's
+8. Draw poker (issue 10): the census of the 2,598,960 five-card hands through the table's
    ranking code, next to a bare loop that only enumerates them, in the same run.
 7-9. Operations (issue 11, bench/ops.py): start to
    ``READY=1``; idle CPU and wake-ups of the daemon over 60 s (``BENCH_IDLE_S``); journal
@@ -25,6 +32,8 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -35,11 +44,21 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
+sys.path.insert(0, str(ROOT / "bench"))
 
 
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
+
+
+def _ms(values: list[float]) -> str:
+    return (f"p50 {_percentile(values, 50) * 1e3:.2f} ms, p99 {_percentile(values, 99) * 1e3:.2f}"
+            f" ms over {len(values)}")
+
+
+def _met(ok: bool) -> str:
+    return "met" if ok else "NOT met"
 
 
 def bench_replay(scratch: Path) -> None:
@@ -54,56 +73,59 @@ def bench_replay(scratch: Path) -> None:
     t0 = time.perf_counter()
     with out.open("w") as fh:
         subprocess.run([BIN / "table-controller", "replay", trace, "--journal", journal],
-                       stdout=fh, check=True)
+                       stdout=fh, stderr=subprocess.DEVNULL, check=True)
     wall = time.perf_counter() - t0
     spins: dict[int, str] = {}
     for line in out.open():
         rec = json.loads(line)
         if rec["type"] in ("spin_result", "spin_invalid"):
             spins[rec["spin"]] = rec.get("number") or rec["reason"]
-    verify = subprocess.run([BIN / "tablectl", "--journal", journal, "verify"],
+    verify = subprocess.run([BIN / "tablectl", "--journal", journal, "verify", "--full"],
                             capture_output=True, text=True)
-    print("== 1. replay throughput (1,000 simulated spins)")
+    print("== 1. replay of 1,000 simulated spins")
     print(f"   trace: {edges} GPIO edges, simulated in {sim_s:.1f} s")
-    print(f"   replay (whole command: start, parse, journal, print): {wall:.2f} s "
-          f"= {edges / wall:,.0f} edges/s (goal 50,000)")
-    parse_s, run_s = _replay_phases(trace, scratch)
-    print(f"   of which: parsing and checking the trace {parse_s:.2f} s; the controller "
-          f"itself (journal, tracking, state machines) {run_s:.2f} s = "
-          f"{edges / run_s:,.0f} edges/s")
+    print(f"   the whole command (start, parse, controller, journal, print): {wall:.2f} s "
+          f"= {edges / wall:,.0f} edges/s")
+    # The best of three of each phase: the machine's other work only ever adds time.
+    phases = [_replay_phases(trace, scratch) for _ in range(3)]
+    parse_s, run_s = min(p for p, _ in phases), min(r for _, r in phases)
+    print(f"   reading and checking the trace {parse_s:.2f} s; the controller (tracking, state "
+          f"machines, journal) {run_s:.2f} s (best of 3 each) = {run_s / parse_s:.1f}x "
+          f"(goal at most 3x: {_met(run_s <= 3 * parse_s)}), {edges / run_s:,.0f} edges/s")
+    size = journal.stat().st_size
     print(f"   spins accounted for: {len(spins)} of 1000 "
-          f"({sum(1 for v in spins.values() if not v.isdigit())} invalid)")
-    print(f"   tablectl verify: {verify.stdout.strip()} (exit {verify.returncode})")
+          f"({sum(1 for v in spins.values() if not v.isdigit())} invalid); the journal "
+          f"{size / 1e6:.1f} MB = {size / 1000 / 1024:.1f} KB a spin")
+    print(f"   tablectl verify --full: {verify.stdout.strip()} (exit {verify.returncode})")
 
 
 def _replay_phases(trace: Path, scratch: Path) -> tuple[float, float]:
     """The replay's two phases timed in this process: reading the trace, then the
     controller on trace time (scratch journal, records printed to nowhere)."""
+    from controller.cli.main import RUN_ON_S, compose
     from controller.core.clock import VirtualClock
     from controller.core.config import apply_overrides, load_config
     from controller.core.logs import configure
-    from controller.core.loop import EventLoop
-    from controller.core.table import Table
     from controller.store.journal import Journal
     from controller.trace import read_trace
 
-    configure("warning")
+    configure("error")
     t0 = time.perf_counter()
     tr = read_trace(str(trace))
     parse_s = time.perf_counter() - t0
     config = apply_overrides(load_config(), tr.meta, str(trace))
-    journal = Journal(scratch / "phases.sqlite", durable=False)
-    clock = VirtualClock()
-    loop = EventLoop(clock, lambda e: None)
-    table = Table(config, journal, loop.call_at, clock.now, lambda body: None)
-    loop.handler = table.handle
+    journal = Journal(Path(tempfile.mkdtemp(dir=scratch)) / "phases.sqlite", durable=False)
     t0 = time.perf_counter()
+    loop, table = compose(config, journal, VirtualClock(), lambda body: None)
+    table.recover()
     loop.run_events(tr.events)
+    loop.run_until_idle(tr.duration + RUN_ON_S)
+    table.end_of_input("bench")
     journal.close()
     return parse_s, time.perf_counter() - t0
 
 
-def _bare_commit_s(path: Path, n: int = 200) -> list[float]:
+def _bare_commit_s(path: Path, n: int = 300) -> list[float]:
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=FULL")
@@ -111,50 +133,155 @@ def _bare_commit_s(path: Path, n: int = 200) -> list[float]:
     times = []
     for i in range(n):
         t0 = time.perf_counter()
-        db.execute("INSERT INTO r VALUES (?, ?, ?)", (i, "x" * 80, "h" * 64))
+        db.execute("INSERT INTO r VALUES (?, ?, ?)", (i, "x" * 200, "h" * 64))
         times.append(time.perf_counter() - t0)
     db.close()
     return times
 
 
-def bench_latency(scratch: Path) -> None:
-    from controller.cli.main import _replay_realtime
+def _timed_handle(table: Any, journal: Any, decided: list[float], handled: list[float],
+                  written: list[float]) -> Any:
+    """The table's ``handle``, timed for each input that committed a transaction: from its
+    first record (the decision) to its commit in ``decided``, from the input's arrival to
+    its commit in ``handled``, its SQLite transaction alone in ``written``."""
+    def handle(event: Any) -> Any:
+        commits = journal.commits
+        t0 = time.perf_counter()
+        result = table.handle(event)
+        if journal.commits != commits:
+            handled.append(time.perf_counter() - t0)
+            decided.append(journal.last_commit_s)
+            written.append(journal.last_write_s)
+        return result
+
+    return handle
+
+
+def bench_commit(scratch: Path) -> list[float]:
+    """Decision to commit on a durable journal; returns the bare commit times of this run."""
+    from controller.cli.main import compose
+    from controller.core.clock import VirtualClock
     from controller.core.config import apply_overrides, load_config
-    from controller.core.events import GpioEdge
     from controller.core.logs import configure
-    from controller.core.table import Table
     from controller.store.journal import Journal
     from controller.trace import read_trace
 
-    trace = scratch / "spins-3.jsonl"
-    subprocess.run([BIN / "table-controller", "simulate", "--spins", "3", "--seed", "2",
+    trace = scratch / "spins-60.jsonl"
+    subprocess.run([BIN / "table-controller", "simulate", "--spins", "60", "--seed", "2",
                     "--out", trace], check=True)
     tr = read_trace(str(trace))
     config = apply_overrides(load_config(), tr.meta, str(trace))
-    configure("warning")
-    speed = 4.0
-    latencies: list[float] = []
-    original = Table.handle
-
-    def timed(self: Table, event: Any) -> None:
-        original(self, event)
-        if isinstance(event, GpioEdge):
-            clock_now = self.now()
-            latencies.append((clock_now - event.t) / speed)
-
-    Table.handle = timed  # type: ignore[method-assign]
-    journal = Journal(scratch / "latency.sqlite", durable=True)
-    try:
-        _replay_realtime(config, tr, journal, speed, lambda body: None)
-    finally:
-        Table.handle = original  # type: ignore[method-assign]
-        journal.close()
+    configure("error")
+    journal = Journal(scratch / "commit.sqlite", durable=True)
+    loop, table = compose(config, journal, VirtualClock())
+    decisions: list[float] = []
+    handled: list[float] = []
+    written: list[float] = []
+    loop.handler = _timed_handle(table, journal, decisions, handled, written)
+    loop.run_events(tr.events)
+    journal.close()
     bare = _bare_commit_s(scratch / "bare.sqlite")
-    print(f"== 2. edge-to-commit latency, replay --realtime --speed {speed:g}, durable journal")
-    print(f"   {len(latencies)} edges: p50 {_percentile(latencies, 50) * 1e3:.2f} ms, "
-          f"p99 {_percentile(latencies, 99) * 1e3:.2f} ms")
-    print(f"   bare SQLite insert+commit (WAL, synchronous=FULL), same run: "
-          f"p50 {_percentile(bare, 50) * 1e3:.2f} ms, p99 {_percentile(bare, 99) * 1e3:.2f} ms")
+    print("== 2. decision to commit, durable journal (WAL, synchronous=FULL), 60 spins")
+    print(f"   each input that journals records, its first record (the decision) to its "
+          f"commit: {_ms(decisions)}")
+    print(f"   of which the SQLite transaction alone (BEGIN to COMMIT, one fsync): "
+          f"{_ms(written)}; its arrival to its commit: {_ms(handled)}")
+    print(f"   bare SQLite insert+commit, same run: {_ms(bare)}")
+    ratio = _percentile(decisions, 99) / _percentile(bare, 99)
+    print(f"   p99 {ratio:.2f}x the bare commit's (goal at most 1.5x: {_met(ratio <= 1.5)})")
+    return bare
+
+
+def bench_daemon(scratch: Path) -> None:
+    """The daemon on its simulated roulette table, 50 times faster than life, for about
+    40 s: fsyncs (strace, when installed) and journal bytes per spin."""
+    journal = scratch / "daemon.sqlite"
+    text = (ROOT / "controller/data/default.toml").read_text()
+    text = text.replace('path = "var/journal.sqlite"', f'path = "{journal}"')
+    text = text.replace("speed = 1.0", "speed = 50.0")
+    text += f'\n[control]\nsocket = "{scratch / "control.sock"}"\n'
+    config = scratch / "daemon.toml"
+    config.write_text(text)
+    command = [str(BIN / "table-controller"), "run", "--config", str(config)]
+    strace = shutil.which("strace")
+    counts = scratch / "strace.txt"
+    if strace:
+        command = [strace, "-f", "-c", "-e", "trace=fsync,fdatasync", "-o", str(counts),
+                   *command]
+    log = scratch / "daemon.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, cwd=scratch)
+        time.sleep(40)
+        daemon = proc.pid
+        if strace:  # SIGTERM goes to the daemon under strace, which then ends too
+            children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+            daemon = int(children[0]) if children else proc.pid
+        os.kill(daemon, signal.SIGTERM)
+        proc.wait(timeout=60)
+    db = sqlite3.connect(journal)
+    spins = db.execute("SELECT count(*) FROM records WHERE type IN ('spin_result', "
+                       "'spin_invalid')").fetchone()[0]
+    records = db.execute("SELECT count(*) FROM records").fetchone()[0]
+    db.close()
+    size = journal.stat().st_size
+    commits = next((int(line.split("commits=")[1].split()[0]) for line in log.open()
+                    if "commits=" in line), None)
+    print(f"== 3. the daemon: simulated roulette at 50x for 40 s: {spins} spins, {records} "
+          f"records")
+    if strace and counts.exists():
+        syncs = sum(int(line.split()[3]) for line in counts.open()
+                    if line.strip().endswith(("fsync", "fdatasync")))
+        print(f"   fsyncs (strace: fsync + fdatasync): {syncs} = {syncs / spins:.1f} a spin "
+              f"(goal under 15: {_met(syncs / spins < 15)}; commits {commits})")
+    else:
+        print(f"   commits (one fsync of the WAL each; strace not installed): {commits} = "
+              f"{(commits or 0) / spins:.1f} a spin (goal under 15)")
+    print(f"   journal: {size / 1024:.0f} KB = {size / spins / 1024:.1f} KB a spin "
+          f"(goal under 6 KB: {_met(size / spins < 6 * 1024)})")
+
+
+def bench_start(scratch: Path) -> None:
+    """Time to ready and peak memory at start on short and long journals."""
+    from journals import tile, time_to_ready
+
+    print("== 4. time to ready and peak memory at start (a fresh process: open, verify "
+          "from the last checkpoint, recover; the median of 5 starts)")
+    base = scratch / "start-roulette.sqlite"
+    trace = scratch / "spins-300.jsonl"
+    subprocess.run([BIN / "table-controller", "simulate", "--spins", "300", "--seed", "4",
+                    "--out", trace], check=True)
+    subprocess.run([BIN / "table-controller", "replay", trace, "--journal", base],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    coups = scratch / "coups-200.jsonl"
+    subprocess.run([BIN / "table-controller", "simulate", "--table", "mini_baccarat", "--coups",
+                    "200", "--seed", "4", "--out", coups], check=True)
+    mini = scratch / "start-mini.sqlite"
+    subprocess.run([BIN / "table-controller", "replay", coups, "--journal", mini],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    per_copy = sqlite3.connect(mini).execute("SELECT count(*) FROM records").fetchone()[0]
+    cases = (("roulette", base, 10_000, 1_000_000, "embedded:default.toml", "records"),
+             ("Mini-Bacará", mini, per_copy, 30 * per_copy, "embedded:mini-baccarat-sim.toml",
+              "coups"))
+    for name, source, small_n, large_n, config, unit in cases:
+        figures = []
+        for n in (small_n, large_n):
+            path = scratch / f"{source.stem}-{n}.sqlite"
+            held = tile(source, path, n)
+            figures.append((held, time_to_ready(path, config)))
+        (_, a), (_, b) = figures
+        label = ((lambda n: f"{n:,} records") if unit == "records"
+                 else (lambda n: f"{200 * n // per_copy:,} coups ({n:,} records)"))
+        for n, f in figures:
+            print(f"   {name}, {label(n)}: ready in {f['ready_s'] * 1e3:.0f} ms, peak "
+                  f"{f['peak_mb']:.1f} MB (imports done: {f['before_mb']:.1f} MB)")
+        time_ok = b["ready_s"] <= 1.5 * a["ready_s"]
+        mem_ok = b["peak_mb"] <= 1.5 * a["peak_mb"]
+        print(f"   {name}: the large {b['ready_s'] / a['ready_s']:.2f}x the time, "
+              f"{b['peak_mb'] / a['peak_mb']:.2f}x the memory (goal within 1.5x: time "
+              f"{_met(time_ok)}, memory {_met(mem_ok)})")
+        for n, _ in figures:
+            (scratch / f"{source.stem}-{n}.sqlite").unlink(missing_ok=True)
+            (scratch / f"{source.stem}-{n}-start.sqlite").unlink(missing_ok=True)
 
 
 _MEMORY_CHILD = r"""
@@ -196,14 +323,14 @@ def bench_memory(scratch: Path) -> None:
     samples = {int(k): float(v) for k, v in (item.split(":") for item in out)}
     first = min(k for k in samples if k >= 100)
     last = max(samples)
-    print("== 3. resident memory of the controller (daemon code path: Table, spin tracker, "
+    print("== 5. resident memory of the controller (daemon code path: Table, spin tracker, "
           "state machine, journal; the simulator's spins in batches of 50, on trace time)")
     print(f"   after {first} spins: {samples[first]:.1f} MB; after {last} spins: "
           f"{samples[last]:.1f} MB (goal < 60 MB, no growth after the first 100)")
     print(f"   samples: {', '.join(f'{k}: {v:.1f}' for k, v in sorted(samples.items()))}")
 
 
-def bench_shoe(scratch: Path) -> None:
+def bench_shoe(scratch: Path, bare: list[float]) -> None:
     from controller.games.mini_baccarat.game import analyze
     from controller.protocols import make_codec
 
@@ -215,22 +342,23 @@ def bench_shoe(scratch: Path) -> None:
         codec.feed(data[i:i + 512])
     dt = time.perf_counter() - t0
     line_rate = 9600 / 10 / (len(data) / len(lines))  # 8N1: 10 bits a byte
-    print("== 4. card shoe")
+    print("== 6. card shoe")
     print(f"   codec: {len(lines) / dt:,.0f} lines/s; the 9600-baud line carries "
           f"{line_rate:.0f} lines/s ({len(lines) / dt / line_rate:,.0f} x headroom)")
     latency = _coup_latency(scratch)
     print(f"   coups concluded: {len(latency)} of {COUPS}")
     if latency:
-        print(f"   last card of a coup to coup_result committed (durable journal): "
-              f"p50 {_percentile(latency, 50) * 1e3:.2f} ms, "
-              f"p99 {_percentile(latency, 99) * 1e3:.2f} ms over {len(latency)} coups")
+        ratio = _percentile(latency, 99) / _percentile(bare, 99)
+        print(f"   last card of a coup to its coup_result committed (durable journal): "
+              f"{_ms(latency)} coups; p99 {ratio:.2f}x the bare commit's of section 2 (goal "
+              f"at most 2x: {_met(ratio <= 2)})")
     t0 = time.perf_counter()
     analyze(4, "draw")
     print(f"   exact 4-deck enumeration (analyze mini_baccarat --decks 4): "
           f"{time.perf_counter() - t0:.2f} s")
 
 
-COUPS = 40
+COUPS = 100
 """Coups of the simulated shoe in the coup latency figure."""
 
 
@@ -297,7 +425,7 @@ def bench_wheel(scratch: Path) -> None:
             codec.feed(data[i:i + 512])
     dt = (time.perf_counter() - t0) / 10
     line_rate = 9600 / 10 / (len(data) / len(lines))  # 8N1: 10 bits a byte
-    print("== 5. serial wheel (status lines)")
+    print("== 7. serial wheel (status lines)")
     print(f"   codec: {len(lines) / dt:,.0f} lines/s; the 9600-baud line carries "
           f"{line_rate:.0f} lines/s ({len(lines) / dt / line_rate:,.0f} x headroom)")
     latency = _state5_latency(scratch)
@@ -353,7 +481,7 @@ def bench_poker() -> None:
 
     hands, bare_s = bare_enumeration()
     result = census()
-    print("== 6. draw poker: the census of five-card hands (tablectl analyze draw_poker)")
+    print("== 8. draw poker: the census of five-card hands (tablectl analyze draw_poker)")
     print(f"   {result.hands:,} hands ranked by the table's code: {result.seconds:.2f} s; "
           f"the bare loop enumerating the {hands:,} hands: {bare_s:.2f} s "
           f"(ranking x{result.seconds / bare_s:.1f})")
@@ -365,9 +493,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
         scratch = Path(tmp)
         bench_replay(scratch)
-        bench_latency(scratch)
+        bare = bench_commit(scratch)
+        bench_daemon(scratch)
+        bench_start(scratch)
         bench_memory(scratch)
-        bench_shoe(scratch)
+        bench_shoe(scratch, bare)
         bench_wheel(scratch)
         bench_poker()
         sys.path.insert(0, str(Path(__file__).resolve().parent))

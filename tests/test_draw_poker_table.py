@@ -71,8 +71,9 @@ def test_recall_shows_the_showdown_and_never_a_folded_hand_or_a_discard(
     capsys.readouterr()
     assert tablectl_main(["--journal", str(journal), "recall", "--last", "1"]) == 0
     out = capsys.readouterr().out
+    words = set(out.replace(",", " ").replace(";", " ").split())
     for shown in ("AS", "AH", "KD", "KH", "9S", "TS", "TH", "8D", "6C", "4S"):
-        assert f'"{shown}"' in out  # the hands shown at the showdown (num. 15)
+        assert shown in words  # the hands shown at the showdown (num. 15)
     for hidden in ("QS", "QH", "JD", "5C", "5D", "9C", "3S", "7C", "2S"):
         assert hidden not in out  # box 2 folded; the discards were thrown face down
     assert "won by box 1 (two_pair)" in out

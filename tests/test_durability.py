@@ -146,11 +146,13 @@ def cut(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cut]:
         number = interrupted["spin"]
 
         def voided_and_running(recs: list[dict[str, Any]]) -> bool:
-            # The restart's recovery, then the first wheel edge of the simulator (stopping
-            # the daemon while its simulator still prepares spins waits a 5 s timeout).
+            # The restart's recovery, then the simulator's first dealer input or bet
+            # (stopping the daemon while its simulator still prepares spins waits a 5 s
+            # timeout).
             seqs = [r["seq"] for r in recs
                     if r["type"] == "spin_invalid" and r["spin"] == number]
-            return bool(seqs) and any(r["type"] == "gpio" and r["seq"] > seqs[0] for r in recs)
+            return bool(seqs) and any(r["type"] in ("input", "bet") and r["seq"] > seqs[0]
+                                      for r in recs)
 
         wait_for(path, proc, voided_and_running)
         proc.send_signal(signal.SIGTERM)
@@ -265,19 +267,34 @@ def test_cut_mid_spin_voids_it_and_returns_its_bets(tmp_path: Path) -> None:
     assert by_box(recs, 2) == {box: [want] for box, want in WANT.items()}
 
 
-def test_cut_between_settlements_finishes_them_once(tmp_path: Path) -> None:
+def test_a_result_and_its_settlements_are_one_input(tmp_path: Path) -> None:
+    # The input that concludes a spin journals its result and every settlement together.
     db = tmp_path / "journal.sqlite"
     tb, _ = one_spin(pocket=8, bets=BETS)
-    trace = write_trace(tmp_path / "a.jsonl", tb.events())
-    full = run_replay(trace, db)
-    assert by_box(full.records, 1) == {box: [want] for box, want in WANT.items()}
+    full = run_replay(write_trace(tmp_path / "a.jsonl", tb.events()), db)
+    (result,) = full.of("spin_result")
+    after = full.records[full.records.index(result) + 1:]
+    settled = [r for r in after[:5] if r["type"] == "settlement"]
+    assert [(r["box"], r["outcome"], r["payout"]) for r in settled] == [
+        (box, *want) for box, want in WANT.items()]
+
+
+def test_a_journal_cut_between_settlements_is_not_completed(tmp_path: Path) -> None:
+    # Only a hand on the file can cut an input in two: the restart pays nothing on its own
+    # (never guessing what the journal does not hold) and names the bets left unsettled.
+    db = tmp_path / "journal.sqlite"
+    tb, _ = one_spin(pocket=8, bets=BETS)
+    full = run_replay(write_trace(tmp_path / "a.jsonl", tb.events()), db)
     first_settlement = min(r["seq"] for r in full.of("settlement"))
-    cut_after(db, first_settlement)  # the result and one settlement are on disk
+    cut_after(db, first_settlement)  # the result and one settlement are left
     res = run_replay(write_trace(tmp_path / "b.jsonl", [{"t": 0, "meta": {"table": "roulette"}},
                                                        {"t": 1.0, "input": "close_table"}]), db)
     assert res.rc == 0
     recs = all_records(db)
-    assert by_box(recs, 1) == {box: [want] for box, want in WANT.items()}
+    assert by_box(recs, 1) == {1: [WANT[1]]}
+    unsettled = [r for r in recs if r["type"] == "alarm" and r["code"] == "unsettled_bet"]
+    assert sorted(r["bet"]["box"] for r in unsettled) == [2, 3]
+    assert all(r["game"] == 1 and "not paid by the restart" in r["message"] for r in unsettled)
     assert [r["type"] for r in recs].count("spin_result") == 1
     assert not [r for r in recs if r["type"] == "spin_invalid"]
 

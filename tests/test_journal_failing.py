@@ -11,6 +11,7 @@ import json
 import os
 import resource
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -22,7 +23,7 @@ import pytest
 from controller.cli.main import compose
 from controller.core.clock import VirtualClock
 from controller.core.config import load_config
-from controller.core.errors import JournalError
+from controller.core.errors import JournalWriteError
 from controller.core.events import BetPlaced, DealerInput, GpioEdge
 from controller.core.journal_guard import RETRY_S, JournalGuard
 from controller.store.journal import Journal
@@ -35,11 +36,11 @@ class FillingJournal(Journal):
 
     full = False
 
-    def _write(self, row: tuple[int, float, str, str, str]) -> None:
+    def _write(self, rows: list[Any], batches: list[Any]) -> None:
         if self.full:
-            raise JournalError(f"{self.path}: write of record {row[0]} failed: database or "
-                               "disk is full")
-        super()._write(row)
+            raise JournalWriteError(self.path, f"record {rows[0][0]}",
+                                    sqlite3.OperationalError("database or disk is full"))
+        super()._write(rows, batches)
 
 
 def records(path: Path) -> list[dict[str, Any]]:
@@ -94,7 +95,7 @@ def test_a_full_disk_refuses_new_games_and_keeps_the_journal(tmp_path: Path) -> 
 
 def test_a_timer_whose_record_cannot_be_written_puts_the_table_in_the_failing_state(
         tmp_path: Path) -> None:
-    journal = FillingJournal(tmp_path / "journal.sqlite", durable=False)
+    journal = FillingJournal(tmp_path / "journal.sqlite", durable=True)
     clock = VirtualClock(0.0)
     guard = JournalGuard(clock.now)
     loop, table = compose(load_config(), journal, clock, guard=guard)

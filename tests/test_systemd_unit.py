@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli.main import EXIT_BAD_INPUT
+from controller.cli.main import EXIT_BAD_INPUT, EXIT_JOURNAL_UNREADABLE
 
 REPO = Path(__file__).resolve().parents[1]
 UNIT = REPO / "systemd" / "table-controller.service"
@@ -59,7 +59,8 @@ def test_unit_is_notify_with_a_watchdog() -> None:
 
 
 def test_a_bad_config_is_not_restarted_but_a_crash_loop_stops(tmp_path: Path) -> None:
-    assert one("RestartPreventExitStatus").split() == [str(EXIT_BAD_INPUT)]
+    assert one("RestartPreventExitStatus").split() == [str(EXIT_BAD_INPUT),
+                                                      str(EXIT_JOURNAL_UNREADABLE)]
     unit = parse(UNIT)["Unit"]
     assert int(unit["StartLimitBurst"][0]) >= 3 and int(unit["StartLimitIntervalSec"][0]) > 0
     # What the unit prevents: a bad config exits with that code, in one line.

@@ -98,6 +98,11 @@ class CardGame(Protocol):
     def place_bet(self, bet: BetPlaced) -> None:
         """Accept a bet: journal its ``bet_record``, then count it."""
 
+    # Optional (a game without them recovers from the journal's start, replaying every
+    # input): ``checkpoint() -> dict | None``, the game's state between games (its number,
+    # a pool's balance...; None while a game is under way), and ``restore(state)``, which
+    # goes on from it. The card table calls them when the shoe has just closed.
+
 
 def bet_fields(bet: BetPlaced) -> dict[str, Any]:
     """Every field of a bet input, as journaled (CONTRACT §2 ``bet``): ``kind``, ``box``,

@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Final, assert_never
 
-from controller.cards.card import Card
+from controller.cards.card import Card, parse_card
 from controller.cards.procedures import Procedure, ProcedureRun, ShoeRules
 from controller.cards.shoe_lines import (
     BadCardLine,
@@ -155,6 +155,39 @@ class ShoeSession:
             raise RuleViolation(
                 "shoe_ending", f"the cut card appeared: the shoe ends ({after.article})"
             )
+
+    # --- checkpoints -------------------------------------------------------------------
+
+    def checkpoint(self) -> dict[str, Any] | None:
+        """The session's state when the shoe has just closed (its next procedure not
+        begun, nothing pending): the procedure due, the cards counted, the stopping alarms
+        awaiting the inspector, the unknown lines counted; None at any other moment."""
+        run = self._run
+        if (self._loaded or run.due is None or run.last != -1 or self._misreads_pending
+                or self.shoe_ending or self._cut_seen):
+            return None
+        return {"procedure": run.due.name, "stops": list(self._stops),
+                "counts": {str(card): n for card, n in sorted(self._counts.items(), key=str)},
+                "unknown_lines": self._unknown_lines,
+                "reserve_alarmed": self._reserve_alarmed}
+
+    def restore(self, state: dict[str, Any]) -> None:
+        """Go on from :meth:`checkpoint`'s ``state``.
+
+        Raises:
+            ValueError: it names a procedure or a card these rules do not have.
+        """
+        by_name = {p.name: p for p in self.rules.procedures()}
+        procedure = by_name.get(state["procedure"])
+        if procedure is None:
+            raise ValueError(f"procedure {state['procedure']!r} is not one of "
+                             f"{', '.join(by_name)}")
+        self._run.start(procedure)
+        self._loaded = False
+        self._stops = [str(code) for code in state["stops"]]
+        self._counts = Counter({parse_card(card): int(n) for card, n in state["counts"].items()})
+        self._unknown_lines = int(state["unknown_lines"])
+        self._reserve_alarmed = bool(state["reserve_alarmed"])
 
     # --- dealer and inspector inputs ----------------------------------------------------
 

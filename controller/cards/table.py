@@ -8,11 +8,14 @@ every refusal is an ``alarm`` record naming the rule. The table knows no game.
 
 Restart: the table's whole state is a function of its journaled inputs (``serial``,
 ``input`` and ``port`` records, and each bet's one record: the game's ``bet_record`` or the
-``alarm`` that refused it, with its ``bet``). :meth:`CardTable.recover_from` plays them
-again through fresh objects with the journal muted, checking that they give the records
-already journaled, so the game in progress resumes exactly where it was (the cards on the
-layout are real, nothing is voided); records an input had not finished journaling when the
-power went are journaled then, once.
+``alarm`` that refused it, with its ``bet``) since its last checkpoint, taken when the shoe
+has just closed between games (:meth:`CardTable.checkpoint`: the shoe's count and procedure
+due, the game's number; the game gives its own part). :meth:`CardTable.recover_from`
+restores the checkpoint and plays the inputs after it again with the journal muted,
+checking that they give the records already journaled, so the game in progress resumes
+exactly where it was (the cards on the layout are real, nothing is voided). Each input is
+journaled whole, in one transaction: nothing is ever completed on restart, and a replay that
+makes more records than the journal holds is a ``mismatch`` of the ``recovery`` record.
 """
 
 from __future__ import annotations
@@ -28,21 +31,27 @@ from controller.cards.procedures import ShoeRules
 from controller.cards.shoe import ShoeSession
 from controller.cards.shoe_lines import MisreadLine, ShoeCodec, ShoeLine
 from controller.core.config import Config
-from controller.core.errors import RuleViolation
+from controller.core.errors import RuleViolation, UnreadableRecord
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
+from controller.core.table import TABLE_ALARMS
 from controller.games import registry
 from controller.games.base import Emit
 from controller.protocols import make_codec
 from controller.store.journal import Journal
+from controller.store.resume import since_checkpoint
 
 # The inputs every card table takes itself; the game takes the others (open_bets too, once
 # the shoe is ready).
 SHOE_INPUTS = ("procedure_step", "inspector_clear", "new_shoe", "card")
 _DEALER_BUTTONS = ("open_bets", "no_more_bets")
-# Records that are the Table's own markers, never made again by a replay; and the
-# ``bet_request`` of journals written before each bet had one record (their bets are read
-# from the game's record of them).
-_MARKERS = ("gpio", "startup", "shutdown", "recovery", "bet_request")
+# Records the table's inputs never make again on a replay: the Table's own (start, stop,
+# recovery, checkpoints, seals, evidence batches, its own alarms), and those of journals of
+# format 1 (``gpio`` edges, the ``bet_request`` of journals written before each bet had one
+# record: their bets are read from the game's record of them).
+_MARKERS = frozenset({"gpio", "startup", "shutdown", "recovery", "checkpoint", "seal",
+                      "evidence", "upgrade", "bet_request"})
+_INPUTS = ("serial", "input", "port")
+_NOT_REPLAYED = TABLE_ALARMS | {"recovery_mismatch"}  # alarms no input makes again
 
 
 class CardTable:
@@ -274,24 +283,66 @@ class CardTable:
         self._act_on(status.t, port_down())
 
     def gpio(self, edge: GpioEdge) -> None:
-        """Dealer buttons; a card table has no wheel sensors."""
+        """Dealer buttons, each press journaled as an ``input`` (``source`` ``button``) so
+        that a restart plays it again; a card table has no wheel sensors."""
         if edge.level != 1:
             return
         if edge.input in _DEALER_BUTTONS:
+            self._emit("input", t=edge.t, action=edge.input, source="button")
             self._input(DealerInput(edge.t, edge.input))
         else:
             self.alarm(edge.t, "unexpected_edge", f"{edge.input} on a card table")
 
     # -- restart ---------------------------------------------------------------------
+    def checkpoint(self) -> dict[str, Any] | None:
+        """What a fresh table needs to go on from here, when the shoe has just closed
+        between games (its next procedure not begun, no port down, no line half read);
+        None otherwise, or when the game or a port's codec cannot give its own part."""
+        game_state = getattr(self.game, "checkpoint", None)
+        if game_state is None or self.ports_down or self.game.under_way():
+            return None
+        if not all(getattr(c, "idle", lambda: False)() for c in self.codecs.values()):
+            return None
+        shoe = self.shoe.checkpoint()
+        game = game_state() if shoe is not None else None
+        if shoe is None or game is None:
+            return None
+        return {"boundary": f"shoe closed after {self._tag_words()}", "shoe": shoe,
+                "game": game}
+
+    def restore(self, state: dict[str, Any]) -> None:
+        """Go on from a checkpoint's ``state`` (:meth:`checkpoint`)."""
+        self.shoe.restore(state["shoe"])
+        self.game.restore(state["game"])  # type: ignore[attr-defined]  # optional (game.py)
+        self._under_way = False
+
+    def _tag_words(self) -> str:
+        return " ".join(f"{k} {v}" for k, v in self.game.tag().items())
+
     def recover_from(self, journal: Journal) -> None:
-        """Rebuild the table's state by playing its journaled inputs again (see module doc)."""
-        kinds = ("serial", "input", "port", self.game.bet_record, "alarm")
-        inputs = [r for r in journal.records(types=kinds) if r["type"] != "alarm" or "bet" in r]
+        """Rebuild the table's state from the last checkpoint and the inputs journaled
+        after it (see the module doc); a ``recovery`` record says what was played again
+        and what the table waits for.
+
+        Raises:
+            UnreadableRecord: a record after the checkpoint cannot be read.
+        """
+        checkpoint, records = since_checkpoint(journal, self.config.game)
+        if checkpoint is not None:
+            try:
+                self.restore(checkpoint["state"])
+            except (KeyError, TypeError, ValueError) as exc:
+                raise UnreadableRecord(journal.path, checkpoint["seq"], "checkpoint",
+                                       f"its state cannot be restored: {exc!r}") from None
+        bet_record = self.game.bet_record
+        inputs = [r for r in records if r["type"] in (*_INPUTS, bet_record)
+                  or (r["type"] == "alarm" and "bet" in r)]
         if not inputs:
             return
-        derived = [r for r in journal.records()
-                   if r["type"] not in (*_MARKERS, "serial", "input", "port")]
-        checker = _Replayed(derived, self._real_emit)
+        derived = [r for r in records if r["type"] not in _MARKERS
+                   and r["type"] not in _INPUTS
+                   and not (r["type"] == "alarm" and r.get("code") in _NOT_REPLAYED)]
+        checker = _Replayed(derived)
         self._emit = checker
         try:
             for rec in inputs:
@@ -299,9 +350,14 @@ class CardTable:
         finally:
             self._emit = self._real_emit
         self._real_emit("recovery", inputs=len(inputs), records_checked=checker.matched,
-                        records_completed=checker.completed, mismatch=checker.mismatch,
+                        mismatch=checker.mismatch, since=checkpoint["seq"] if checkpoint else 0,
                         **self.game.tag(), state=self.game.state,
                         shoe_cards_left=self.shoe.cards_left, waiting_for=self.game.next_hand())
+        if checker.mismatch is not None:
+            self._real_emit("alarm", code="recovery_mismatch", **self.game.tag(),
+                            message=f"the journal's inputs do not give its records again "
+                            f"({checker.mismatch}): it was altered outside the controller; "
+                            "play goes on from the inputs, the inspector checks the journal")
 
     def _replay_input(self, rec: dict[str, Any]) -> None:
         t = rec["t"]
@@ -311,7 +367,8 @@ class CardTable:
         elif kind == "port":
             self.port_status(PortStatus(t, rec["port"], rec["up"], rec.get("detail", "")))
         elif kind == "input":
-            args = {k: v for k, v in rec.items() if k not in ("type", "seq", "t", "action")}
+            args = {k: v for k, v in rec.items()
+                    if k not in ("type", "seq", "t", "action", "source")}
             self._input(DealerInput(t, rec["action"], args))
         else:  # a bet: the game's record of it accepted, or the alarm that refused it
             self._bet(bet_from_fields(t, rec["bet"] if kind == "alarm" else rec))
@@ -321,17 +378,15 @@ class _Replayed:
     """The emit used while inputs are played again on restart.
 
     Each record the table makes must be the next one already journaled (same type and
-    fields); once the journal runs out, the rest are the records the interrupted input
-    never journaled, and they are journaled now. A difference stops the checking (and
-    is reported in the ``recovery`` record) rather than doubling anything.
+    fields), and is answered with it. Nothing is journaled: an input is in the journal
+    whole or not at all, so a replay that goes beyond the journal's records, or differs
+    from them, is a ``mismatch`` (reported in the ``recovery`` record), never completed.
     """
 
-    def __init__(self, journaled: list[dict[str, Any]], emit: Emit) -> None:
+    def __init__(self, journaled: list[dict[str, Any]]) -> None:
         self.journaled = journaled
-        self.emit = emit
         self.index = 0
         self.matched = 0
-        self.completed = 0
         self.mismatch: str | None = None
 
     def __call__(self, type_: str, /, **fields: Any) -> dict[str, Any]:
@@ -345,10 +400,10 @@ class _Replayed:
             elif self.mismatch is None:
                 self.mismatch = f"record {rec['seq']} is {rec['type']}, replay made {type_}"
             return rec
-        if self.mismatch is not None:
-            return {"type": type_, **fields}
-        self.completed += 1
-        return self.emit(type_, **fields)
+        if self.mismatch is None:
+            self.mismatch = (f"the replay made a {type_} record after the journal's last: "
+                             "the journal ends in the middle of an input (cut)")
+        return {"type": type_, **fields}
 
 
 def _correction(args: dict[str, Any]) -> Card:

@@ -221,6 +221,8 @@ class ControlServer:
             return {"ok": False, "error": f"the table did not answer within "
                     f"{VERDICT_TIMEOUT_S:g} s; see `tablectl status` and the log"}
         verdict = verdicts[0]
+        if isinstance(verdict, BaseException):
+            return {"ok": False, "error": f"the table could not take it: {verdict}"}
         if verdict.accepted:
             return {"ok": True, "verdict": "accepted"}
         return {"ok": True, "verdict": "refused", "code": verdict.code, "reason": verdict.reason}

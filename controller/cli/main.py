@@ -29,7 +29,13 @@ from controller.core.config import (
     load_config,
     why_not_made,
 )
-from controller.core.errors import InputError, JournalError, TableControllerError
+from controller.core.errors import (
+    InputError,
+    JournalError,
+    JournalWriteError,
+    TableControllerError,
+    UnreadableRecord,
+)
 from controller.core.events import SerialData
 from controller.core.health import StatusLine, Supervisor
 from controller.core.journal_guard import EXIT_RESTART, JournalGuard
@@ -39,9 +45,16 @@ from controller.core.loop import EventLoop, start_thread
 from controller.core.table import Table
 from controller.games import registry
 from controller.store.journal import Journal
+from controller.store.seal import Sealer, key_path_for
 from controller.trace import Trace, read_trace
 
 EXIT_BAD_INPUT = 2
+EXIT_JOURNAL_UNREADABLE = 3
+"""A record recovery cannot read: the start stops; restarting cannot help (the unit's
+``RestartPreventExitStatus``)."""
+EXIT_JOURNAL_UNWRITABLE = 4
+"""A commit failed (disk full, read-only file system): the input was not journaled and
+not acted on; the daemon stops, and recovers from the journal once restarted."""
 # After a trace's last event, trace time runs on until no verdict is pending, at most this
 # long (clock seconds): a spin whose verdict falls due later is decided as the daemon would.
 RUN_ON_S = 600.0
@@ -65,6 +78,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                      help="play the trace into mock pins and a pseudo-terminal as time passes")
     rep.add_argument("--speed", type=float, default=1.0, help="with --realtime: X times faster")
     rep.add_argument("--journal", help="keep the journal in this file (default: a scratch file)")
+    rep.add_argument("--evidence", action="store_true",
+                     help="also print the raw GPIO edges of each evidence batch journaled")
 
     sim = sub.add_parser("simulate", help="write the trace of simulated spins or coups")
     sim.add_argument("--spins", type=int, default=10, help="how many spins (roulette)")
@@ -96,11 +111,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not 0.01 <= args.speed <= 1000:
                 raise InputError("--speed", None, None,
                                  f"must be from 0.01 to 1000, got {args.speed}")
-            return cmd_replay(args.trace, args.config, args.realtime, args.speed, args.journal)
+            return cmd_replay(args.trace, args.config, args.realtime, args.speed, args.journal,
+                              evidence=args.evidence)
         return cmd_simulate(args)
     except InputError as exc:
         print(f"table-controller: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except UnreadableRecord as exc:
+        print(f"table-controller: {exc}", file=sys.stderr)
+        return EXIT_JOURNAL_UNREADABLE
+    except JournalWriteError as exc:
+        print(f"table-controller: {exc}: the last input was not journaled and not acted on; "
+              "the daemon stops (exit 4): free space or make the file system writable; "
+              "restarted, it recovers from the journal", file=sys.stderr)
+        return EXIT_JOURNAL_UNWRITABLE
     except (JournalError, TableControllerError) as exc:
         print(f"table-controller: {exc}", file=sys.stderr)
         return 1
@@ -148,11 +172,14 @@ def _stdout_sink() -> Callable[[str], None]:
 
 
 def cmd_replay(trace_path: str, config_path: str, realtime: bool, speed: float,
-               journal_path: str | None, sink: Callable[[str], None] | None = None) -> int:
-    """Replay a trace through the whole controller; print every record journaled.
+               journal_path: str | None, sink: Callable[[str], None] | None = None,
+               evidence: bool = False) -> int:
+    """Replay a trace through the whole controller; print every record journaled (with
+    ``evidence``, before each record that closes an evidence batch, its raw edges).
 
     Returns 0 when the trace was processed. Raises InputError (exit 2) for a bad trace or
-    config, before anything is journaled.
+    config, before anything is journaled; UnreadableRecord (exit 3) when ``journal_path``
+    holds a record recovery cannot read.
     """
     config, trace = _load_for_trace(trace_path, config_path)
     configure("warning", "console")
@@ -162,10 +189,11 @@ def cmd_replay(trace_path: str, config_path: str, realtime: bool, speed: float,
         journal = Journal(path, durable=False)
         try:
             if realtime:
-                _replay_realtime(config, trace, journal, speed, sink)
+                _replay_realtime(config, trace, journal, speed, sink, evidence)
             else:
                 clock = VirtualClock()
                 loop, table = compose(config, journal, clock, sink)
+                table.show_edges = evidence
                 table.recover()
                 loop.run_events(trace.events)
                 loop.run_until_idle(trace.duration + RUN_ON_S)
@@ -177,7 +205,7 @@ def cmd_replay(trace_path: str, config_path: str, realtime: bool, speed: float,
 
 
 def _replay_realtime(config: Config, trace: Trace, journal: Journal, speed: float,
-                     sink: Callable[[str], None]) -> None:
+                     sink: Callable[[str], None], evidence: bool = False) -> None:
     """The trace played into mock pins and pseudo-terminals as time passes, read back by
     the real drivers (CONTRACT §3)."""
     from drivers.hardware import Hardware
@@ -185,6 +213,7 @@ def _replay_realtime(config: Config, trace: Trace, journal: Journal, speed: floa
 
     clock = ScaledClock(speed, origin=0.0)
     loop, table = compose(config, journal, clock, sink)
+    table.show_edges = evidence
     table.recover()
     ports = sorted({e.port for e in trace.events if isinstance(e, SerialData)})
     fds: list[int] = []
@@ -273,6 +302,8 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
         InputError: a bad config, or an empty ``--journal`` (exit 2).
         JournalError: the journal cannot be made or opened (its folder is a file), or
             another controller holds it (exit 1).
+        UnreadableRecord: a record recovery cannot read (exit 3: restarting cannot help).
+        JournalWriteError: a commit failed, disk full or read-only (exit 4).
         ControlError: the control socket cannot be made (exit 1).
     """
     if journal_override is not None and not journal_override.strip():
@@ -297,9 +328,6 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
                   str(Path(config.control_socket).resolve()))
     write_owner(lock, owner)  # tablectl status: who runs on this journal, since when
     journal = Journal(journal_path, durable=True)
-    chain = journal.verify()
-    log.info("journal", records=chain.records, head_seq=journal.last_seq,
-             head_hash=journal.last_hash, chain_ok=chain.ok)
     sim = config.simulator
     # A simulation faster than life runs ahead of the wall clock: start after the journal's
     # last record, so that times never go back across a restart.
@@ -308,18 +336,17 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
         if sim.enabled and sim.speed != 1.0 else SystemClock())
     stopped_by: list[str] = []
     guard = JournalGuard(clock.now)
-    loop, table = compose(config, journal, clock, wall=True, guard=guard)
     try:
-        table.emit("startup", version=__version__, config=config.source, game=config.game,
-                   simulated=sim.enabled)
-        if not chain.ok:
-            # Edited records stay in the journal as evidence; play goes on, the alarm is loud.
-            table.emit("alarm", code="journal_chain_broken",
-                       message=f"the journal's hash chain breaks at record {chain.bad_seq}: "
-                               f"{chain.message}; it was altered outside the controller")
-        table.recover()
-    except JournalError as exc:  # a full disk at start: run, refuse, retry (journal_guard)
+        loop, table = start_table(config, journal, clock, log, guard)
+    except JournalWriteError as exc:  # a full disk at start: run, refuse, retry (journal_guard)
+        loop, table = compose(config, journal, clock, wall=True, guard=guard)
         guard.fail(exc)
+    sealer = Sealer.load(key_path_for(journal_path, config.seal_key), config.seal_interval_s)
+    if sealer is None:
+        log.warning("journal not sealed", reason="no sealing key",
+                    make_one=f"tablectl --config {config.source} seal-init")
+    elif guard.failing is None:
+        table.start_sealing(sealer)
     from drivers.hardware import Hardware
 
     lifecycle = Lifecycle()
@@ -342,13 +369,11 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    lifecycle.add("journal", Hooks(on_stop=lambda: _close_journal(journal, lock, owner, log)))
-    # Stopped just before the journal closes, whatever stopped the daemon.
-    def journal_shutdown() -> None:
-        if guard.failing is None or guard.writable_again:
-            table.emit("shutdown", reason=_shutdown_reason(stopped_by))
-
-    lifecycle.add("shutdown record", Hooks(on_stop=journal_shutdown))
+    # The shutdown record (with the signal's name) and the last seal are journaled just
+    # before the journal closes, whatever stopped the daemon (unless the journal fails).
+    lifecycle.add("journal", Hooks(on_stop=lambda: _close_journal(
+        table, lock, owner, log, _shutdown_reason(stopped_by),
+        guard.failing is None or guard.writable_again)))
     simulated = None
     urls: dict[str, str] = {}
     if sim.enabled:
@@ -441,10 +466,53 @@ def _devices_view(table: Table, now: Callable[[], float]) -> Callable[[], dict[s
     return lambda: view(now())
 
 
-def _close_journal(journal: Journal, lock: Any, owner: Owner, log: Any) -> None:
+def start_table(config: Config, journal: Journal, clock: Any, log: Any,
+                guard: JournalGuard | None = None) -> tuple[EventLoop, Table]:
+    """The daemon's start on ``journal``: verify the chain from its last checkpoint, then,
+    as one input, the ``startup`` record, an alarm if the chain is broken, and the
+    recovery from that checkpoint. Time and memory depend on the records since the last
+    checkpoint, not on the journal's size (``tablectl verify --full`` checks it all).
+
+    Raises:
+        UnreadableRecord: a record recovery cannot read (nothing is journaled; exit 3).
+        JournalError: the start could not be journaled (a full disk): the daemon's guard
+            takes it (``controller.core.journal_guard``).
+    """
+    checkpoint = journal.last_checkpoint()
+    since = checkpoint["seq"] if checkpoint is not None else 0
+    chain = journal.verify(since)
+    log.info("journal", records=journal.last_seq, verified_from=since + 1,
+             verified=chain.records, head_seq=journal.last_seq, head_hash=journal.last_hash,
+             chain_ok=chain.ok, format=journal.format)
+    loop, table = compose(config, journal, clock, wall=True, guard=guard)
+
+    def start() -> None:
+        table.emit("startup", version=__version__, config=config.source, game=config.game,
+                   simulated=config.simulator.enabled)
+        if not chain.ok:
+            # Edited records stay in the journal as evidence; play goes on, the alarm is loud.
+            table.emit("alarm", code="journal_chain_broken",
+                       message=f"the journal's hash chain breaks at record {chain.bad_seq}: "
+                               f"{chain.message}; it was altered outside the controller")
+        table.game.recover_from(journal)
+
+    table.as_input(start)
+    return loop, table
+
+
+def _close_journal(table: Table, lock: Any, owner: Owner, log: Any, reason: str,
+                   writable: bool) -> None:
+    journal = table.journal
+    if writable:
+        try:
+            table.shutdown(reason)
+            table.seal()
+        except JournalError as exc:  # the disk that stopped the daemon: nothing more to write
+            log.error("journal", error=str(exc))
     journal.close()
     # The head of the chain, in journald: a cut at the end of the journal shows there.
-    log.info("stopped", head_seq=journal.last_seq, head_hash=journal.last_hash)
+    log.info("stopped", head_seq=journal.last_seq, head_hash=journal.last_hash,
+             commits=journal.commits)
     mark_stopped(lock, owner)
     lock.close()
 

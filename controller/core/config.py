@@ -79,6 +79,8 @@ class Config:
     game: str = ""
     table_name: str = "table"
     journal_path: str = "var/journal.sqlite"
+    seal_key: str = ""  # the sealing key file; "": the journal's path + ".sealkey"
+    seal_interval_s: float = 300.0
     log_level: str = "info"
     log_format: str = "auto"  # auto: JSON lines when stderr is journald, else console
     pin_factory: str | None = None
@@ -402,6 +404,8 @@ def _parse(loader: _Loader, data: dict[str, Any]) -> Config:
     if not journal_path.strip():
         raise journal.error("path", "empty: give the journal's file (e.g. "
                             "/var/lib/table-controller/journal.sqlite)")
+    seal_key = journal.get("seal_key", str, "")
+    seal_interval_s = journal.number("seal_interval_s", 300.0, 1.0, 86400.0)
 
     log = root.section("log")
     log_level = log.choice("level", "info", ("debug", "info", "warning", "error"))
@@ -477,6 +481,7 @@ def _parse(loader: _Loader, data: dict[str, Any]) -> Config:
         sec.finish()
     config = Config(
         source=loader.source, game=game, table_name=table_name, journal_path=journal_path,
+        seal_key=seal_key, seal_interval_s=seal_interval_s,
         log_level=log_level, log_format=log_format, pin_factory=pin_factory, inputs=inputs,
         rules=rules, serial=serial,
         limits=Limits(min_bet, max_bet), simulator=simulator,
@@ -524,10 +529,12 @@ def codec_names() -> tuple[str, ...]:
 
 def apply_overrides(config: Config, meta: dict[str, Any], source: str, *,
                     given: bool = False) -> Config:
-    """Apply a trace's ``meta`` (``table`` and the game's own keys) to ``config``.
+    """Apply a trace's ``meta`` (``table``, ``limits``, and the game's own keys) to ``config``.
 
-    The keys other than ``table`` go to the game's ``load_config``, over the config's own
-    section when the trace's table is the config's game, else over that game's defaults.
+    ``limits`` (``{"min_bet", "max_bet"}``, whole chips, as ``[limits]``) replaces the
+    table limits (an exported game's, ``tablectl export --evidence``). The other keys go
+    to the game's ``load_config``, over the config's own section when the trace's table is
+    the config's game, else over that game's defaults.
     ``given``: the config was named by the user (``replay --config FILE``), so the trace
     must fit it: its table is the config's, and the config with the meta applied passes
     every check the file itself passed (the game's ``check_config``, ``check_ports``).
@@ -550,11 +557,19 @@ def apply_overrides(config: Config, meta: dict[str, Any], source: str, *,
                         f"{config.source} of a {config.game} table: replay it with a {game} "
                         "config, or without --config (the embedded default takes the "
                         "trace's table)")
-    rest = {k: v for k, v in meta.items() if k != "table"}
+    limits = config.limits
+    if "limits" in meta:
+        lim = sec.section("limits")
+        limits = Limits(lim.number("min_bet", limits.min_bet, 1, MAX_LIMIT, integer=True),
+                        lim.number("max_bet", limits.max_bet, 1, MAX_LIMIT, integer=True))
+        if limits.max_bet < limits.min_bet:
+            raise lim.error("max_bet", f"{limits.max_bet} is below min_bet {limits.min_bet}")
+        lim.finish()
+    rest = {k: v for k, v in meta.items() if k not in ("table", "limits")}
     sub = loader.section("meta", rest)
     rules = registry.spec(game).load_config(sub, config.rules if game == config.game else None)
     sub.finish()
-    applied = replace(config, game=game, rules=rules)
+    applied = replace(config, game=game, rules=rules, limits=limits)
     if given:
         _check_applied(applied, sub)
     return applied

@@ -59,3 +59,47 @@ class RuleViolation(TableControllerError, ValueError):
 
 class JournalError(TableControllerError):
     """The journal is corrupt, its hash chain is broken, or it cannot be written."""
+
+
+class JournalWriteError(JournalError):
+    """A commit to the journal failed (disk full, file system read-only, I/O error):
+    nothing of the transaction is on disk and the journal's head is as it was before it.
+
+    The table does not go on as if it had been journaled: what it does is its
+    ``on_commit_failure`` hook's (``controller.core.table``; by default the daemon stops,
+    exit 4). ``cause`` says why in words (``disk full``, ``read-only``, ``I/O error`` or
+    SQLite's message), ``what`` which records were lost.
+    """
+
+    def __init__(self, path: object, what: str, exc: BaseException) -> None:
+        self.path = path
+        self.what = what
+        self.cause = _cause(exc)
+        super().__init__(f"{path}: cannot write {what}: {self.cause}")
+
+
+class UnreadableRecord(JournalError):
+    """A record recovery cannot read (not JSON, a type or field its table does not
+    declare, a ``type`` column that is not its body's): the start stops (exit 3) with
+    one line naming it and what to do."""
+
+    def __init__(self, path: object, seq: int, type_: str, why: str) -> None:
+        self.path = path
+        self.seq = seq
+        self.type_ = type_
+        self.why = why
+        super().__init__(
+            f"{path}: record {seq} ({type_}) cannot be read: {why}. The table cannot resume "
+            "from it: copy the journal as evidence, run `tablectl verify --full` on it, "
+            "then move it aside and start on a new journal (hardware.md §8)")
+
+
+def _cause(exc: BaseException) -> str:
+    name = getattr(exc, "sqlite_errorname", "")
+    if name.startswith("SQLITE_FULL"):
+        return "disk full"
+    if name.startswith("SQLITE_READONLY"):
+        return "read-only"
+    if name.startswith("SQLITE_IOERR"):
+        return f"I/O error ({exc})"
+    return str(exc) or type(exc).__name__

@@ -88,7 +88,8 @@ class JournalGuard:
     def schedule(self, call_at: Schedule) -> Schedule:
         """``call_at`` whose callbacks do nothing while the journal fails, and put the table
         in that state when their own write fails."""
-        def guarded_call_at(deadline: float, callback: Callable[[], None]) -> TimerHandle:
+        def guarded_call_at(deadline: float, callback: Callable[[], None],
+                            *args: Any) -> TimerHandle:
             def run() -> None:
                 if self.failing is not None:
                     return
@@ -97,7 +98,7 @@ class JournalGuard:
                 except JournalError as exc:
                     self.fail(exc)
 
-            return call_at(deadline, run)
+            return call_at(deadline, run, *args)
 
         return guarded_call_at
 

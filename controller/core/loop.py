@@ -22,12 +22,17 @@ from controller.core.events import Event
 
 @dataclass(order=True)
 class Timer:
-    """A callback due at ``deadline`` seconds of the controller clock; ``cancel()`` disarms it."""
+    """A callback due at ``deadline`` seconds of the controller clock; ``cancel()`` disarms it.
+
+    A ``background`` timer (closing an evidence batch, sealing the journal) fires when due
+    like any other but is no verdict: the loop does not wait for it to end a run.
+    """
 
     deadline: float
     order: int
     callback: Callable[[], None] = field(compare=False)
     cancelled: bool = field(default=False, compare=False)
+    background: bool = field(default=False, compare=False)
 
     def cancel(self) -> None:
         self.cancelled = True
@@ -65,7 +70,8 @@ class EventLoop:
         """Hand an event to the loop (thread-safe; the only entry point for drivers).
 
         ``reply``, if given, is called on the loop thread with what the handler returned
-        (the table's verdict on a person's input): the control socket waits for it.
+        (the table's verdict on a person's input), or with the exception it raised: the
+        control socket waits for it.
         """
         self._queue.put(event if reply is None else _Reply(event, reply))
 
@@ -74,9 +80,10 @@ class EventLoop:
         self._queue.put(_STOP)
 
     # -- loop thread -----------------------------------------------------------------
-    def call_at(self, deadline: float, callback: Callable[[], None]) -> Timer:
+    def call_at(self, deadline: float, callback: Callable[[], None],
+                background: bool = False) -> Timer:
         """Run ``callback`` on the loop thread at ``deadline`` seconds of the clock."""
-        timer = Timer(deadline, next(self._counter), callback)
+        timer = Timer(deadline, next(self._counter), callback, background=background)
         heapq.heappush(self._timers, timer)
         return timer
 
@@ -99,14 +106,19 @@ class EventLoop:
                 virtual.set(timer.deadline)
             timer.callback()
 
+    def _next_foreground(self) -> Timer | None:
+        armed = [t for t in self._timers if not (t.cancelled or t.background)]
+        return min(armed) if armed else None
+
     def pending(self) -> bool:
-        """A timer is armed (a verdict may still fall due)."""
-        return self._next_timer() is not None
+        """A timer other than a background one is armed (a verdict may still fall due)."""
+        return self._next_foreground() is not None
 
     def run_until_idle(self, limit: float) -> None:
         """Virtual time: after the last event, let time run on and fire the timers due, in
-        order, until none is armed or the next is due after ``limit`` (clock seconds)."""
-        while (timer := self._next_timer()) is not None and timer.deadline <= limit:
+        order, until none but background ones is armed or the next is due after ``limit``
+        (clock seconds)."""
+        while (timer := self._next_foreground()) is not None and timer.deadline <= limit:
             self.run_timers_until(timer.deadline)
 
     def run_events(self, events: Iterable[Event]) -> None:
@@ -173,7 +185,12 @@ class EventLoop:
         """Handle one queued event, after the timers due before it; answer its sender."""
         if isinstance(item, _Reply):
             self.run_timers_until(item.event.t)
-            item.reply(self.handler(item.event))
+            try:
+                answer = self.handler(item.event)
+            except BaseException as exc:
+                item.reply(exc)  # the sender learns it failed; the loop stops (a bug, or
+                raise  # a journal that cannot be written)
+            item.reply(answer)
             return
         event: Event = item  # type: ignore[assignment]
         self.run_timers_until(event.t)

@@ -1,34 +1,58 @@
 """The table: the one object the controller thread hands every event to.
 
-It journals each input (a GPIO edge, a dealer input) before anything acts on it, keeps the
-logical level of every GPIO input the game does not read itself (the dealer's buttons) to
-catch edges nobody expects, and routes events to the game of the table, made from its
-registry entry (``controller.games.registry``). A person's input or bet goes through the
-game's check first; the table journals a refusal and returns the :class:`Verdict`, which the
-control socket sends back to whoever asked.
+One transaction per input: every event (a GPIO edge, shoe bytes, a dealer input, a bet) and
+every timer the game or the table set (a timer is an input too) is handled inside one
+journal transaction. Each record it causes goes through :meth:`Table.emit`, which builds and
+checks the typed record (``controller.store.records``) and stages it; at the end of the
+input they are committed together, with one fsync, and only then shown (the sink, the log)
+and answered (the control socket). After a power cut an input is in the journal with all
+its consequences or not at all.
 
-Every record goes through :meth:`Table.emit`: journal first (committed, hash-chained); the
-records one event caused are then shown together, through the game's ``present`` (a card
-still face down is masked), on the optional sink (``replay`` prints) and in the log.
+Raw GPIO edges are evidence, not decisions: they go into the open evidence batch, written
+with the record that closes it (a spin's start or conclusion; between spins an ``evidence``
+record at most ``EVIDENCE_MAX_S`` after its first edge, or at ``EVIDENCE_MAX_EDGES``). The
+table keeps the level of every GPIO input the game does not read itself (the dealer's
+buttons) to catch edges nobody expects. At the end of an input at a game boundary the game
+gives its ``checkpoint`` (what a fresh table needs to go on), journaled at most every
+``CHECKPOINT_EVERY`` records: a restart verifies and recovers from the last one.
+
+A person's input or bet goes through the game's check first; the table journals a refusal
+and returns the :class:`Verdict`, which the control socket sends back to whoever asked.
+
+If a commit fails (disk full, read-only), nothing of the input is journaled, shown or
+answered, and the game's memory is ahead of the journal: the table calls
+``on_commit_failure(error, event)``. The default re-raises the
+:class:`~controller.core.errors.JournalWriteError`: the daemon stops (exit 4) and, once
+restarted, recovers from what the journal holds. A policy that keeps the daemon up (issue
+11) replaces it; it must not let the game go on from its memory (:meth:`Table.rebuild`
+puts it back to the journal's state).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from controller.core.config import Config
-from controller.core.errors import RuleViolation
+from controller.core.errors import JournalWriteError, RuleViolation
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, PortStatus, SerialData
 from controller.core.logs import get_logger
 from controller.games import registry
-from controller.games.base import ACCEPTED, GameContext, Schedule, Verdict
+from controller.games.base import ACCEPTED, GameContext, Verdict
 from controller.store.journal import Journal, canonical
+from controller.store.records import build, schema
+from controller.store.seal import Sealer
 
 CLOCK_STEP_TOLERANCE_S = 0.5  # wall minus monotonic drifts by ms (NTP slews); steps are seconds
+EVIDENCE_MAX_S = 60.0  # an evidence batch is closed at most this long after its first edge
+EVIDENCE_MAX_EDGES = 4096  # ... or at this many edges
+CHECKPOINT_EVERY = 500  # records between two checkpoints, at least
+TABLE_ALARMS = frozenset({"clock_step", "unexpected_edge", "game_open", "journal_chain_broken"})
+"""The alarm codes the table journals itself (no game makes them)."""
 
-# Inputs are in the journal already; logging each GPIO edge would drown the rest.
-_INPUT_RECORDS = frozenset({"gpio", "serial", "input"})
+# Inputs are in the journal already; logging each would drown the rest.
+_INPUT_RECORDS = frozenset({"serial", "input", "evidence", "checkpoint", "seal"})
 # Records of every table a person wants in the log at once; a game adds its own (its spec's
 # ``log``). The rest go at debug level.
 # ``bet`` and ``bet_placed`` are the accepted bets of the games that journal them; the daemon's
@@ -36,85 +60,258 @@ _INPUT_RECORDS = frozenset({"gpio", "serial", "input"})
 _INFO_RECORDS: dict[str, tuple[str, ...] | None] = {
     name: None for name in ("settlement", "alarm", "state", "config_change", "port",
                             "recovery", "shutdown", "bet", "bet_placed")}
+T = TypeVar("T")
+CommitFailure = Callable[[JournalWriteError, "Event | None"], "Verdict | None"]
+
+
+def stop_on_commit_failure(exc: JournalWriteError, event: Event | None) -> Verdict | None:
+    """The default ``on_commit_failure``: re-raise (the daemon stops, exit 4)."""
+    raise exc
 
 
 class Table:
-    """Routes events to the configured game and journals everything.
+    """Routes events to the configured game and journals everything, one input at a time.
 
     Args:
         config: the checked config.
         journal: where records go (the daemon's is durable).
-        schedule: the loop's timer (``call_at``).
+        schedule: the loop's timer (``call_at(deadline, callback, background=False)``).
         now: the controller clock's ``now`` (monotonic seconds: every interval, every event's
             ``t``).
-        sink: called with the JSON body of every record journaled (``replay`` prints).
+        sink: called with the JSON body of every record once committed (``replay`` prints).
         wall: the wall clock (seconds since the epoch) that stamps records; ``now`` when
             omitted (trace time in replay and tests). A step of it is a ``clock_step`` alarm.
     """
 
-    def __init__(self, config: Config, journal: Journal, schedule: Schedule,
+    def __init__(self, config: Config, journal: Journal, schedule: Callable[..., Any],
                  now: Callable[[], float], sink: Callable[[str], None] | None = None,
                  wall: Callable[[], float] | None = None) -> None:
         self.config = config
         self.spec = registry.spec(config.game)
+        self.schema = schema(config.game)
         self.journal = journal
         self.now = now
         self.wall = wall or now
+        self._wall_clock = wall is not None  # else stamps are ``now``: no step to watch
         self._offset = self.wall() - now()
         self.sink = sink
+        self.show_edges = False  # replay --evidence: each batch's edges on the sink
+        self.on_commit_failure: CommitFailure = stop_on_commit_failure
+        self.checkpoint_every = CHECKPOINT_EVERY
         # Bound once: a lazy proxy would rebuild the logger on every record.
         self.log = get_logger(table=config.table_name).bind()
+        self._debug = self.log.is_enabled_for(logging.DEBUG)
+        self._bodies: dict[int, str] = {}  # the JSON body of each record of the input
         self._info = {**_INFO_RECORDS, **self.spec.log}
         self._raw_inputs = frozenset(self.spec.gpio_inputs)
+        self._schedule = schedule
         self.levels: dict[str, int] = {}
-        self._held: list[dict[str, Any]] | None = None
+        self._txn: list[dict[str, Any]] | None = None  # the records of the input in hand
+        self._evidence_timer: Any = None
+        self.sealer: Sealer | None = None
+        self._seal_timer: Any = None
+        last = journal.last_checkpoint()
+        self._checkpoint_seq = last["seq"] if last else 0
         # Called with each record as shown (its public view), on the controller thread.
         self.observers: list[Callable[[dict[str, Any]], None]] = []
-        self.game: Any = self.spec.make(GameContext(config, self.emit, schedule, now))
+        self.game: Any = self._make_game()
 
+    def _make_game(self) -> Any:
+        return self.spec.make(GameContext(self.config, self.emit, self.schedule_input,
+                                          self.now))
+
+    # -- journaling --------------------------------------------------------------------
     def emit(self, type_: str, /, **fields: Any) -> dict[str, Any]:
-        """Journal a record (committed before return); return it whole.
+        """Build and check the typed record, stage it in the input's transaction (or
+        commit it at once outside one); return it whole (with its ``seq``).
 
-        While an event is handled, showing the records (sink, log) waits for the end of it:
-        the game's ``present`` sees them together (an input that turns out to carry a card
-        dealt face down has its raw bytes masked). The journal always keeps them whole
-        (recovery needs them).
+        Raises:
+            RecordError: an undeclared type or field, a missing field, a wrong value (a
+                bug: the input is not journaled).
         """
+        spec = build(self.schema, type_, fields)
+        if self._txn is None:
+            return self.as_input(lambda: self.emit(type_, **fields))
         if "t" in fields:  # an event's own time, on the monotonic clock
             fields["t"] = fields["t"] + self._offset
-        record, _ = self.journal.append(type_, self.wall(), fields)
-        if self._held is not None:
-            self._held.append(record)
-        else:
-            self._present([record])
+        journal = self.journal
+        if not journal.in_transaction:
+            journal.begin()  # at the input's first record: an input without any costs nothing
+        record, body = journal.append(type_, self.wall(), fields, spec.closes_evidence)
+        self._txn.append(record)
+        self._bodies[id(record)] = body
         return record
 
+    def as_input(self, act: Callable[..., T], *args: Any) -> T:
+        """Run ``act`` as one input: one transaction, committed, then shown. Inside an
+        input already, it joins it.
+
+        Raises:
+            JournalWriteError: the commit failed; nothing was shown.
+        """
+        if self._txn is not None:
+            return act(*args)
+        journal = self.journal
+        held: list[dict[str, Any]] = []
+        self._txn = held
+        try:
+            result = act(*args)
+            if journal.open_edges >= EVIDENCE_MAX_EDGES:
+                self.emit("evidence", reason="size")
+            if journal.in_transaction:
+                self._end_of_input()
+                journal.commit()
+        except BaseException:
+            if journal.in_transaction:
+                journal.rollback()
+            raise
+        finally:
+            self._txn = None
+        if held:
+            self._present(held)
+            self._bodies.clear()
+        return result
+
+    def _end_of_input(self) -> None:
+        """An input that journaled records may have reached a game boundary."""
+        if self.journal.last_seq - self._checkpoint_seq >= self.checkpoint_every:
+            # A game that gives no checkpoint recovers from the journal's start.
+            checkpoint = getattr(self.game, "checkpoint", None)
+            state = checkpoint() if checkpoint is not None else None
+            if state is not None:
+                self._checkpoint(state)
+
+    def _checkpoint(self, state: dict[str, Any]) -> None:
+        record = self.emit("checkpoint", game=self.config.game, boundary=state.pop(
+            "boundary", "between games"), state=state, previous=self._checkpoint_seq)
+        self._checkpoint_seq = record["seq"]
+
+    def schedule_input(self, deadline: float, callback: Callable[[], None],
+                       background: bool = False) -> Any:
+        """The games' ``schedule``: ``callback`` runs at ``deadline`` (clock seconds) as
+        one input of its own (its records committed together, then shown)."""
+        return self._schedule(deadline, lambda: self._timer(callback), background)
+
+    def _timer(self, callback: Callable[[], None]) -> None:
+        try:
+            self.as_input(callback)
+        except JournalWriteError as exc:
+            self.on_commit_failure(exc, None)
+
     def _present(self, records: list[dict[str, Any]]) -> None:
+        if self.show_edges and self.sink is not None:
+            records = self._with_edges(records)
+        bodies = self._bodies
         for shown in self.game.present(records):
             type_ = shown["type"]
             for observe in self.observers:
                 observe(shown)
             if self.sink is not None:
-                self.sink(canonical(shown))
+                # A record shown as journaled has its body already; a masked one is new.
+                self.sink(bodies.get(id(shown)) or canonical(shown))
             if type_ in self._info:
                 level = "warning" if type_ == "alarm" else "info"
                 keys = self._info[type_]
                 fields = {k: v for k, v in shown.items()
                           if k != "type" and (keys is None or k in keys)}
                 getattr(self.log, level)(type_, **fields)
-            elif type_ not in _INPUT_RECORDS:
+            elif self._debug and type_ not in _INPUT_RECORDS:
                 self.log.debug(type_, **{k: v for k, v in shown.items() if k != "type"})
 
+    def _with_edges(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``replay --evidence``: before each record that closed a batch, its edges, each
+        ``{"type": "gpio", "batch", "t", "input", "level"}`` (no ``seq``: not a record)."""
+        out: list[dict[str, Any]] = []
+        for rec in records:
+            ref = rec.get("evidence")
+            batch = self.journal.recent.get(ref["batch"]) if isinstance(ref, dict) else None
+            if batch is not None:
+                out += [{"type": "gpio", "batch": batch.batch, "t": round(t, 6),
+                         "input": name, "level": level}
+                        for t, name, level in batch.decode()]
+            out.append(rec)
+        return out
+
+    # -- start and stop ----------------------------------------------------------------
     def recover(self) -> None:
-        """Resume from the journal after a restart (void or finish what was interrupted)."""
-        self.game.recover_from(self.journal)
+        """Resume from the journal after a restart, from its last checkpoint (void or
+        resume what was interrupted), as one input.
+
+        Raises:
+            UnreadableRecord: a record recovery cannot read (the start stops, exit 3).
+        """
+        self.as_input(lambda: self.game.recover_from(self.journal))
+
+    def rebuild(self) -> None:
+        """Put the game back to what the journal holds (after a failed commit left its
+        memory ahead of the journal): a fresh game, recovered from the journal.
+
+        Raises:
+            JournalWriteError: the recovery's records cannot be journaled either.
+        """
+        self.game = self._make_game()
+        self.recover()
+
+    def start_sealing(self, sealer: Sealer) -> None:
+        """Seal the journal now and every ``sealer.interval_s`` seconds (after a crash
+        between a seal's commit and the key's evolution, the key catches up first)."""
+        self.sealer = sealer
+        last = self.journal.last_of("seal")
+        if last is not None and isinstance(last.get("epoch"), int):
+            sealer.advance(last["epoch"])
+        self.seal()
+
+    def seal(self) -> None:
+        """A ``seal`` record of the journal up to its head, as one input; then the key
+        evolves and the next seal is due ``interval_s`` later.
+
+        Raises:
+            JournalWriteError: the seal could not be journaled (the key did not evolve).
+        """
+        sealer = self.sealer
+        if sealer is None:
+            return
+        journal = self.journal
+        self.as_input(lambda: self.emit("seal", **sealer.seal_fields(
+            journal.last_seq, journal.last_hash, self.wall())))
+        sealer.advance()
+        if self._seal_timer is not None:
+            self._seal_timer.cancel()
+        self._seal_timer = self._schedule(self.now() + sealer.interval_s, self._seal_due,
+                                          True)
+
+    def _seal_due(self) -> None:
+        self._seal_timer = None
+        try:
+            self.seal()
+        except JournalWriteError as exc:
+            self.on_commit_failure(exc, None)
 
     def end_of_input(self, why: str) -> None:
         """No more input will come (a replay's trace ended and time ran on until no verdict
-        was pending): an ``alarm`` names the game still open, if any."""
-        game = self.game.open_game()
-        if game is not None:
-            self.emit("alarm", code="game_open", message=f"{why} with {game}")
+        was pending): the open evidence batch is journaled, and an ``alarm`` names the game
+        still open, if any."""
+
+        def end() -> None:
+            self._close_evidence()
+            game = self.game.open_game()
+            if game is not None:
+                self.emit("alarm", code="game_open", message=f"{why} with {game}")
+
+        self.as_input(end)
+
+    def shutdown(self, reason: str) -> None:
+        """The daemon stops in order: the open evidence batch and a ``shutdown`` record."""
+
+        def stop() -> None:
+            self._close_evidence()
+            self.emit("shutdown", reason=reason)
+
+        self.as_input(stop)
+
+    def _close_evidence(self) -> None:
+        if self.journal.open_edges:
+            self.emit("evidence", reason="stop")
 
     def _check_clock(self) -> None:
         """Journal a step of the wall clock (NTP at boot, a manual ``date``): record stamps
@@ -127,25 +324,24 @@ class Table:
                       message=f"the wall clock stepped {step:+.3f} s; intervals and verdicts "
                               "use the monotonic clock and are not affected")
 
+    # -- events ------------------------------------------------------------------------
     def handle(self, event: Event) -> Verdict | None:
-        """Act on one event (on the controller thread only).
+        """Act on one event (on the controller thread only), as one input.
 
         Returns the verdict on a person's input or bet (accepted, or refused with the
-        rule's reason), None for what the hardware sent.
+        rule's reason), None for what the hardware sent; after a failed commit, what
+        ``on_commit_failure`` returns (by default it raises).
         """
-        self._check_clock()
-        held: list[dict[str, Any]] = []
-        self._held = held
         try:
-            return self._route(event)
-        finally:
-            self._held = None
-            if held:
-                self._present(held)
+            return self.as_input(self._route, event)
+        except JournalWriteError as exc:
+            return self.on_commit_failure(exc, event)
 
     def _route(self, event: Event) -> Verdict | None:
+        if self._wall_clock:
+            self._check_clock()
         game = self.game
-        if isinstance(event, GpioEdge):
+        if type(event) is GpioEdge:
             self._gpio(event)
         elif isinstance(event, BetPlaced):
             return self._person(event, game.verify_bet, game.place_bet)
@@ -176,9 +372,9 @@ class Table:
         return ACCEPTED
 
     def _gpio(self, edge: GpioEdge) -> None:
-        _, body = self.journal.append_edge(edge.t + self._offset, edge.input, edge.level)
-        if self.sink is not None:
-            self.sink(body)
+        if self.journal.edge(edge.t + self._offset, edge.input, edge.level) and (
+                self._evidence_timer is None):
+            self._arm_evidence(edge.t + EVIDENCE_MAX_S)
         if edge.input in self._raw_inputs:
             # The game reads its sensors' edges itself (missed and chattering edges are
             # sensor faults it corrects and counts).
@@ -192,3 +388,20 @@ class Table:
                               f"but was already at {edge.level}: ignored")
             return
         self.game.gpio(edge)
+
+    def _arm_evidence(self, deadline: float) -> None:
+        self._evidence_timer = self.schedule_input(deadline, self._evidence_due,
+                                                   background=True)
+
+    def _evidence_due(self) -> None:
+        """The open batch's time is up: close it, unless a decision closed it already (a
+        newer batch is then due later)."""
+        self._evidence_timer = None
+        since = self.journal.open_since
+        if since is None:
+            return
+        due = since - self._offset + EVIDENCE_MAX_S
+        if due <= self.now() + 1e-6:
+            self.emit("evidence", reason="interval")
+        else:
+            self._arm_evidence(due)

@@ -11,9 +11,12 @@ the reason it is refused and change nothing; :func:`can` says yes or no; ``deale
 ``place_bet`` do it. The table journals a refusal through the game's ``refused`` and answers
 the person who sent it with a :class:`Verdict`.
 
-A game never writes the journal itself: it calls ``emit``, which appends the record to the
-journal (committed, hash-chained) and returns it with its ``seq``; only then does the game
-act on it (project standards, Durability).
+A game never writes the journal itself: it calls ``emit``, which checks the record against
+its declared type (the game's ``records.py``, listed in ``GameSpec.records``), stages it in
+the transaction of the input being handled and returns it with its ``seq``. Every record of
+one input (or one timer: the game's ``schedule`` callbacks are inputs too) is committed
+together before anything outside the controller thread sees it (project standards,
+Durability).
 """
 
 from __future__ import annotations
@@ -145,6 +148,24 @@ class GameStatus:
     fields: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class EvidenceWindow:
+    """Where one game's raw inputs are in the journal, for ``tablectl export --evidence``:
+    the inputs after record ``origin`` through record ``end`` (the game's verdict) make a
+    trace a fresh table turns into the same verdict. ``limits`` are those in force for it
+    (``{"min_bet", "max_bet"}``, chips), ``prelude`` trace inputs that put a fresh table
+    where the journal's was at ``origin`` (e.g. ``{"input": "open_bets"}`` when bets had
+    reopened by themselves), played first; ``meta`` the game's settings that were
+    otherwise at ``origin`` (e.g. ``{"pool": {"opening_balance": 120}}``: Pot Luck's pool
+    as it stood then), over the config's in the trace's meta."""
+
+    origin: int
+    end: int
+    limits: dict[str, int] | None = None
+    prelude: tuple[dict[str, Any], ...] = ()
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
 @dataclass
 class GameContext:
     """What the table gives a game it makes.
@@ -186,7 +207,19 @@ class Game(Protocol):
     def port_status(self, status: PortStatus) -> None: ...
 
     def recover_from(self, journal: Journal) -> None:
-        """Resume after a restart from what the journal holds."""
+        """Resume after a restart from what the journal holds: its last checkpoint of this
+        game and the records after it (``controller.store.resume.since_checkpoint``).
+
+        Raises:
+            UnreadableRecord: a record it must read cannot be read (the start stops).
+        """
+
+    def checkpoint(self) -> dict[str, Any] | None:
+        """At a game boundary (a settled spin, a closed shoe), what a fresh table needs to
+        go on from here (JSON: the game number, limits, a pool...; ``boundary`` in words),
+        which ``recover_from`` reads back from the last ``checkpoint`` record; None when
+        this is no boundary. Asked after an input, at most every few hundred records. A
+        game without it recovers from the journal's start."""
 
     def open_game(self) -> str | None:
         """The game still open (no verdict, or held), in words; None when none is."""
@@ -243,6 +276,15 @@ class GameSpec:
         bet_record: the record type that journals an accepted bet, with every field of
             the bet input (a refused bet is the ``alarm`` with its ``bet``): each bet is
             in the journal once, and the daemon's simulator counts them on a restart.
+        records: the record types the game journals and the fields it adds to shared
+            ones: classes made with ``@record`` / ``@extends`` in its ``records.py``
+            (:mod:`controller.store.records`). A record of a type not listed here, or
+            with a field its type does not declare, is refused with ``RecordError``.
+        evidence_window: ``(journal, game number)`` -> the :class:`EvidenceWindow` of that
+            game (None when the journal has no such game): ``tablectl export --evidence``.
+        trace_meta: the game's config object -> its settings as a trace's ``meta`` keys,
+            which ``load_config`` reads back (the exported trace's); None: the fields of
+            its config dataclass as they are.
     """
 
     name: str
@@ -267,6 +309,9 @@ class GameSpec:
     calibrate: str = ""
     log: dict[str, tuple[str, ...] | None] = field(default_factory=dict)
     bet_record: str = ""
+    records: tuple[type, ...] = ()
+    evidence_window: Callable[[Journal, int], EvidenceWindow | None] | None = None
+    trace_meta: Callable[[Any], dict[str, Any]] | None = None
 
     def ports(self, config: Config) -> tuple[str, ...]:
         """The serial ports the table of ``config`` reads."""

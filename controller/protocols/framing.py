@@ -76,6 +76,10 @@ class LineFramer:
         self._tail = b""
         self._marks = set()
 
+    def idle(self) -> bool:
+        """No byte of an unfinished line is held."""
+        return not self._buf and self._length < 0
+
     def unfinished(self) -> Frame | None:
         """Take the line under way (the port went down: its end will never come) and
         forget it: its bytes, or an :class:`Overlong` of what arrived of it; None when no

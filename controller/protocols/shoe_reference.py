@@ -67,6 +67,11 @@ class ReferenceShoeCodec:
         """Forget any unfinished line (the port was reopened, its tail is lost)."""
         self._framer.reset()
 
+    def idle(self) -> bool:
+        """No byte of a line is held (a fresh codec would read what comes next the same
+        way: a lone LF after a CR ends an empty line, which is skipped)."""
+        return self._framer.idle()
+
     def port_down(self) -> list[ShoeLine]:
         """The port went down: drop the unfinished line, never to be joined with the bytes
         that come after the port is back (they start a new line).

@@ -1,14 +1,24 @@
-"""The journal: every record, in order, in SQLite, hash-chained.
+"""The journal: every record, in order, in SQLite, hash-chained; raw edges in evidence batches.
 
 Each record is one row: its ``seq`` (1, 2, ...), its body (canonical JSON of the whole
 record: ``type``, ``seq``, ``t`` and its fields) and ``hash`` = SHA-256 of the previous
 record's hash and this body, so an edit, an insertion or a deletion anywhere breaks the
-chain from that record on (project standards, Security).
+chain from that record on (project standards, Security). The ``type`` and ``t`` columns
+copy the body's for queries; :meth:`Journal.verify` checks them against it. Raw GPIO edges
+are packed into evidence batches (:mod:`controller.store.evidence`), each written with the
+record that closes it, which carries its SHA-256.
 
-Durability (project standards, Durability): WAL mode with ``synchronous=FULL``, and each record
-is committed before :meth:`Journal.append` returns, so a record is on disk before anything
-acts on it. A replay may use ``durable=False`` (a scratch database; commits are batched and
-not synced), never the daemon.
+Durability (project standards, Durability): WAL mode with ``synchronous=FULL``. Records are
+written in transactions: the table opens one for each input (:meth:`Journal.transaction`),
+every record the input causes is staged in it, and one commit (one fsync of the WAL) puts
+them on disk together before anything acts on them; after a power cut an input is in the
+journal with all its consequences or not at all. An :meth:`append` outside a transaction
+is its own. A replay may use ``durable=False`` (a scratch database: commits batched, no
+fsync), never the daemon.
+
+Format (``PRAGMA user_version``): 2 since issue 8. A journal of format 1 (one record per
+GPIO edge, no evidence table) is upgraded when opened for writing: its records stay as they
+were written, an ``upgrade`` record says so, and new records follow in format 2.
 """
 
 from __future__ import annotations
@@ -20,7 +30,8 @@ import os
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from json.encoder import encode_basestring_ascii as encode_basestring
@@ -28,9 +39,11 @@ from pathlib import Path
 from typing import Any
 
 from controller.core.config import why_not_made
-from controller.core.errors import JournalError
+from controller.core.errors import JournalError, JournalWriteError
+from controller.store.evidence import Batch, Edge, pack
 
 GENESIS = "0" * 64
+FORMAT = 2
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
     seq   INTEGER PRIMARY KEY,
@@ -40,10 +53,21 @@ CREATE TABLE IF NOT EXISTS records (
     hash  TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS records_type ON records(type);
+CREATE TABLE IF NOT EXISTS evidence (
+    batch    INTEGER PRIMARY KEY,
+    seq      INTEGER NOT NULL,
+    first_us INTEGER NOT NULL,
+    edges    INTEGER NOT NULL,
+    inputs   TEXT NOT NULL,
+    data     BLOB NOT NULL
+);
 """
 _BATCH = 2000  # records per transaction when durable=False
 _INSERT = "INSERT INTO records(seq, t, type, body, hash) VALUES (?, ?, ?, ?, ?)"
-
+_INSERT_BATCH = ("INSERT INTO evidence(batch, seq, first_us, edges, inputs, data) "
+                 "VALUES (?, ?, ?, ?, ?, ?)")
+Row = tuple[int, float, str, str, str]
+BatchRow = tuple[int, int, int, int, str, bytes]
 
 # ASCII only: a body is one line for any reader, whatever characters a record holds
 # (U+0085 and U+2028 end a line for some).
@@ -53,8 +77,8 @@ _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), allow_nan=Fal
 def canonical(record: dict[str, Any]) -> str:
     """The one JSON text of a record that its hash covers (sorted keys, no spaces, ASCII).
 
-    Flat records of strings and numbers (GPIO edges: most of a journal) are written
-    directly; the text is the same as the JSON encoder's, only faster.
+    Flat records of strings and numbers are written directly; the text is the same as
+    the JSON encoder's, only faster.
     """
     parts = []
     for key in sorted(record):
@@ -76,27 +100,29 @@ def chain_hash(prev_hash: str, body: str) -> str:
 
 @dataclass(frozen=True)
 class VerifyResult:
-    """Outcome of :func:`verify`: ``ok``, how many records were checked, the first bad one."""
+    """Outcome of :meth:`Journal.verify`: ``ok``, how many records were checked (from
+    ``first``), the first bad one and why."""
 
     ok: bool
     records: int
     bad_seq: int | None = None
     message: str = ""
+    first: int = 1
 
 
 class Journal:
-    """Append-only, hash-chained record store.
+    """Append-only, hash-chained record store with evidence batches.
 
     Args:
         path: SQLite file; its folder is created if missing.
-        durable: True (the daemon): commit and fsync each record. False (replay scratch
-            databases): batch commits, no fsync.
+        durable: True (the daemon): each transaction committed and fsync'd. False
+            (replay scratch databases): commits batched, no fsync.
         readonly: open for reading only (``tablectl``), while the daemon may be writing.
 
     Raises:
-        JournalError: the file is not a database, fails ``PRAGMA integrity_check``, (read
-            only) does not exist, or its folder cannot be made (a regular file stands where
-            a folder of its path should be, or no permission).
+        JournalError: the file is not a database, its last record cannot be read, it is
+            of a format newer than this code's, (read only) it does not exist, or its
+            folder cannot be made (a regular file in the way, no permission).
     """
 
     def __init__(self, path: str | Path, *, durable: bool = True, readonly: bool = False) -> None:
@@ -105,6 +131,10 @@ class Journal:
         self.durable = durable
         self.access = "read-only" if readonly else "write"
         self._copy: str | None = None
+        self.commits = 0  # durable commits made (each one fsync of the WAL)
+        self.last_commit_s = 0.0  # the last one, from its first record to its commit (s)
+        self.last_write_s = 0.0  # ... and its write alone, BEGIN to COMMIT (s)
+        self._began = 0.0
         try:
             if readonly:
                 if not self.path.exists():
@@ -115,91 +145,222 @@ class Journal:
                 self._db = sqlite3.connect(self.path, isolation_level=None)
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'OFF'}")
-                self._db.executescript(_SCHEMA)
-            check = self._db.execute("PRAGMA integrity_check").fetchone()[0]
+            self.format = self._open_format()
+            row = self._db.execute(
+                "SELECT seq, hash, t FROM records ORDER BY seq DESC LIMIT 1").fetchone()
+            batch = (self._db.execute("SELECT max(batch) FROM evidence").fetchone()[0]
+                     if self.format >= 2 else None)
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"{self.path}: not a usable journal ({exc})") from exc
         except OSError as exc:  # its folder cannot be made: a file is in the way, no right
             raise JournalError(f"{self.path}: cannot make the journal there: "
                                f"{why_not_made(self.path, exc)}") from exc
-        if check != "ok":
-            raise JournalError(f"{self.path}: integrity_check failed: {check}")
-        row = self._db.execute(
-            "SELECT seq, hash, t FROM records ORDER BY seq DESC LIMIT 1").fetchone()
         self.last_seq: int = row[0] if row else 0
         self.last_hash: str = row[1] if row else GENESIS
         self.last_t: float = row[2] if row else 0.0
-        self._rows: list[tuple[int, float, str, str, str]] = []
+        self._next_batch = (batch or 0) + 1
+        self._rows: list[Row] = []  # written, not yet committed (durable=False)
+        self._batch_rows: list[BatchRow] = []
+        self._staged: list[Row] | None = None  # the open transaction's records
+        self._staged_batches: list[BatchRow] = []
+        self._saved: tuple[int, str, float, int, list[Edge]] | None = None
+        self._edges: list[Edge] = []  # the open evidence batch
+        self._schema_sql: list[str] = []  # run in the next commit (an upgrade)
+        self.recent: dict[int, Batch] = {}  # the batches the last transaction closed
+        if self.format < FORMAT and not readonly:
+            self._upgrade()
 
-    def append(self, type_: str, t: float, fields: dict[str, Any]) -> tuple[dict[str, Any], str]:
-        """Journal one record; return it (with ``type``, ``seq``, ``t``) and its JSON body.
+    def _open_format(self) -> int:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        has_records = self._db.execute(
+            "SELECT 1 FROM sqlite_master WHERE name = 'records'").fetchone() is not None
+        if version > FORMAT:
+            raise JournalError(f"{self.path}: journal format {version} is newer than this "
+                               f"controller's ({FORMAT}): run the version that wrote it")
+        if self.readonly:
+            return version if version else (1 if has_records else FORMAT)
+        if not has_records:
+            self._db.executescript(_SCHEMA + f"PRAGMA user_version = {FORMAT};")
+            return FORMAT
+        return version if version else 1
 
-        Durable journals commit (fsync) before returning.
+    def _upgrade(self) -> None:
+        """Format 1 to 2, in one transaction: the evidence table, the format number and an
+        ``upgrade`` record; the records stay as written."""
+        records = self.last_seq
+        self._schema_sql = [s for s in _SCHEMA.split(";") if s.strip()] + [
+            f"PRAGMA user_version = {FORMAT}"]
+        with self.transaction():
+            self.append("upgrade", self.last_t, {"from_format": self.format,
+                                                 "to_format": FORMAT, "records": records})
+        self.format = FORMAT
+
+    # -- writing -----------------------------------------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Stage every record appended inside; commit them together (one fsync) at the end.
+        Nested use joins the open transaction. On an exception inside, nothing is written
+        and the chain's head is as before.
 
         Raises:
-            JournalError: the journal is read-only or the write failed (disk full, I/O).
+            JournalWriteError: the commit failed (disk full, read-only, I/O): nothing of
+                the transaction is on disk, the head is as before it.
         """
+        if self._staged is not None:
+            yield
+            return
+        self.begin()
+        try:
+            yield
+        except BaseException:
+            self.rollback()
+            raise
+        self.commit()
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._staged is not None
+
+    def begin(self) -> None:
+        """Open a transaction (:meth:`transaction` is the usual way); the table opens one
+        at an input's first record, so an input that journals nothing costs nothing."""
+        self._began = time.perf_counter()
         if self.readonly:
             raise JournalError(f"{self.path}: opened read-only")
+        self._staged = []
+        self._staged_batches = []
+        self.recent = {}
+        self._saved = (self.last_seq, self.last_hash, self.last_t, self._next_batch,
+                       self._edges)
+
+    def rollback(self) -> None:
+        """Drop the open transaction: nothing of it is written; the head is as before."""
+        assert self._saved is not None
+        (self.last_seq, self.last_hash, self.last_t, self._next_batch,
+         self._edges) = self._saved
+        self._staged, self._saved = None, None
+        self._staged_batches = []
+
+    def commit(self) -> None:
+        """Write the open transaction, in one SQLite transaction (one fsync when durable).
+
+        Raises:
+            JournalWriteError: as :meth:`transaction`; the transaction is dropped.
+        """
+        rows, batches = self._staged, self._staged_batches
+        assert rows is not None
+        if not rows:
+            self._staged, self._saved = None, None
+            return
+        if not self.durable:
+            self._rows += rows
+            self._batch_rows += batches
+            self._staged, self._saved = None, None
+            if len(self._rows) >= _BATCH:
+                self.flush()
+            return
+        try:
+            self._write(rows, batches)
+        except JournalWriteError:
+            self.rollback()
+            raise
+        self._staged, self._saved = None, None
+        self.commits += 1
+        self.last_commit_s = time.perf_counter() - self._began
+
+    def _write(self, rows: list[Row], batches: list[BatchRow]) -> None:
+        db = self._db
+        began = time.perf_counter()
+        try:
+            db.execute("BEGIN")
+            try:
+                for sql in self._schema_sql:
+                    db.execute(sql)
+                db.executemany(_INSERT, rows)
+                if batches:
+                    db.executemany(_INSERT_BATCH, batches)
+                db.execute("COMMIT")
+                self.last_write_s = time.perf_counter() - began
+                self._schema_sql = []
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            self._schema_sql = []
+            what = (f"records {rows[0][0]}-{rows[-1][0]}" if len(rows) > 1
+                    else f"record {rows[0][0]}")
+            raise JournalWriteError(self.path, what, exc) from exc
+
+    def append(self, type_: str, t: float, fields: dict[str, Any],
+               closes_evidence: bool = False) -> tuple[dict[str, Any], str]:
+        """Journal one record (staged in the open transaction, else committed at once);
+        return it (with ``type``, ``seq``, ``t``) and its JSON body.
+
+        ``t`` in ``fields`` (an event's own time) wins over ``t``; times never go back.
+        With ``closes_evidence`` the open evidence batch, if it has edges, is written with
+        the record, whose ``evidence`` field is then the batch's reference.
+
+        Raises:
+            JournalError: the journal is read-only. JournalWriteError: the record's own
+                commit failed (outside a transaction).
+        """
+        if self._staged is None:
+            with self.transaction():
+                return self.append(type_, t, fields, closes_evidence)
         seq = self.last_seq + 1
-        # An emitter may pass the event's own time (a serial chunk's arrival) as "t". Times
-        # never go back in the journal, even when two driver threads' events cross.
+        # Times never go back in the journal, even when two driver threads' events cross.
         t = max(fields.pop("t", t), self.last_t)
+        if closes_evidence and self._edges:
+            batch = self._close_batch(seq)
+            fields["evidence"] = batch.ref()
         record = {"type": type_, "seq": seq, "t": round(t, 6), **fields}
         body = canonical(record)
         digest = chain_hash(self.last_hash, body)
-        self._write((seq, record["t"], type_, body, digest))
+        self._staged.append((seq, record["t"], type_, body, digest))
         self.last_t = record["t"]
         self.last_seq = seq
         self.last_hash = digest
         return record, body
 
-    def append_edge(self, t: float, name: str, level: int) -> tuple[dict[str, Any], str]:
-        """Journal a ``gpio`` record (the hot path: most of a journal is GPIO edges).
+    def edge(self, t: float, name: str, level: int) -> bool:
+        """Add a raw GPIO edge (``t`` journal time, seconds) to the open evidence batch;
+        True when it is the batch's first."""
+        edges = self._edges
+        edges.append((t, name, level))
+        return len(edges) == 1
 
-        The same record and body as ``append("gpio", t, {"input": name, "level": level})``,
-        written without the generic encoder; ``name`` is an input name of CONTRACT §1.
-        """
-        if self.readonly:
-            raise JournalError(f"{self.path}: opened read-only")
-        seq = self.last_seq + 1
-        t = round(max(t, self.last_t), 6)
-        body = f'{{"input":"{name}","level":{level},"seq":{seq},"t":{t!r},"type":"gpio"}}'
-        digest = chain_hash(self.last_hash, body)
-        self._write((seq, t, "gpio", body, digest))
-        self.last_t = t
-        self.last_seq = seq
-        self.last_hash = digest
-        return {"type": "gpio", "seq": seq, "t": t, "input": name, "level": level}, body
+    @property
+    def open_edges(self) -> int:
+        """Edges in the open evidence batch (not yet journaled)."""
+        return len(self._edges)
 
-    def _write(self, row: tuple[int, float, str, str, str]) -> None:
-        if self.durable:
-            try:
-                # Autocommit: one fsync'd transaction per record.
-                self._db.execute(_INSERT, row)
-            except sqlite3.Error as exc:
-                raise JournalError(f"{self.path}: write of record {row[0]} failed: {exc}") from exc
-        else:
-            self._rows.append(row)
-            if len(self._rows) >= _BATCH:
-                self.flush()
+    @property
+    def open_since(self) -> float | None:
+        """The time of the open batch's first edge (journal time), None when it is empty."""
+        return self._edges[0][0] if self._edges else None
+
+    def _close_batch(self, seq: int) -> Batch:
+        batch = pack(self._next_batch, self._edges)
+        self._next_batch += 1
+        self._edges = []
+        assert self._staged is not None
+        self._staged_batches.append((batch.batch, seq, batch.first_us, batch.edges,
+                                     batch.inputs, batch.data))
+        self.recent[batch.batch] = batch
+        return batch
 
     def flush(self) -> None:
-        """Write and commit a pending batch (``durable=False``).
+        """Write and commit what a ``durable=False`` journal holds back.
 
         Raises:
-            JournalError: the write failed; nothing of the batch is kept.
+            JournalWriteError: the write failed; nothing of it is kept.
         """
         if not self._rows:
             return
-        rows, self._rows = self._rows, []
-        try:
-            with self._db:
-                self._db.execute("BEGIN")
-                self._db.executemany(_INSERT, rows)
-        except sqlite3.Error as exc:
-            raise JournalError(f"{self.path}: write of records {rows[0][0]}-{rows[-1][0]} "
-                               f"failed: {exc}") from exc
+        rows, batches = self._rows, self._batch_rows
+        self._rows, self._batch_rows = [], []
+        self._write(rows, batches)
 
     def close(self) -> None:
         self.flush()
@@ -208,8 +369,10 @@ class Journal:
             shutil.rmtree(self._copy, ignore_errors=True)
             self._copy = None
 
+    # -- reading -----------------------------------------------------------------------
     def records(self, after: int = 0, types: tuple[str, ...] = ()) -> Iterator[dict[str, Any]]:
-        """Records with ``seq`` > ``after`` in order, optionally only of ``types``."""
+        """Records with ``seq`` > ``after`` in order, optionally only of ``types`` (found
+        by the ``type`` column: for the tools; recovery reads :meth:`bodies`)."""
         self.flush()
         sql = "SELECT body FROM records WHERE seq > ?"
         args: list[Any] = [after]
@@ -219,6 +382,17 @@ class Journal:
         for (body,) in self._db.execute(sql + " ORDER BY seq", args):
             yield json.loads(body)
 
+    def bodies(self, after: int = 0, until: int | None = None
+               ) -> Generator[tuple[int, str, str], None, None]:
+        """(seq, type column, body) of each record with ``after`` < seq <= ``until``."""
+        self.flush()
+        sql = "SELECT seq, type, body FROM records WHERE seq > ?"
+        args: list[Any] = [after]
+        if until is not None:
+            sql += " AND seq <= ?"
+            args.append(until)
+        yield from self._db.execute(sql + " ORDER BY seq", args)
+
     def last_of(self, type_: str) -> dict[str, Any] | None:
         """The newest record of ``type_``, or None."""
         self.flush()
@@ -227,32 +401,80 @@ class Journal:
         ).fetchone()
         return json.loads(row[0]) if row else None
 
-    def verify(self) -> VerifyResult:
-        """Recompute the hash chain from the first record; name the first record that fails.
-
-        A record fails when its body is not the canonical JSON of a record with that
-        ``seq``, when its hash is not the chain hash, or when a ``seq`` is missing.
-        """
+    def last_checkpoint(self) -> dict[str, Any] | None:
+        """The newest ``checkpoint`` record whose body is one (a row whose ``type`` column
+        was altered is passed over), or None."""
         self.flush()
-        prev = GENESIS
-        expected = 1
-        count = 0
-        rows = self._db.execute("SELECT seq, body, hash FROM records ORDER BY seq")
-        for seq, body, digest in rows:
-            count += 1
-            if seq != expected:
-                return VerifyResult(False, count, expected, f"record {expected} is missing")
+        rows = self._db.execute(
+            "SELECT body FROM records WHERE type = 'checkpoint' ORDER BY seq DESC")
+        for (body,) in rows:
             try:
-                record = json.loads(body)
+                rec = json.loads(body)
             except ValueError:
-                return VerifyResult(False, count, seq, f"record {seq}: body is not JSON")
-            if record.get("seq") != seq or canonical(record) != body:
-                return VerifyResult(False, count, seq, f"record {seq}: body altered")
-            if chain_hash(prev, body) != digest:
-                return VerifyResult(False, count, seq, f"record {seq}: hash does not chain")
-            prev = digest
-            expected += 1
-        return VerifyResult(True, count)
+                continue
+            if isinstance(rec, dict) and rec.get("type") == "checkpoint":
+                return rec
+        return None
+
+    def hash_of(self, seq: int) -> str | None:
+        """The stored hash of record ``seq`` (GENESIS for 0), None when there is none."""
+        if seq == 0:
+            return GENESIS
+        self.flush()
+        row = self._db.execute("SELECT hash FROM records WHERE seq = ?", (seq,)).fetchone()
+        return row[0] if row else None
+
+    def batches(self, first: int = 1, last: int | None = None) -> Iterator[tuple[int, Batch]]:
+        """(closing seq, batch) of each evidence batch numbered ``first`` to ``last``."""
+        if self.format < 2:
+            return
+        self.flush()
+        sql = ("SELECT seq, batch, first_us, inputs, data, edges FROM evidence "
+               "WHERE batch >= ?")
+        args: list[Any] = [first]
+        if last is not None:
+            sql += " AND batch <= ?"
+            args.append(last)
+        for seq, batch, first_us, inputs, data, edges in self._db.execute(
+                sql + " ORDER BY batch", args):
+            yield seq, Batch(batch, first_us, inputs, bytes(data), edges)
+
+    def edge_records(self, after_batch: int = 0) -> Iterator[dict[str, Any]]:
+        """The raw GPIO edges the journal holds, as ``gpio`` records (``t`` journal time,
+        ``input``, ``level``, ``batch``): those of the evidence batches after batch
+        ``after_batch``, in order, and (a journal of format 1) its ``gpio`` records. The
+        edges of the batch still open are not written yet: they come once it closes."""
+        if self.format < 2:
+            for rec in self.records(types=("gpio",)):
+                yield {**rec, "batch": 0}
+        for _, batch in self.batches(after_batch + 1):
+            for t, name, level in batch.decode():
+                yield {"type": "gpio", "t": t, "input": name, "level": level,
+                       "batch": batch.batch}
+
+    def integrity(self) -> str:
+        """SQLite's ``PRAGMA integrity_check`` of the whole file: "ok", or what is wrong
+        (it reads every page: ``tablectl verify --full``, never the daemon's start)."""
+        self.flush()
+        try:
+            rows = self._db.execute("PRAGMA integrity_check").fetchall()
+        except sqlite3.DatabaseError as exc:
+            return str(exc)
+        return "; ".join(r[0] for r in rows)
+
+    def size_bytes(self) -> int:
+        """The database's pages in bytes (the WAL not counted)."""
+        self.flush()
+        count = self._db.execute("PRAGMA page_count").fetchone()[0]
+        return int(count * self._db.execute("PRAGMA page_size").fetchone()[0])
+
+    def verify(self, since: int = 0) -> VerifyResult:
+        """Recompute the hash chain from record ``since`` + 1 (from the first by default)
+        to the head, with the stored hash of record ``since`` as the chain's start; name
+        the first record that fails (:func:`controller.store.verify.check_chain`)."""
+        from controller.store.verify import check_chain
+
+        return check_chain(self, since)
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -263,6 +485,12 @@ class Journal:
             yield
         finally:
             self._db.execute("COMMIT")
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        """The connection, for the verifier's and the exporter's queries (read only)."""
+        self.flush()
+        return self._db
 
     def __enter__(self) -> Journal:
         return self

@@ -10,8 +10,10 @@ from its start to its end: its result record, then the settlements of that game 
 it and the ``state`` record that reopens bets, if any (a roulette spin is settled after its
 result; a coup box by box before it). Before the block comes its prelude: the records between
 the previous game's end and this start (bets, dealer inputs, shoe procedure, alarms), raw
-``gpio`` and ``serial`` records left out. So each record is in one game only: the bets on a
-spin are in that spin's prelude, not at the end of the spin before.
+``serial`` records left out. The journal's bookkeeping (``evidence`` batches closed,
+``checkpoint``, ``seal``; ``gpio`` edges of journals of format 1) is left out everywhere:
+``tablectl export --evidence`` gives a game's raw edges. So each record is in one game only:
+the bets on a spin are in that spin's prelude, not at the end of the spin before.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ from controller.games import registry
 from controller.store.journal import Journal
 
 # Raw hardware records: in a game's block they are its evidence; between games, noise.
-_NOT_IN_PRELUDE = ("gpio", "serial")
+# The journal's own bookkeeping (evidence batches closed, checkpoints, seals) is no game's.
+_BOOKKEEPING = ("gpio", "evidence", "checkpoint", "seal")
+_NOT_IN_PRELUDE = (*_BOOKKEEPING, "serial")
 __all__ = ["HIDDEN", "game_in_full", "games_in_full", "public_view"]
 
 
@@ -83,7 +87,7 @@ def _games(journal: Journal, all_starts: list[dict[str, Any]], first: int,
         number = start[kind]
         end = _end_of_game(window, kind, number, results)
         prelude = [r for r in leftover if r["type"] not in _NOT_IN_PRELUDE]
-        body = [r for r in window[:end + 1] if r["type"] != "gpio"]
+        body = [r for r in window[:end + 1] if r["type"] not in _BOOKKEEPING]
         leftover = window[end + 1:]
         if start["seq"] < all_starts[first]["seq"]:
             continue  # the game before those shown: read for its end only

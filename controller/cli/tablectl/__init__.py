@@ -5,9 +5,12 @@ anywhere on the line; default: $TABLECTL_CONFIG, else /etc/table-controller/tabl
 it exists, else the embedded simulated table). It reads the journal read-only, so it works
 whether the daemon runs or not: ``status`` (is the daemon running, since when; the last
 record and its age; table state, last game, sensor faults, alarms), ``recall GAME`` or
-``recall --last N`` (games in full), ``verify`` (the hash chain), ``calibrate`` (the pocket
-sensor's angle, from a ball resting in a known pocket), ``config check FILE`` (every error
-of a config at once), ``analyze GAME`` (exact figures through the table's own rules code).
+``recall --last N`` (games in full), ``verify`` (the hash chain from the last checkpoint;
+``--full`` everything, ``--key`` the seals; exit 1 naming each problem), ``export`` (records
+by time, or a game's raw inputs as a trace), ``seal-init`` (the sealing key), ``calibrate``
+(the pocket sensor's angle, from a ball resting in a known pocket), ``config check FILE``
+(every error of a config at once), ``analyze GAME`` (exact figures through the table's own
+rules code).
 ``input``, ``bet`` and ``sensors`` (``--watch``: live) talk to the running daemon through
 its control socket; ``input`` and ``bet`` print the table's verdict. Every command takes
 ``--json``: one JSON document on stdout instead of lines for people.
@@ -35,14 +38,18 @@ from controller.cli.tablectl import (
     calibrate,
     config_check,
     control,
+    export,
     recall,
+    seal,
     sensors,
     status,
     verify,
 )
 from controller.core.config import DEFAULT_CONFIG, Config, load_config
 from controller.core.errors import InputError, JournalError
+from controller.games import registry
 from controller.store.journal import Journal
+from controller.store.seal import key_path_for
 
 EXIT_BAD = 1
 EXIT_USAGE = 2
@@ -85,7 +92,9 @@ def _parser(config: Config | None) -> argparse.ArgumentParser:
                         help="a game in full by its number (recall 17), or the last N")
     rc.add_argument("game", nargs="?", type=int, help="the spin or coup number")
     rc.add_argument("--last", type=int, default=None, help="the last N games (default 1)")
-    sub.add_parser("verify", parents=[common], help="check the journal's hash chain")
+    verify.add_parser(sub, common)
+    export.add_parser(sub, common)
+    seal.add_parser(sub, common)
     control.add_parsers(sub, config, common)
     sensors.add_parser(sub, common)
     calibrate.add_parser(sub, common)
@@ -144,11 +153,26 @@ def _run(args: argparse.Namespace) -> int:
         return sensors.run(load_config(args.config), args)
     config = load_config(args.config)
     path = args.journal or config.journal_path
+    if args.command == "seal-init":
+        return seal.run(config, path)
     with Journal(path, readonly=True) as journal:
         if args.command == "verify":
-            return verify.run(journal, args.json)
+            return verify.run(journal, args, key_path_for(path, config.seal_key))
+        if args.command == "export":
+            return export.run(journal, _game_of(journal, config), args)
         if args.command == "status":
             return status.run(journal, config, args.json)
         if args.command == "calibrate":
             return calibrate.run(journal, config, args)
         return recall.run(journal, args.game, args.last, args.json)
+
+
+def _game_of(journal: Journal, config: Config) -> Config:
+    """``config`` for the journal's game (its last ``startup`` names it; a replay's journal
+    is told by its records)."""
+    from controller.core.config import apply_overrides
+
+    game = status.journal_game(journal)
+    if game in registry.names() and game != config.game:
+        return apply_overrides(config, {"table": game}, config.source)
+    return config

@@ -149,12 +149,12 @@ def newest(journal: Journal, types: Sequence[str]) -> dict[str, Any] | None:
 
 def journal_game(journal: Journal) -> str | None:
     """The journal's game: the one its newest ``startup`` record names, else the one its
-    records tell (``_game_from_records``)."""
+    records tell (``game_from_records``)."""
     startup = journal.last_of("startup")
-    return startup.get("game") if startup else _game_from_records(journal)
+    return startup.get("game") if startup else game_from_records(journal)
 
 
-def _game_from_records(journal: Journal) -> str | None:
+def game_from_records(journal: Journal) -> str | None:
     """The game, when no ``startup`` record names it (a replay journals none): the game
     whose games the journal holds (their start and result records), the newest if several;
     in a journal with no game yet, the one its markers name (two card tables journal the

@@ -56,6 +56,9 @@ class CoupChart(Checks, StateChart):
             the one journaled before, from which the pool balance is read back).
         config: the table's section (decks, boxes, rules, Pot Luck's pool and bonus).
         limits: (minimum, maximum) of a main bet per box, in chips (Art. 7).
+        coup_number, start_value, pool_balance: to go on between coups from a checkpoint
+            (the last coup's number, ``idle`` or ``coup_over``, Pot Luck's pool in chips);
+            entering that state again journals nothing.
     """
 
     allow_event_without_transition = False
@@ -104,17 +107,26 @@ class CoupChart(Checks, StateChart):
     dealer_turn.to(coup_over, unless="dealer_must_draw")
     dealer_card.to(coup_over, unless="dealer_must_draw")
 
-    def __init__(self, emit: Emit, config: BlackjackConfig, limits: tuple[int, int]) -> None:
+    def __init__(self, emit: Emit, config: BlackjackConfig, limits: tuple[int, int],
+                 coup_number: int = 0, start_value: str | None = None,
+                 pool_balance: int | None = None) -> None:
         self.emit = emit
         self.event_time = 0.0
         self.config = config
         self.rules = config.rules
         self.limits = limits
-        self.coup = Coup(0)
+        self.coup = Coup(coup_number)
         self.bets: dict[tuple[int, str], int] = {}
         self.settled: list[dict[str, Any]] = []  # the coup's settlements, for its result
-        self.pool_balance = config.pool.opening_balance if config.pool else 0
-        super().__init__()
+        opening = config.pool.opening_balance if config.pool else 0
+        self.pool_balance = opening if pool_balance is None else pool_balance
+        # Resuming between coups (a checkpoint): the coup over was settled before it.
+        self._resuming = start_value is not None
+        if start_value is None:
+            super().__init__()
+        else:
+            super().__init__(start_value=start_value)
+        self._resuming = False
 
     def _emit(self, type_: str, **fields: Any) -> dict[str, Any]:
         """Journal a record stamped with the time of the input that caused it (seconds)."""
@@ -291,6 +303,8 @@ class CoupChart(Checks, StateChart):
                 self._settle(box.number, settle.insurance(amount, hole))
 
     def on_enter_coup_over(self) -> None:
+        if self._resuming:
+            return
         coup, dealer = self.coup, self.coup.dealer
         for box in coup.boxes:
             for hand in box.hands:

@@ -126,6 +126,41 @@ def load(table: str, sec: Section, base: BlackjackConfig | None) -> BlackjackCon
                    bonus_limits=_limits(sec, "bonus", base.bonus_limits))
 
 
+def as_meta(config: BlackjackConfig) -> dict[str, Any]:
+    """The table's settings as a trace's ``meta`` keys, as :func:`load` reads them back
+    (the section's own keys: a payout as "3:2", the pay tables by hand name)."""
+    r = config.rules
+    pays = r.blackjack_pays
+    meta: dict[str, Any] = {
+        "decks": config.decks, "boxes": config.boxes,
+        "cut_card_min_remaining": config.cut_card_min_remaining,
+        "blackjack_pays": f"{pays.numerator}:{pays.denominator}", "dealer": r.dealer,
+        "double_on": r.double_on, "double_after_split": r.double_after_split,
+        "split_pairs": r.split_pairs, "split_aces_one_card": r.split_aces_one_card,
+        "dealer_blackjack_takes": r.dealer_blackjack_takes,
+    }
+    if config.pool is not None:
+        meta["pool"] = {"opening_balance": config.pool.opening_balance,
+                        "hands": _table_meta(config.pool.table, "share")}
+    if config.bonus is not None:
+        meta["bonus"] = {"hands": _table_meta(config.bonus, "pays")}
+    if config.table == "pot_luck":
+        for kind, (low, high) in (("pool", config.pool_limits), ("bonus", config.bonus_limits)):
+            meta[f"{kind}_min_bet"], meta[f"{kind}_max_bet"] = low, high
+    return meta
+
+
+def _table_meta(table: PayTable, prize_key: str) -> dict[str, Any]:
+    hands: dict[str, Any] = {}
+    for p in table.hands:
+        conditions = {"ranks": list(p.ranks) if p.ranks is not None else None,
+                      "suited": p.suited, "blackjack": p.blackjack, "total": p.total,
+                      "cards": p.cards}
+        hands[p.name] = {prize_key: float(p.prize),
+                         **{k: v for k, v in conditions.items() if v is not None}}
+    return hands
+
+
 def _ratio(sec: Section, key: str, default: Fraction) -> Fraction:
     """A payout written "3:2" (3 to 2), from 1:1 to 2:1."""
     text = sec.get(key, str, f"{default.numerator}:{default.denominator}")

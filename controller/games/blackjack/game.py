@@ -86,6 +86,33 @@ class Blackjack:
         (Art. 8); once both are dealt, no byte to come carries them."""
         return self.state == "dealing"
 
+    # -- checkpoints (controller.cards.table) ---------------------------------------------
+    def checkpoint(self) -> dict[str, Any] | None:
+        """Between coups, what a fresh table needs to go on: the last coup's number, the
+        state, and at Pot Luck the pool's balance (seed 004 Art. 7: it carries from coup to
+        coup, whatever the config's opening balance); None while a coup is under way."""
+        if self.state not in _BETWEEN_COUPS:
+            return None
+        state: dict[str, Any] = {"coup": self.coup, "state": self.state}
+        if self.config.pool is not None:
+            state["pool_balance"] = self._chart.pool_balance
+        return state
+
+    def restore(self, state: dict[str, Any]) -> None:
+        """Go on from :meth:`checkpoint`'s ``state``.
+
+        Raises:
+            KeyError, TypeError, ValueError: a state this table did not give (the start
+                stops: the checkpoint cannot be read).
+        """
+        if state["state"] not in _BETWEEN_COUPS:
+            raise ValueError(f"state {state['state']!r} is not between coups")
+        pool = int(state["pool_balance"]) if self.config.pool is not None else None
+        chart = self._chart
+        self._chart = CoupChart(chart.emit, self.config, chart.limits,
+                                coup_number=int(state["coup"]), start_value=state["state"],
+                                pool_balance=pool)
+
     # -- the dealer's inputs and the bets (verify, then do) ------------------------------
     def verify_input(self, inp: DealerInput) -> None:
         """Check ``open_bets``, ``no_more_bets``, ``second_card_exposed`` or a decision

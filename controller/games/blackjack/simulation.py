@@ -269,4 +269,4 @@ def daemon_events(config: Config, start: float, resume: Any) -> Iterator[list[Ev
     already (``resume``: bytes read, inputs and bets journaled before a restart)."""
     from sim.daemon import resume_events
 
-    yield resume_events(simulated_events(config, start, DEFAULT_PORT), resume, start)
+    yield resume_events(simulated_events(config, start, DEFAULT_PORT), resume)

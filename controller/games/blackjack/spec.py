@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.cards.evidence import window_finder
 from controller.games.base import (
     ArgSpec,
     BetSpec,
@@ -15,7 +16,7 @@ from controller.games.base import (
     InputSpec,
     RecallSpec,
 )
-from controller.games.blackjack import config, recall, status
+from controller.games.blackjack import config, recall, records, status
 from controller.games.blackjack.game import BET_RECORD
 from controller.games.blackjack.shoe import SEEDS
 
@@ -63,6 +64,14 @@ def _inputs(seed: str) -> tuple[InputSpec, ...]:
     )
 
 
+def _pool_at(start: dict[str, Any]) -> dict[str, Any]:
+    """Pot Luck's pool as it stood at an exported trace's start (seed 004 Art. 7: it carries
+    from coup to coup): the balance its first ``coup_start`` opened with."""
+    if "pool_balance" not in start:
+        return {}
+    return {"pool": {"opening_balance": start["pool_balance"]}}
+
+
 def make_spec(table: str) -> GameSpec:
     """The ``GameSpec`` of ``blackjack_plus`` or ``pot_luck``."""
     seed = SEEDS[table]
@@ -95,4 +104,7 @@ def make_spec(table: str) -> GameSpec:
         log={name: None for name in ("coup_start", "coup_result", "shoe_procedure", "cut_card",
                                      "decision", "pool_balance", "box_refused")},
         bet_record=BET_RECORD,
+        records=records.RECORDS,
+        evidence_window=window_finder("coup_start", "coup_result", "coup", settings=_pool_at),
+        trace_meta=config.as_meta,
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.cards.evidence import window_finder
 from controller.games.base import (
     ArgSpec,
     BetSpec,
@@ -24,7 +25,7 @@ from controller.games.base import (
     InputSpec,
     RecallSpec,
 )
-from controller.games.draw_poker import config, recall, status
+from controller.games.draw_poker import config, recall, records, status
 from controller.games.draw_poker.chart import BET_RECORD
 
 
@@ -95,4 +96,10 @@ SPEC = GameSpec(
                                  "hand_void", "mano_nula", "rake", "hand_result",
                                  "shoe_procedure")},
     bet_record=BET_RECORD,
+    records=records.RECORDS,
+    # The deck is gathered and shuffled before every hand (num. 2): a hand's raw inputs
+    # start after the last hand's end; its ante limits are its hand_start's.
+    evidence_window=window_finder("hand_start", "hand_result", "hand",
+                                  fresh=("decks_changed", "game_finished"),
+                                  limits=("min_ante", "max_ante")),
 )

@@ -82,13 +82,23 @@ class HandChart(StateChart):
     draw.to(hand_over, cond="too_few_left")
     second_round.to(hand_over, cond="second_round_over")
 
-    def __init__(self, emit: Emit, limits: tuple[int, int]) -> None:
+    def __init__(self, emit: Emit, limits: tuple[int, int], hand_number: int = 0,
+                 start_value: str | None = None, outcome: str = "") -> None:
+        """``emit`` journals, ``limits`` are the house's ante limits (chips);
+        ``hand_number``, ``start_value`` (``idle`` or ``hand_over``) and ``outcome`` go on
+        between hands from a checkpoint, where entering that state journals nothing."""
         self.emit = emit
         self.event_time = 0.0
         self.limits = limits
-        self.hand = Hand(0, *limits)
-        self.outcome = ""
-        super().__init__()
+        self.hand = Hand(hand_number, *limits)
+        self.outcome = outcome
+        # Resuming between hands (a checkpoint): the hand over was concluded before it.
+        self._resuming = start_value is not None
+        if start_value is None:
+            super().__init__()
+        else:
+            super().__init__(start_value=start_value)
+        self._resuming = False
 
     def _emit(self, type_: str, **fields: Any) -> dict[str, Any]:
         """Journal a record stamped with the time of the input that caused it (seconds)."""
@@ -272,7 +282,8 @@ class HandChart(StateChart):
             seat.status = FOLDED
 
     def on_enter_hand_over(self) -> None:
-        self.outcome = conclude(self.hand, self.emit, self.event_time)
+        if not self._resuming:
+            self.outcome = conclude(self.hand, self.emit, self.event_time)
 
     # -- helpers -----------------------------------------------------------------------
     def _round_start(self, rnd: BettingRound) -> None:

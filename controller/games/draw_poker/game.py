@@ -94,6 +94,28 @@ class DrawPoker:
         bytes may carry one."""
         return self.state in _CARDS_OUT
 
+    # -- checkpoints (controller.cards.table) ---------------------------------------------
+    def checkpoint(self) -> dict[str, Any] | None:
+        """Between hands, what a fresh table needs to go on: the last hand's number, the
+        state and how that hand ended (the Mano is named hand by hand, num. 8: nothing of
+        it carries); None while a hand is under way."""
+        if self.state not in _BETWEEN_HANDS:
+            return None
+        return {"hand": self.hand.number, "state": self.state, "outcome": self.outcome}
+
+    def restore(self, state: dict[str, Any]) -> None:
+        """Go on from :meth:`checkpoint`'s ``state``.
+
+        Raises:
+            KeyError, TypeError, ValueError: a state this table did not give (the start
+                stops: the checkpoint cannot be read).
+        """
+        if state["state"] not in _BETWEEN_HANDS:
+            raise ValueError(f"state {state['state']!r} is not between hands")
+        chart = self._chart
+        self._chart = HandChart(chart.emit, chart.limits, hand_number=int(state["hand"]),
+                                start_value=state["state"], outcome=str(state["outcome"]))
+
     # -- the dealer's inputs and the antes (verify, then do) -----------------------------
     def verify_input(self, inp: DealerInput) -> None:
         """Check a dealer input; change nothing.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.cards.evidence import window_finder
 from controller.games.base import (
     ArgSpec,
     BetSpec,
@@ -17,7 +18,7 @@ from controller.games.base import (
     InputSpec,
     RecallSpec,
 )
-from controller.games.mini_baccarat import config, recall, status
+from controller.games.mini_baccarat import config, recall, records, status
 from controller.games.mini_baccarat.rules import BET_RECORD
 
 
@@ -79,4 +80,6 @@ SPEC = GameSpec(
     analyze="controller.games.mini_baccarat.analysis:command",
     log={name: None for name in ("coup_start", "coup_result", "shoe_procedure", "cut_card")},
     bet_record=BET_RECORD,
+    records=records.RECORDS,
+    evidence_window=window_finder("coup_start", "coup_result", "coup"),
 )

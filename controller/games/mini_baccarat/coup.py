@@ -118,19 +118,28 @@ class CoupChart(StateChart):
         decks: int,
         insurance_pays_on: str,
         limits: tuple[int, int],
+        coup_number: int = 0,
+        start_value: str | None = None,
     ) -> None:
         self.emit = emit
         self.event_time = 0.0
         self.decks = decks
         self.insurance_pays_on = insurance_pays_on
         self.limits = limits
-        self.coup_number = 0
+        self.coup_number = coup_number
         self._new_coup_data()
-        super().__init__()
+        # Resuming between coups (a checkpoint): entering the state again journals nothing.
+        self._muted = start_value is not None
+        if start_value is None:
+            super().__init__()
+        else:
+            super().__init__(start_value=start_value)
+        self._muted = False
 
     def _emit(self, type_: str, **fields: Any) -> None:
         """Journal a record stamped with the time of the input that caused it (seconds)."""
-        self.emit(type_, t=self.event_time, **fields)
+        if not self._muted:
+            self.emit(type_, t=self.event_time, **fields)
 
     def _new_coup_data(self) -> None:
         self.bets: dict[tuple[int, str], int] = {}

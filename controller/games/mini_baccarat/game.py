@@ -175,6 +175,20 @@ class MiniBaccarat:
         carry that face-down card (Art. 6)."""
         return self.state in ("dealing", "five_options")
 
+    def checkpoint(self) -> dict[str, Any] | None:
+        """Between coups, what a fresh table needs: the last coup's number and the state
+        (its limits and decks are the config's); None while a coup is under way."""
+        if self.state not in _BETWEEN_COUPS:
+            return None
+        return {"coup": self.coup, "state": self.state}
+
+    def restore(self, state: dict[str, Any]) -> None:
+        """Go on from :meth:`checkpoint`'s ``state``."""
+        chart = self._chart
+        self._chart = CoupChart(chart.emit, chart.decks, chart.insurance_pays_on,
+                                chart.limits, coup_number=int(state["coup"]),
+                                start_value=str(state["state"]))
+
     # -- the dealer's inputs and the bets (verify, then do) ------------------------------
     def verify_input(self, inp: DealerInput) -> None:
         """Check ``open_bets``, ``no_more_bets`` (``boxes``) or ``five_choice`` (``box``,

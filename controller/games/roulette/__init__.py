@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.games.base import ArgSpec, BetSpec, GameContext, GameSpec, InputSpec, RecallSpec
-from controller.games.roulette import config, recall, status
+from controller.games.roulette import config, evidence, recall, records, status
 from controller.games.roulette.layout import BET_KINDS, NUMBER_COUNTS, WHICH_KINDS
 
 
@@ -68,6 +68,8 @@ SPEC = GameSpec(
     make=_make,
     status=status.status,
     bet_record="bet",
+    records=records.RECORDS,
+    evidence_window=evidence.evidence_window,
     recall=RecallSpec(start="spin_start", number="spin",
                       results=("spin_result", "spin_invalid"),
                       shown=("spin_result", "spin_invalid", "spin_held"),

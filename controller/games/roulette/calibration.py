@@ -121,9 +121,9 @@ def measure(records: Iterable[dict[str, Any]], config: Config, pocket: str) -> C
 def command(journal: Journal, config: Config, args: Sequence[str], as_json: bool) -> int:
     """``tablectl calibrate --pocket N [--turns K] [--timeout S] [--recorded S]``: read the
     rotor's passes and the pocket sensor with the ball resting in pocket N, print the
-    offset and the config line. Live (default): the records the daemon journals from now
-    on, until K turns with a reading (both ways) or the timeout; ``--recorded S``: the last
-    S seconds already journaled.
+    offset and the config line. Live (default): the edges the daemon journals from now on
+    (its evidence batches), until K turns with a reading (both ways) or the timeout;
+    ``--recorded S``: the last S seconds already journaled.
 
     Returns 0 with a result, 1 with no turn read (nothing to measure).
 
@@ -149,7 +149,7 @@ def command(journal: Journal, config: Config, args: Sequence[str], as_json: bool
     if options.recorded is not None:
         last = next(journal.records(after=max(0, journal.last_seq - 1)), None)
         since = (last["t"] if last else 0.0) - options.recorded
-        records = [r for r in journal.records(types=("gpio",)) if r["t"] >= since]
+        records = [r for r in journal.edge_records() if r["t"] >= since]
         result = measure(records, config, options.pocket)
     else:
         result = _live(journal, config, options.pocket, options.turns, options.timeout)
@@ -158,11 +158,10 @@ def command(journal: Journal, config: Config, args: Sequence[str], as_json: bool
 
 def _live(journal: Journal, config: Config, pocket: str, turns: int,
           timeout: float) -> Calibration:
-    """Read the gpio records the daemon journals from now on until ``turns`` turns with a
-    reading, or ``timeout`` seconds."""
-    after = journal.last_seq
-    tail = next(journal.records(after=max(0, after - 1)), None)
-    after = tail["seq"] if tail else 0
+    """Read the edges the daemon journals from now on until ``turns`` turns with a
+    reading, or ``timeout`` seconds. The edges come as their evidence batches close (one
+    closes at least once a minute while the rotor turns between spins)."""
+    after = max((rec["batch"] for rec in journal.edge_records()), default=0)
     print(f"reading the rotor and the pocket sensor: turn the rotor slowly, {turns // 2} "
           f"turns each way, the ball at rest in pocket {pocket} (up to {timeout:g} s)",
           flush=True)
@@ -171,9 +170,9 @@ def _live(journal: Journal, config: Config, pocket: str, turns: int,
     result = measure(records, config, pocket)
     while len(result.turns) < turns and time.monotonic() < deadline:
         time.sleep(POLL_S)
-        for rec in journal.records(after=after, types=("gpio",)):
+        for rec in journal.edge_records(after):
             records.append(rec)
-            after = rec["seq"]
+            after = rec["batch"]
         result = measure(records, config, pocket)
     return result
 

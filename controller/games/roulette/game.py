@@ -26,6 +26,7 @@ from controller.games.roulette.layout import RouletteBet, layout_for
 from controller.games.roulette.round import INPUT_EVENTS, RoundMachine
 from controller.games.roulette.wheel import SpinOutcome, make_tracker
 from controller.store.journal import Journal
+from controller.store.resume import since_checkpoint
 from controller.trace import show
 
 
@@ -189,8 +190,8 @@ class RouletteGame:
         self.held_spin = None
         by = inp.args.get("by")
         decided_by = by if isinstance(by, str) and by else "dealer"
-        keep = {k: v for k, v in held.items() if k not in ("type", "seq", "t", "reason",
-                                                            "details", "candidate", "spin")}
+        keep = {k: v for k, v in held.items() if k not in (
+            "type", "seq", "t", "reason", "details", "candidate", "spin", "evidence")}
         common = {"decided_by": decided_by, "held_for": held.get("details"), **keep}
         spin = held["spin"]
         if number is not None:
@@ -353,7 +354,22 @@ class RouletteGame:
         self.bets = []
 
     # -- restart ---------------------------------------------------------------------
+    def checkpoint(self) -> dict[str, Any] | None:
+        """What a fresh table needs to go on from here, when this is a game boundary: no
+        spin in play or held, no bet on the layout, no limits change waiting (a settled
+        spin; the table closed). None otherwise."""
+        if (self.bets or self.held_spin is not None or self.tracker.in_play
+                or self.pending_limits is not None or self.state not in ("bets_open", "closed")):
+            return None
+        return recovery.checkpoint_state(self)
+
     def recover_from(self, journal: Journal) -> None:
-        """Resume after a restart from what the journal holds (:mod:`.recovery`)."""
-        records = list(journal.records(types=recovery.RECORD_TYPES))
-        recovery.recover(self, recovery.scan_journal(records))
+        """Resume after a restart from the journal's last checkpoint and the records after
+        it (:mod:`.recovery`).
+
+        Raises:
+            UnreadableRecord: a record after the checkpoint cannot be read.
+        """
+        checkpoint, records = since_checkpoint(journal, self.config.game)
+        found = recovery.from_checkpoint(checkpoint["state"] if checkpoint else None)
+        recovery.recover(self, recovery.scan_journal(records, found))

@@ -1,10 +1,14 @@
 """A roulette table's restart from its journal (seed 001 Art. 13 settlements, Art. 16 limits;
 CONTRACT §5 held spins).
 
-:func:`scan_journal` reads what a restart needs from the records (the last table state, the
-spins started and concluded, the bets not yet settled, the limits); :func:`recover` resumes
-the game from it: a spin cut by the stop is voided (``interrupted``) and its bets returned,
-a held spin stays held, missing settlements are journaled, nothing journaled is repeated.
+:func:`scan_journal` reads what a restart needs from the records after the last checkpoint
+(a settled spin or a closed table: :func:`checkpoint_state` is what it keeps) and from the
+checkpoint itself (:func:`from_checkpoint`): the last table state, the spins started and
+concluded, the bets not yet settled, the limits. :func:`recover` resumes the game from it: a
+spin cut by the stop is voided (``interrupted``) and its bets returned, a held spin stays
+held, nothing journaled is repeated. Each input is journaled whole (one transaction), so a
+concluded spin always has its settlements: one without (a journal cut by hand, or written
+before format 2) is named in an ``unsettled_bet`` alarm, never paid by the restart.
 """
 
 from __future__ import annotations
@@ -46,13 +50,38 @@ class RouletteRecovery:
     held: dict[str, Any] | None = None
 
 
-def scan_journal(records: list[dict[str, Any]]) -> RouletteRecovery:
-    """Read the records that matter for a restart (``RECORD_TYPES``), in journal order."""
+def checkpoint_state(game: RouletteGame) -> dict[str, Any]:
+    """A checkpoint's ``state`` at a game boundary: the table's state, the last spin
+    concluded, the limits in force when a change set them (else the config's apply)."""
+    changed = game.limits != game.config.limits
+    return {"boundary": f"spin {game.game_number - 1} settled" if game.game_number > 1
+            else "before the first spin", "table_state": game.state,
+            "last_spin": game.game_number - 1,
+            "limits": game.limits_record() if changed else None}
+
+
+def from_checkpoint(state: dict[str, Any] | None) -> RouletteRecovery:
+    """What a restart knows from the checkpoint's ``state`` (None: the journal's start)."""
     found = RouletteRecovery()
+    if state is not None:
+        found.state = state["table_state"]
+        found.last_spin = state["last_spin"]
+        limits = state.get("limits")
+        found.limits = Limits(limits["min_bet"], limits["max_bet"]) if limits else None
+    return found
+
+
+def scan_journal(records: list[dict[str, Any]], found: RouletteRecovery | None = None
+                 ) -> RouletteRecovery:
+    """Read the records that matter for a restart (``RECORD_TYPES``), in journal order,
+    from what ``found`` (the checkpoint's) knows already."""
+    found = found or RouletteRecovery()
     open_spin: int | None = None
     unsettled: list[dict[str, Any]] = []
     for r in records:
         kind = r["type"]
+        if kind not in RECORD_TYPES:
+            continue
         if kind == "state":
             found.state = r["to"]
         elif kind == "spin_start":
@@ -88,8 +117,9 @@ def recover(game: RouletteGame, found: RouletteRecovery) -> None:
 
     A spin that was in play when the controller stopped cannot be finished (its evidence
     stopped at the cut): it is voided with reason ``interrupted`` and its bets are
-    returned. A spin concluded but not wholly settled gets its missing settlements. Bets
-    placed for the next spin stay on the layout. Nothing journaled is repeated. The limits
+    returned. A bet of a concluded spin with no settlement is named in an
+    ``unsettled_bet`` alarm for the inspector (see the module doc). Bets placed for the
+    next spin stay on the layout. Nothing journaled is repeated. The limits
     in force are the last ``applied`` change's (else the config's); a change ``requested``
     and not yet applied applies now if no game is open, else when the open game is settled
     (Art. 16).
@@ -130,15 +160,20 @@ def recover(game: RouletteGame, found: RouletteRecovery) -> None:
                   details={"interrupted": "the controller stopped while the spin was in "
                            "play; voided on restart, bets returned; the dealer reopens "
                            "bets when the wheel is ready"})
-        found.outcomes[interrupted] = None
         game.game_number = max(last, interrupted) + 1
     for record in found.unsettled:
         bet = make_bet(game.layout, record["kind"], record["box"], record["amount"],
                        record.get("numbers"), record.get("which"))
         spin = record["game"]
-        if spin in found.outcomes:
+        if spin == interrupted:  # voided: its bets are returned
             game.emit("settlement", game=spin, note="settled on restart",
-                      **settlement(bet, found.outcomes[spin]))
+                      **settlement(bet, None))
+        elif spin in found.outcomes:
+            game.emit("alarm", code="unsettled_bet", game=spin, bet=bet_input_of(record),
+                      message=f"record {record['seq']}: a {record['kind']} bet of "
+                      f"{record['amount']} on box {record['box']} for spin {spin}, which is "
+                      "concluded, has no settlement (the journal was cut in the middle of an "
+                      "input): not paid by the restart; the inspector settles it")
         else:
             game.bets.append(bet)
     if state == "closed" or (state == "bets_open" and found.state != "bets_open"):
@@ -146,3 +181,9 @@ def recover(game: RouletteGame, found: RouletteRecovery) -> None:
         # applies now (Art. 16); with bets open or a spin held it waits for that game's
         # settlement.
         game.apply_pending_limits(game_over=True)
+
+
+def bet_input_of(record: dict[str, Any]) -> dict[str, Any]:
+    """The bet input a ``bet`` record holds (its fields but ``game``)."""
+    return {k: v for k, v in record.items() if k in ("kind", "box", "amount", "numbers",
+                                                       "which")}

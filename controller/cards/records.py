@@ -1,0 +1,128 @@
+"""The card core's record types: what every card table journals of its shoe and its cards
+(``controller.cards.shoe``, ``controller.cards.table``, ``controller.cards.game``).
+
+A card game lists them in its ``GameSpec(records=...)`` (``CARD_RECORDS``) and adds its
+game's tag (e.g. ``coup``) to them with ``@extends`` in its own ``records.py``.
+"""
+
+from __future__ import annotations
+
+from controller.store.records import ABSENT, Absent, extends, record
+
+
+@record("card")
+class Card:
+    """A card dealt to ``hand`` ("box 2", "banca"...), ``face_down`` until turned (seed 000
+    Art. 6), ``manual`` when the dealer entered it (a misread corrected)."""
+
+    hand: str
+    card: str
+    face_down: bool
+    manual: bool
+
+
+@record("card_turned")
+class CardTurned:
+    """A face-down card turned: the public may see it from now on."""
+
+    hand: str
+    card: str
+
+
+@record("bets_closed")
+class BetsClosed:
+    """Bets closed and the deal begins: the ``boxes`` in play."""
+
+    boxes: list[int]
+
+
+@record("misread")
+class Misread:
+    """A card passed the reader unread: by the shoe (``pending`` misreads awaiting the
+    dealer's correction) and by the game (the ``hand`` it was due to)."""
+
+    hand: str | Absent = ABSENT
+    pending: int | Absent = ABSENT
+
+
+@record("shoe_procedure")
+class ShoeProcedure:
+    """A step of a shoe procedure (seed 002 Art. 5-6), ``times`` for a step done several
+    times, ``by`` for one that asks who."""
+
+    procedure: str
+    step: str
+    times: int | Absent = ABSENT
+    by: str | Absent | None = ABSENT
+
+
+@record("burn")
+class Burn:
+    """A card drawn and burned; ``cards_left`` in the shoe by composition."""
+
+    card: str
+    cards_left: int
+
+
+@record("cut_card")
+class CutCard:
+    """The cut card passed the reader; ``late`` / ``early``: misplaced (seed 002 Art. 5 e)."""
+
+    cards_left: int
+    late: bool
+    early: bool
+
+
+@record("shoe_closed")
+class ShoeClosed:
+    """The shoe closed (``reason``: cut_card, decks_changed, game_finished): the procedure
+    after it is due."""
+
+    reason: str
+    cards_left: int
+    note: str | Absent = ABSENT
+
+
+@record("manual_card")
+class ManualCard:
+    """The dealer's correction of a misread card."""
+
+    card: str
+
+
+@record("inspector_clear")
+class InspectorClear:
+    """The inspector resumed play after the stopping alarms it ``cleared``."""
+
+    note: str
+    cleared: list[str]
+
+
+@extends("alarm")
+class CardAlarm:
+    """What a card table's alarms add: whether they stop play, and what was read."""
+
+    stops_play: bool | Absent = ABSENT
+    card: str | Absent = ABSENT
+    burn: bool | Absent = ABSENT
+    text: str | Absent = ABSENT
+    reader_code: str | Absent = ABSENT
+    mask: int | Absent = ABSENT
+    count: int | Absent = ABSENT
+    length: int | Absent = ABSENT
+    lost: str | Absent | None = ABSENT
+
+
+@extends("recovery")
+class CardRecovery:
+    """What a card table's recovery record adds: the shoe and the next hand due."""
+
+    shoe_cards_left: int | Absent = ABSENT
+    waiting_for: str | Absent | None = ABSENT
+
+
+CARD_RECORDS: tuple[type, ...] = (Card, CardTurned, BetsClosed, Misread, ShoeProcedure, Burn,
+                                  CutCard, ShoeClosed, ManualCard, InspectorClear, CardAlarm,
+                                  CardRecovery)
+"""The card core's record types and extensions, for a card game's ``GameSpec.records``."""
+

@@ -1,0 +1,154 @@
+"""The record types of the two Black Jack tables (seed 002, seed 004; CONTRACT §6), and the
+``coup`` they add to the card core's and the shared records (``controller.store.records``).
+
+Black Jack Plus and Pot Luck journal the same types; Pot Luck's coups add the pool
+(``coup_start``'s ``pool_balance``, the ``pool_balance`` record) and the pool's and the
+bonus's settlements their qualifying ``hand`` and ``prize``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.cards.records import CARD_RECORDS
+from controller.store.records import ABSENT, Absent, extends, record
+
+
+@record("coup_start")
+class CoupStart:
+    """A coup starts with bets open (Art. 7): its number, the decks, the main bet's limits
+    (chips), the dealer's rule (``s17``/``h17``); at Pot Luck the pool as it opens."""
+
+    coup: int
+    decks: int
+    min_bet: int
+    max_bet: int
+    dealer: str
+    pool_balance: int | Absent = ABSENT
+
+
+@record("bet_placed")
+class BetPlaced:
+    """An accepted bet (``main``, ``pool``, ``bonus``, ``insurance``), every field of the bet
+    input, and the box's ``total`` of that kind (chips)."""
+
+    coup: int
+    kind: str
+    box: int
+    amount: int
+    total: int
+    numbers: list[str] | Absent = ABSENT
+    which: int | Absent = ABSENT
+
+
+@record("box_refused")
+class BoxRefused:
+    """A box with bets not dealt in (seed 004 Art. 7: a pool bet and a bet are both due):
+    the rule's ``code``, in words, and the bets ``returned`` by kind (chips)."""
+
+    coup: int
+    box: int
+    code: str
+    message: str
+    returned: dict[str, int]
+
+
+@record("insurance_offered")
+class InsuranceOffered:
+    """The dealer's up card is an ace: insurance offered to ``boxes`` (seed 002 Art. 10),
+    each with the most it may take (``{"box", "max"}``, chips)."""
+
+    coup: int
+    boxes: list[dict[str, int]]
+
+
+@record("decision")
+class Decision:
+    """A player's decision for a hand (``hit``, ``stand``, ``double``, ``split``,
+    ``surrender``; Art. 8-9); a double's new ``stake`` (chips)."""
+
+    coup: int
+    box: int
+    hand: str
+    action: str
+    stake: int | Absent = ABSENT
+
+
+@record("dealer_turn")
+class DealerTurn:
+    """Every hand is finished: the dealer turns his hole card and plays for the hands still
+    ``live`` (CONTRACT §6)."""
+
+    coup: int
+    live_hands: list[str]
+
+
+@record("pool_balance")
+class PoolBalance:
+    """Pot Luck's pool after a coup (seed 004 Art. 7): the balance ``before``, the pool bets
+    ``contributed``, the prizes ``paid`` and the ``balance`` after (chips)."""
+
+    coup: int
+    before: int
+    contributed: int
+    paid: int
+    balance: int
+
+
+@record("coup_result")
+class CoupResult:
+    """The coup's result: the dealer's hand and every box's hands with their outcomes."""
+
+    coup: int
+    dealer: dict[str, Any]
+    boxes: list[dict[str, Any]]
+
+
+@extends("card")
+class CardCoup:
+    coup: int
+
+
+@extends("card_turned")
+class CardTurnedCoup:
+    """The dealer's card turned: his ``up_card`` (Art. 8) or his hole card."""
+
+    coup: int
+    up_card: bool
+
+
+@extends("bets_closed")
+class BetsClosedCoup:
+    coup: int
+
+
+@extends("misread")
+class MisreadCoup:
+    coup: int | Absent = ABSENT
+
+
+@extends("settlement")
+class SettlementPool:
+    """A double's or a split's stake ``returned`` against a dealer blackjack, a box refused;
+    the qualifying ``hand`` of a pool bet or a bonus, and a pool bet's ``prize`` (chips)."""
+
+    returned: int | Absent = ABSENT
+    hand: str | Absent = ABSENT
+    prize: int | Absent = ABSENT
+
+
+@extends("alarm")
+class AlarmCoup:
+    coup: int | Absent = ABSENT
+
+
+@extends("recovery")
+class RecoveryCoup:
+    coup: int | Absent = ABSENT
+
+
+RECORDS: tuple[type, ...] = (*CARD_RECORDS, CoupStart, BetPlaced, BoxRefused, InsuranceOffered,
+                             Decision, DealerTurn, PoolBalance, CoupResult, CardCoup,
+                             CardTurnedCoup, BetsClosedCoup, MisreadCoup, SettlementPool,
+                             AlarmCoup, RecoveryCoup)
+"""Everything a Black Jack table journals, for its ``GameSpec.records``."""

@@ -1,0 +1,109 @@
+"""Roulette's record types (seed 001; CONTRACT §3, §5), and the ``game`` number it adds to
+shared alarms (``controller.store.records``).
+
+A spin's start, its conclusion (result, invalid, held) close the open evidence batch: they
+carry the SHA-256 of the raw GPIO edges since the last one (``evidence``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from controller.store.records import ABSENT, Absent, extends, record
+
+
+@record("spin_start", closes_evidence=True)
+class SpinStart:
+    """A ball launched: spin ``spin`` starts with ``bets`` on the layout and its limits."""
+
+    spin: int
+    bets: int
+    limits: dict[str, int]
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Measured:
+    """What the wheel measured of a spin (CONTRACT §3), whichever its source: revolutions,
+    directions, laps and rotor periods (seconds), pocket readings, the details of each
+    reason; a spin voided by a restart has none. A wheel that reports over serial (issue
+    12) gives what its status lines said: the ball revolutions only in its extended lines
+    (null when it gave none: unknown, never guessed), its game counter and warning flags,
+    the lines read, the bare number lines, the line that concluded the spin, and what
+    stayed ``uncertain`` beside an Art. 12 reason."""
+
+    ball_revolutions: int | Absent | None = ABSENT
+    ball_direction: str | Absent | None = ABSENT
+    rotor_direction: str | Absent | None = ABSENT
+    rotor_rpm: float | Absent | None = ABSENT
+    launch_t: float | Absent = ABSENT
+    left_t: float | Absent | None = ABSENT
+    lap_times: list[float] | Absent = ABSENT
+    rotor_periods: list[float] | Absent = ABSENT
+    pocket_readings: list[dict[str, Any]] | Absent = ABSENT
+    details: dict[str, Any] | Absent = ABSENT
+    ball_revolutions_max: int | Absent = ABSENT
+    recovered_passes: list[dict[str, Any]] | Absent = ABSENT
+    sensor_faults: dict[str, int] | Absent = ABSENT
+    decided_by: str | Absent = ABSENT  # a held spin decided by a person (CONTRACT §5)
+    held_for: dict[str, str] | Absent | None = ABSENT
+    # The serial wheel's (controller.games.roulette.serial_wheel.play).
+    no_more_bets_t: float | Absent | None = ABSENT
+    wheel_source: str | Absent = ABSENT
+    wheel_game: int | Absent = ABSENT
+    wheel_flags: list[int] | Absent = ABSENT
+    wheel_flags_before_launch: list[int] | Absent = ABSENT
+    rotor_rpm_min: float | Absent | None = ABSENT
+    status_lines: int | Absent = ABSENT
+    bare_numbers: list[str | None] | Absent = ABSENT
+    concluded_by: str | Absent | None = ABSENT
+    uncertain: dict[str, str] | Absent = ABSENT
+
+
+@record("spin_result", closes_evidence=True)
+class SpinResult(_Measured):
+    """A result: the winning ``number`` and its ``pocket_index`` in the wheel order."""
+
+    spin: int
+    number: str
+    pocket_index: int
+
+
+@record("spin_invalid", closes_evidence=True)
+class SpinInvalid(_Measured):
+    """A spin voided ("tiro no válido", Art. 12): the first ``reason`` and all ``reasons``."""
+
+    spin: int
+    reason: str
+    reasons: list[str]
+
+
+@record("spin_held", closes_evidence=True)
+class SpinHeld(_Measured):
+    """A spin held for the inspector (CONTRACT §5): why, and the number the evidence
+    points to (``candidate``), if any."""
+
+    spin: int
+    reason: str
+    candidate: str | None
+
+
+@record("bet")
+class Bet:
+    """A bet taken for ``game``: every field of the bet input (CONTRACT §2)."""
+
+    game: int
+    kind: str
+    box: int
+    amount: int
+    numbers: list[str] | Absent = ABSENT
+    which: int | Absent = ABSENT
+
+
+@extends("alarm")
+class AlarmGame:
+    game: int | Absent = ABSENT
+
+
+RECORDS: tuple[type, ...] = (SpinStart, SpinResult, SpinInvalid, SpinHeld, Bet, AlarmGame)
+"""Everything a roulette table journals besides the shared records."""

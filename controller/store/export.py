@@ -1,0 +1,136 @@
+"""Exports of the journal: records by time, and one game's raw inputs as a trace.
+
+:func:`records_between` gives the records journaled from one time to another, as the public
+may see them (a card still face down is masked, by ``controller.cards.masking`` as recall
+does). :func:`evidence_trace` is the regulator's replay: the raw inputs of one game (GPIO
+edges from its evidence batches, serial bytes, dealer inputs, bets), from where a fresh
+table is in the state the journal's was (the game's :class:`EvidenceWindow`), as a trace
+(CONTRACT §2) that ``table-controller replay`` turns into the same verdict.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from controller.cards.masking import present_game
+from controller.core.config import Config
+from controller.core.errors import InputError
+from controller.games import registry
+from controller.store.journal import Journal
+
+_NOT_ARGS = frozenset({"type", "seq", "t", "action", "source"})
+_BET_FIELDS = ("box", "amount", "numbers", "which")
+
+
+def first_seq_at(journal: Journal, t: float) -> int:
+    """The first record's ``seq`` with ``t`` at or after ``t`` (records' times never go
+    back, so a binary search on ``seq`` finds it); one past the last when none is."""
+    db = journal.db
+    lo, hi = 1, journal.last_seq + 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        row = db.execute("SELECT t FROM records WHERE seq = ?", (mid,)).fetchone()
+        if row is not None and row[0] < t:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def records_between(journal: Journal, since: float, until: float | None = None
+                    ) -> Iterator[dict[str, Any]]:
+    """Records with ``since`` <= ``t`` (< ``until``), as the public may see them: masked
+    game by game, a face-down card hidden unless its turn is among them."""
+    first = first_seq_at(journal, since)
+    last = first_seq_at(journal, until) - 1 if until is not None else None
+    starts = {spec.recall.start for spec in registry.games().values()}
+    chunk: list[dict[str, Any]] = []
+    for _seq, _type, body in journal.bodies(first - 1, last):
+        rec = json.loads(body)
+        if rec["type"] in starts and chunk:
+            yield from present_game(chunk)
+            chunk = []
+        if rec["type"] != "gpio":
+            chunk.append(rec)
+    yield from present_game(chunk)
+
+
+def rules_meta(config: Config) -> dict[str, Any]:
+    """A trace's ``meta`` keys for the table's own settings (its game's section): its
+    spec's ``trace_meta``, else the fields of its config dataclass."""
+    spec = registry.spec(config.game)
+    if spec.trace_meta is not None:
+        return spec.trace_meta(config.rules)
+    meta: dict[str, Any] = {}
+    rules = config.rules
+    if dataclasses.is_dataclass(rules) and not isinstance(rules, type):
+        for key, value in dataclasses.asdict(rules).items():
+            if value is not None:
+                meta[key] = list(value) if isinstance(value, tuple) else value
+    return meta
+
+
+def evidence_trace(journal: Journal, config: Config, number: int) -> list[dict[str, Any]]:
+    """The trace of game ``number`` of ``config``'s table (see the module doc): its meta
+    line, the prelude, then every raw input from the window's origin to its verdict,
+    times from 0 (seconds).
+
+    Raises:
+        InputError: the journal has no such game, or the game cannot export its evidence.
+    """
+    spec = registry.spec(config.game)
+    if spec.evidence_window is None:
+        raise InputError("export --evidence", None, None,
+                         f"a {spec.title} table does not export its evidence")
+    window = spec.evidence_window(journal, number)
+    if window is None:
+        raise InputError("export --evidence", None, None,
+                         f"no {spec.recall.number} {number} in {journal.path}")
+    events = list(_inputs(journal, window.origin, window.end, spec.bet_record))
+    events.sort(key=lambda e: e[0])  # stable: a record's order among equal times is kept
+    t0 = events[0][0] if events else 0.0
+    meta: dict[str, Any] = _over({"table": config.game, **rules_meta(config)}, window.meta)
+    if window.limits is not None:
+        meta["limits"] = dict(window.limits)
+    out: list[dict[str, Any]] = [{"t": 0, "meta": meta}]
+    out += [{"t": 0, **obj} for obj in window.prelude]
+    out += [{"t": round(t - t0, 6), **obj} for t, obj in events]
+    return out
+
+
+def _over(base: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
+    """``base`` with ``more`` over it, table by table (``{"pool": {"opening_balance"}}``
+    keeps the pool's other keys)."""
+    out = dict(base)
+    for key, value in more.items():
+        old = out.get(key)
+        out[key] = (_over(old, value) if isinstance(old, dict) and isinstance(value, dict)
+                    else value)
+    return out
+
+
+def _inputs(journal: Journal, origin: int, end: int, bet_record: str
+            ) -> Iterator[tuple[float, dict[str, Any]]]:
+    for _seq, _type, body in journal.bodies(origin, end):
+        rec = json.loads(body)
+        kind, t = rec["type"], rec["t"]
+        ref = rec.get("evidence")
+        if isinstance(ref, dict):
+            batch = next((b for _, b in journal.batches(ref["batch"], ref["batch"])), None)
+            if batch is not None:
+                for edge_t, name, level in batch.decode():
+                    yield edge_t, {"gpio": name, "level": level}
+        if kind == "gpio":  # a journal of format 1
+            yield t, {"gpio": rec["input"], "level": rec["level"]}
+        elif kind == "input" and rec.get("source") is None:  # a button is in its edges
+            yield t, {"input": rec["action"],
+                      **{k: v for k, v in rec.items() if k not in _NOT_ARGS}}
+        elif kind == "serial":
+            yield t, {"serial": rec["port"], "text": rec["text"]}
+        elif kind == bet_record or (kind == "alarm" and rec.get("code") == "bet_refused"
+                                    and isinstance(rec.get("bet"), dict)):
+            bet = rec["bet"] if kind == "alarm" else rec
+            yield t, {"bet": bet["kind"], **{k: bet[k] for k in _BET_FIELDS if k in bet}}

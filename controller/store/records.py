@@ -1,0 +1,319 @@
+"""Typed records: one frozen dataclass per record type, the one place that defines its fields.
+
+A record type is a class decorated with :func:`record`: its annotated attributes are the
+record's fields (their names as in the body: a trailing ``_`` is dropped, ``from_`` is
+``from``), their types the JSON values they hold (``int``, ``float``, ``str``, ``bool``,
+``list[...]``, ``dict[...]``, ``Any``; ``X | None`` may be null), and a field whose default
+is :data:`ABSENT` is optional: left out of the body when not given. The fields every record
+has (``type``, ``seq``, ``t``) are the journal's, never declared.
+
+Where they are declared: the records every table writes in :mod:`controller.store.shared`;
+the card core's in :mod:`controller.cards.records`; each game's in its package's
+``records.py``, listed in its ``GameSpec(records=...)`` together with the fields it adds to
+shared types (:func:`extends`: a Mini-Bacará alarm carries its ``coup``). A table's schema
+(:func:`schema`) is the shared types, its game's, and the game's extensions.
+
+``Table.emit(type_, **fields)`` builds the typed record (:func:`build`): an undeclared type,
+an unknown field, a missing one or a value of the wrong type is a bug and raises
+:class:`RecordError` at once (in tests and in the daemon: nothing of the input is
+journaled). Recovery reads records back through :func:`check` (a record it cannot read
+stops the start, ``controller.cli.main``).
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+import typing
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from functools import cache
+from typing import Any, ClassVar
+
+from controller.core.errors import TableControllerError
+
+_JOURNAL_KEYS = frozenset({"type", "seq", "t"})
+
+
+class Absent:
+    """The value of an optional field that is not in the record (not the same as null)."""
+
+    _instance: ClassVar[Absent | None] = None
+
+    def __new__(cls) -> Absent:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+ABSENT = Absent()
+"""Default of an optional field: the field is left out of the body."""
+
+
+class RecordError(TableControllerError, TypeError):
+    """A record that does not match its declared type: the type is not declared for this
+    table, a field is unknown or missing, or a value has the wrong type. The message names
+    the record type, the field and what to do."""
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One field: its ``key`` in the body, the Python types its value may have (None: any
+    JSON value), whether it may be null and whether it may be left out."""
+
+    key: str
+    kinds: tuple[type, ...] | None
+    nullable: bool
+    optional: bool
+
+    def problem(self, value: Any) -> str | None:
+        """Why ``value`` cannot be this field's, or None."""
+        if value is None:
+            return None if self.nullable or self.kinds is None else "null where a value is due"
+        if self.kinds is None:
+            return None
+        kind = type(value)
+        if kind is bool and bool not in self.kinds:
+            return f"{value!r} where {_names(self.kinds)} is due"
+        if kind in self.kinds or (kind is not bool and isinstance(value, self.kinds)):
+            return None
+        return f"{type(value).__name__} {_short(value)} where {_names(self.kinds)} is due"
+
+
+@dataclass(frozen=True)
+class RecordSpec:
+    """A record type: its ``name`` (the ``type`` of its records), its fields, whether it
+    takes undeclared fields too (``extra``: a dealer input's arguments), whether it closes
+    the open evidence batch (``closes_evidence``: it then carries the batch's ``evidence``
+    reference), whether it is only read in journals written before format 2 (``legacy``),
+    and the class that declares it."""
+
+    name: str
+    fields: tuple[FieldSpec, ...]
+    cls: type | None = None
+    extra: bool = False
+    closes_evidence: bool = False
+    legacy: bool = False
+    by_key: dict[str, FieldSpec] = field(default_factory=dict, compare=False)
+    required: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        self.by_key.update({f.key: f for f in self.fields})
+        object.__setattr__(self, "required",
+                           frozenset(f.key for f in self.fields if not f.optional))
+
+    def extended(self, more: Iterable[FieldSpec]) -> RecordSpec:
+        added = tuple(f for f in more if f.key not in self.by_key)
+        return RecordSpec(self.name, self.fields + added, self.cls, self.extra,
+                          self.closes_evidence, self.legacy)
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        """Raise :class:`RecordError` unless ``values`` (the fields, without ``type``,
+        ``seq`` and ``t``) are a record of this type."""
+        by_key = self.by_key
+        for key, value in values.items():
+            spec = by_key.get(key)
+            if spec is None:
+                if self.extra or key in _JOURNAL_KEYS:
+                    continue
+                raise RecordError(f"record {self.name!r}: unknown field {key!r}; declare it "
+                                  f"in {self.where()}")
+            why = spec.problem(value)
+            if why is not None:
+                raise RecordError(f"record {self.name!r}: field {key!r}: {why}")
+        missing = self.required.difference(values)
+        if missing:
+            raise RecordError(f"record {self.name!r}: missing field "
+                              f"{', '.join(repr(k) for k in sorted(missing))}")
+
+    def where(self) -> str:
+        if self.cls is None:
+            return "its record class"
+        return f"{self.cls.__module__}.{self.cls.__qualname__}"
+
+
+@dataclass(frozen=True)
+class Extension:
+    """Fields a game adds to a record type declared elsewhere (:func:`extends`)."""
+
+    target: str
+    fields: tuple[FieldSpec, ...]
+
+
+def record(name: str, *, closes_evidence: bool = False, extra: bool = False,
+           legacy: bool = False) -> Callable[[type], type]:
+    """Declare the record type ``name`` by a class whose annotations are its fields; the
+    class becomes a frozen dataclass with ``SPEC`` (its :class:`RecordSpec`). A type that
+    ``closes_evidence`` gets the optional field ``evidence`` (the batch's reference)."""
+
+    def declare(cls: type) -> type:
+        if closes_evidence:
+            cls.__annotations__["evidence"] = "dict[str, Any] | Absent"
+            cls.evidence = ABSENT  # type: ignore[attr-defined]
+        made: Any = dataclass(frozen=True, kw_only=True)(cls)
+        made.SPEC = RecordSpec(name, _field_specs(made), made, extra, closes_evidence, legacy)
+        return made
+
+    return declare
+
+
+def extends(name: str) -> Callable[[type], type]:
+    """Declare fields a game adds to the record type ``name`` (shared or the card core's),
+    by a class whose annotations are those fields; its ``SPEC`` is an :class:`Extension`."""
+
+    def declare(cls: type) -> type:
+        made: Any = dataclass(frozen=True, kw_only=True)(cls)
+        made.SPEC = Extension(name, _field_specs(made))
+        return made
+
+    return declare
+
+
+def _field_specs(cls: type) -> tuple[FieldSpec, ...]:
+    module = sys.modules[cls.__module__].__dict__
+    hints = typing.get_type_hints(cls, {**module, "Absent": Absent, "Any": Any})
+    out = []
+    for f in fields(cls):
+        kinds, nullable, optional = _kinds(hints[f.name])
+        out.append(FieldSpec(f.name.rstrip("_"), kinds, nullable,
+                             optional or f.default is ABSENT))
+    return tuple(out)
+
+
+def _kinds(hint: Any) -> tuple[tuple[type, ...] | None, bool, bool]:
+    """(Python types a value may have or None for any, may be null, may be absent)."""
+    if hint is Any:
+        return None, True, False
+    options = typing.get_args(hint) if isinstance(hint, types.UnionType) or (
+        typing.get_origin(hint) is typing.Union) else (hint,)
+    kinds: list[type] = []
+    nullable = optional = False
+    for option in options:
+        if option is type(None):
+            nullable = True
+        elif option is Absent:
+            optional = True
+        elif option is Any:
+            return None, True, optional
+        else:
+            base = typing.get_origin(option) or option
+            kinds.extend((int, float) if base is float else (list, tuple) if base is list
+                         else (base,))
+    return tuple(kinds), nullable, optional
+
+
+def _names(kinds: tuple[type, ...]) -> str:
+    return " or ".join(dict.fromkeys(k.__name__ for k in kinds if k is not tuple))
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+# -- schemas ---------------------------------------------------------------------------
+Schema = dict[str, RecordSpec]
+
+
+def _merge(declared: Iterable[type]) -> Schema:
+    """The record types and extensions of ``declared`` (classes made by :func:`record` and
+    :func:`extends`), extensions applied: one table's schema, each type declared once."""
+    out: Schema = {}
+    extensions: list[Extension] = []
+    for cls in declared:
+        spec = cls.SPEC  # type: ignore[attr-defined]
+        if isinstance(spec, Extension):
+            extensions.append(spec)
+            continue
+        old = out.get(spec.name)
+        assert old is None or old.cls is spec.cls, f"record {spec.name!r} declared twice"
+        out[spec.name] = spec
+    for ext in extensions:
+        assert ext.target in out, f"extension of undeclared record {ext.target!r}"
+        out[ext.target] = out[ext.target].extended(ext.fields)
+    return out
+
+
+def _union(first: RecordSpec, second: RecordSpec) -> RecordSpec:
+    """One type as two games declare it (``coup_start`` at Mini-Bacará and at Black Jack):
+    a field of both takes the values either allows; a field of one only is optional."""
+    if first == second:
+        return first
+    keys = dict.fromkeys([f.key for f in first.fields] + [f.key for f in second.fields])
+    merged = []
+    for key in keys:
+        a, b = first.by_key.get(key), second.by_key.get(key)
+        if a is None or b is None:
+            one = a or b
+            assert one is not None
+            merged.append(FieldSpec(key, one.kinds, one.nullable, True))
+            continue
+        kinds = (None if a.kinds is None or b.kinds is None
+                 else tuple(dict.fromkeys(a.kinds + b.kinds)))
+        merged.append(FieldSpec(key, kinds, a.nullable or b.nullable, a.optional or b.optional))
+    return RecordSpec(first.name, tuple(merged), None, first.extra or second.extra,
+                      first.closes_evidence or second.closes_evidence,
+                      first.legacy and second.legacy)
+
+
+@cache
+def schema(game: str) -> Schema:
+    """The record types a ``game`` table writes and reads (shared, its game's, extended)."""
+    from controller.games import registry
+    from controller.store import shared
+
+    return _merge((*shared.RECORDS, *registry.spec(game).records))
+
+
+@cache
+def any_schema() -> Schema:
+    """Every record type of every registered game, each game's extensions applied: for the
+    tools that read a journal whose game they cannot tell. A type two games declare (each
+    table's schema has one of them) reads as either (:func:`_union`)."""
+    from controller.games import registry
+
+    out: Schema = {}
+    for name in registry.names():
+        for type_, spec in schema(name).items():
+            old = out.get(type_)
+            out[type_] = spec if old is None else _union(old, spec)
+    return out
+
+
+def build(known: Schema, type_: str, values: Mapping[str, Any]) -> RecordSpec:
+    """Check the fields a table is about to journal; return the record's spec.
+
+    Raises:
+        RecordError: the type is not declared for this table (or is read-only: a legacy
+            type), or a field is unknown, missing or of the wrong type.
+    """
+    spec = known.get(type_)
+    if spec is None or spec.legacy:
+        raise RecordError(f"record type {type_!r} is not declared for this table: declare "
+                          "it with @record in the game's records.py and list it in its "
+                          "GameSpec(records=...) (controller/store/records.py)")
+    spec.check(values)
+    return spec
+
+
+def check(known: Schema, rec: Mapping[str, Any]) -> RecordSpec:
+    """Check a record read back from the journal (a dict with ``type``, ``seq``, ``t``).
+
+    Raises:
+        RecordError: as :func:`build` (a legacy type is read, never made); also a ``seq``
+            or ``t`` that is not a number.
+    """
+    type_ = rec.get("type")
+    spec = known.get(type_) if isinstance(type_, str) else None
+    if spec is None:
+        raise RecordError(f"record type {type_!r} is not one this table writes")
+    if type(rec.get("seq")) is not int or type(rec.get("t")) not in (int, float):
+        raise RecordError(f"record {type_!r}: 'seq' or 't' is not a number")
+    spec.check(rec)
+    return spec

@@ -1,0 +1,71 @@
+"""The process the kill test SIGKILLs (tests/test_kill.py): a table on a durable journal,
+playing a trace on trace time at a pace set so that it lasts seconds.
+
+``python tests/kill_child.py TRACE JOURNAL CONFIG SECONDS``: starts as the daemon does
+(verify from the last checkpoint, ``startup``, recovery), then goes on with the trace from
+where the journal says the table was, as a real table's inputs go on during an outage: the
+shoe bytes, dealer inputs and bets the journal holds are not sent again, nor the GPIO edges
+up to its last record. It prints ``ready`` once recovered, and ends cleanly at the end.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import replace
+
+from controller.cli.main import RUN_ON_S, start_table
+from controller.core.clock import VirtualClock
+from controller.core.config import apply_overrides, load_config
+from controller.core.events import BetPlaced, DealerInput, GpioEdge, SerialData
+from controller.core.logs import configure, get_logger
+from controller.store.journal import Journal
+from controller.trace import read_trace
+
+
+def main(trace_path: str, journal_path: str, config_path: str, seconds: float) -> int:
+    configure("error")
+    trace = read_trace(trace_path)
+    config = apply_overrides(load_config(config_path), trace.meta, trace_path)
+    journal = Journal(journal_path, durable=True)
+    db = journal.db
+    serial = int(db.execute("SELECT coalesce(sum(length(json_extract(body, '$.text'))), 0) "
+                            "FROM records WHERE type = 'serial'").fetchone()[0])
+    inputs = int(db.execute("SELECT count(*) FROM records WHERE type = 'input'").fetchone()[0])
+    bets = int(db.execute(
+        "SELECT count(*) FROM records WHERE type IN ('bet', 'bet_placed') OR (type = 'alarm' "
+        "AND json_extract(body, '$.code') = 'bet_refused')").fetchone()[0])
+    last_t = journal.last_t
+    events = []
+    for event in trace.events:
+        if isinstance(event, SerialData) and serial:
+            if len(event.data) <= serial:
+                serial -= len(event.data)
+                continue
+            event = replace(event, data=event.data[serial:])
+            serial = 0
+        elif isinstance(event, DealerInput) and inputs:
+            inputs -= 1
+            continue
+        elif isinstance(event, BetPlaced) and bets:
+            bets -= 1
+            continue
+        elif isinstance(event, GpioEdge) and event.t <= last_t:
+            continue
+        events.append(event)
+    clock = VirtualClock(max(last_t, trace.events[0].t))
+    loop, table = start_table(config, journal, clock, get_logger())
+    print("ready", flush=True)
+    pace = seconds / max(1, len(trace.events))
+    for event in events:
+        loop.run_events([event])
+        time.sleep(pace)
+    loop.run_until_idle(trace.duration + RUN_ON_S)
+    table.end_of_input("the trace ended")
+    table.shutdown("the trace ended")
+    journal.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])))

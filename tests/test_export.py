@@ -1,0 +1,220 @@
+"""``tablectl export``: a game's raw inputs as a trace that ``replay`` turns into the same
+verdict (the regulator's replay), and the records of a time span as JSON Lines or CSV, a
+card still face down never shown (seed 000 Art. 6)."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import REPO, run_replay, write_trace
+
+from controller.cli import main as cli
+from controller.cli.tablectl import main as tablectl
+
+sys.path.insert(0, str(REPO / "tests" / "articles"))
+from card_traces import NEW_DECKS, Trace, two_card_deal
+
+ART5 = ("show", "turn", "scramble", "shuffle", "cut", "load")
+# Measurements that depend on where the trace starts (its times, its numbering).
+_PLACE = {"seq", "t", "spin", "game", "coup", "evidence", "launch_t", "left_t",
+          "pocket_readings", "no_more_bets_t"}
+# Each card table: its games' start record, the records of a game's verdict, their number.
+CARD_GAMES = {
+    "mini_baccarat": ("coup_start", ("coup_result",), "coup"),
+    "blackjack_plus": ("coup_start", ("coup_result",), "coup"),
+    "pot_luck": ("coup_start", ("coup_result", "pool_balance"), "coup"),
+    "draw_poker": ("hand_start", ("hand_result", "rake"), "hand"),
+}
+
+
+def ctl(*args: str) -> tuple[int, str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = tablectl(list(args))
+    return rc, out.getvalue()
+
+
+def simulate(tmp_path: Path, *args: str) -> Path:
+    out = tmp_path / "sim.jsonl"
+    with contextlib.redirect_stderr(io.StringIO()):
+        assert cli.main(["simulate", *args, "--out", str(out)]) == 0
+    return out
+
+
+def verdict(records: list[dict[str, Any]], kinds: tuple[str, ...], number_field: str,
+            number: int) -> list[dict[str, Any]]:
+    """A game's verdict and settlements, without what depends on the trace's start (its
+    times and numbering; a reason's detail in words gives times: its reasons are kept)."""
+    out = []
+    for r in records:
+        if (r["type"] in kinds and r.get(number_field) == number) or (
+                r["type"] == "settlement" and r["game"] == number):
+            kept = {k: v for k, v in r.items() if k not in _PLACE
+                    and not (k == number_field and r["type"] in kinds)}
+            if isinstance(kept.get("details"), dict):
+                kept["details"] = sorted(kept["details"])
+            out.append(kept)
+    return out
+
+
+@pytest.fixture(scope="module")
+def roulette(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
+    tmp = tmp_path_factory.mktemp("export-roulette")
+    trace = simulate(tmp, "--spins", "8", "--seed", "5", "--scenario", "valid",
+                     "--scenario", "too_few_revolutions", "--scenario", "chatter_ball_a",
+                     "--scenario", "ball_suspended", "--scenario", "same_direction",
+                     "--scenario", "valid", "--scenario", "rotor_reversed",
+                     "--scenario", "valid")
+    res = run_replay(trace, tmp / "journal.sqlite")
+    assert res.rc == 0
+    return res.journal, res.records
+
+
+@pytest.mark.parametrize("spin", [1, 2, 3, 4, 5, 7, 8])
+def test_a_spin_exported_replays_to_the_same_verdict(
+        roulette: tuple[Path, list[dict[str, Any]]], tmp_path: Path, spin: int) -> None:
+    journal, records = roulette
+    out = tmp_path / "spin.jsonl"
+    assert ctl("--journal", str(journal), "export", "--evidence", str(spin), "--out",
+               str(out))[0] == 0
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert lines[0]["meta"]["table"] == "roulette"
+    assert any("gpio" in e for e in lines) and all(e["t"] >= 0 for e in lines)
+    again = run_replay(out, tmp_path / "again.sqlite")
+    assert again.rc == 0
+    kinds = ("spin_result", "spin_invalid")
+    (last,) = [r for r in again.records if r["type"] in kinds][-1:]
+    want = verdict(records, kinds, "spin", spin)
+    assert want and verdict(again.records, kinds, "spin", last["spin"]) == want
+
+
+def coup_trace(cards: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The Art. 5 procedure, a burn, then coup 1 of ../shared/traces with ``cards``."""
+    objects: list[dict[str, Any]] = [{"t": 0, "meta": {"table": "mini_baccarat", "decks": 4}}]
+    steps: list[dict[str, Any]] = [{"input": "procedure_step", "step": s} for s in ART5]
+    steps += [{"serial": "shoe", "text": "[Burn]<Card:2C>\r\n"}, {"input": "open_bets"}]
+    steps += [{"bet": k, "box": b, "amount": a}
+              for k, b, a in (("banca", 2, 10), ("punto", 4, 50), ("banca", 5, 20))]
+    steps += [{"input": "no_more_bets"}]
+    steps += [{"serial": "shoe", "text": f"[Game]<Card:{c}>\r\n"} for c in cards]
+    return objects + [{"t": 0.5 * i, **o} for i, o in enumerate(steps, 1)]
+
+
+def test_a_serial_wheel_spin_exported_replays_to_the_same_verdict(tmp_path: Path) -> None:
+    """An automated wheel's spin (issue 12): its raw inputs are the status lines of port
+    ``wheel``; the trace of its window gives the same verdict and settlements."""
+    trace = simulate(tmp_path, "--spins", "6", "--seed", "5", "--wheel", "serial",
+                     "--scenario", "valid", "--scenario", "same_direction",
+                     "--scenario", "wheel_slow", "--scenario", "valid",
+                     "--scenario", "wheel_stopped", "--scenario", "ball_suspended")
+    res = run_replay(trace, tmp_path / "journal.sqlite")
+    assert res.rc == 0
+    kinds = ("spin_result", "spin_invalid", "spin_held")
+    assert [r["type"] for r in res.of(*kinds)] == [
+        "spin_result", "spin_invalid", "spin_invalid", "spin_result", "spin_invalid",
+        "spin_held"]
+    for spin in range(1, 7):
+        out = tmp_path / f"spin-{spin}.jsonl"
+        assert ctl("--journal", str(res.journal), "export", "--evidence", str(spin), "--out",
+                   str(out))[0] == 0
+        lines = [json.loads(line) for line in out.read_text().splitlines()]
+        assert lines[0]["meta"]["wheel_source"] == "serial"
+        assert any(e.get("serial") == "wheel" for e in lines) and not any("gpio" in e
+                                                                          for e in lines)
+        again = run_replay(out, tmp_path / f"again-{spin}.sqlite")
+        assert again.rc == 0
+        (last,) = [r for r in again.records if r["type"] in kinds][-1:]
+        want = verdict(res.records, kinds, "spin", spin)
+        assert want and verdict(again.records, kinds, "spin", last["spin"]) == want
+
+
+@pytest.mark.parametrize("table", list(CARD_GAMES))
+def test_a_card_game_exported_replays_to_the_same_verdict(tmp_path: Path, table: str) -> None:
+    """A coup (Mini-Bacará, Black Jack Plus, Pot Luck: with its pool) or a poker hand."""
+    start, kinds, number = CARD_GAMES[table]
+    trace = simulate(tmp_path, "--table", table, "--coups", "30", "--seed", "3")
+    res = run_replay(trace, tmp_path / "journal.sqlite")
+    assert res.rc == 0
+    for game in (1, 17, 30):
+        out = tmp_path / f"{number}-{game}.jsonl"
+        assert ctl("--journal", str(res.journal), "export", "--evidence", str(game), "--out",
+                   str(out))[0] == 0
+        assert json.loads(out.read_text().splitlines()[0])["meta"]["table"] == table
+        again = run_replay(out, tmp_path / f"again-{game}.sqlite")
+        assert again.rc == 0
+        last = again.of(start)[-1][number]
+        want = verdict(res.records, kinds, number, game)
+        assert want and verdict(again.records, kinds, number, last) == want
+
+
+def test_a_pot_luck_coup_after_new_decks_exports_the_pool_as_it_stood(tmp_path: Path) -> None:
+    """Seed 004 Art. 7: the pool carries from coup to coup. A coup dealt from new decks
+    (its trace starts at the decks' change, seed 004 Art. 4) is replayed with the pool's
+    balance of then, so its pool bet wins the same share. The table's config (the
+    embedded Pot Luck one: the pool opens with 500, three sevens win half) is the
+    daemon's: the export's meta carries its pay tables."""
+    config = "embedded:pot-luck-sim.toml"
+    trace = Trace(table="pot_luck", decks=6)
+    for _ in range(2):
+        trace.coup((("main", 1, 10), ("pool", 1, 4)), *two_card_deal([("7S", "7H")],
+                                                                     ("9H", "8C")))
+        trace.inp("hit", box=1).cards("7D")
+        trace.inp("new_shoe", reason="requested").procedure(NEW_DECKS, burn="2C")
+    path = write_trace(tmp_path / "pot.jsonl", trace.events)
+    res = run_replay(path, tmp_path / "journal.sqlite", "--config", config)
+    assert res.rc == 0
+    balances = [r["balance"] for r in res.of("pool_balance")]
+    assert balances == [252, 128]  # (500 + 4) - 252, then (252 + 4) - 128
+    out = tmp_path / "coup-2.jsonl"
+    assert ctl("--config", config, "--journal", str(res.journal), "export", "--evidence", "2",
+               "--out", str(out))[0] == 0
+    meta = json.loads(out.read_text().splitlines()[0])["meta"]
+    assert meta["pool"]["opening_balance"] == 252 and "three_sevens" in meta["pool"]["hands"]
+    again = run_replay(out, tmp_path / "again.sqlite")
+    assert again.rc == 0 and [r["coup"] for r in again.of("coup_start")] == [1]
+    kinds = ("coup_result", "pool_balance")
+    want = verdict(res.records, kinds, "coup", 2)
+    assert want and verdict(again.records, kinds, "coup", 1) == want
+
+
+def test_no_such_game_is_one_clear_error(roulette: tuple[Path, list[dict[str, Any]]],
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert tablectl(["--journal", str(roulette[0]), "export", "--evidence", "99"]) == 2
+    assert "no spin 99 in" in capsys.readouterr().err
+
+
+def test_records_by_time_as_jsonl_and_csv(roulette: tuple[Path, list[dict[str, Any]]]) -> None:
+    journal, records = roulette
+    since, until = records[10]["t"], records[40]["t"]
+    want = [r["seq"] for r in records if since <= r["t"] < until]
+    rc, out = ctl("--journal", str(journal), "export", "--since", str(since), "--until",
+                  str(until))
+    assert rc == 0 and [json.loads(line)["seq"] for line in out.splitlines()] == want
+    rc, out = ctl("--journal", str(journal), "export", "--since", str(since), "--until",
+                  str(until), "--format", "csv")
+    table = list(csv.DictReader(io.StringIO(out)))
+    assert rc == 0 and [int(row["seq"]) for row in table] == want
+    assert {row["type"] for row in table} <= {r["type"] for r in records}
+    first = next(r for r in records if r["seq"] == want[0])
+    assert json.loads(table[0]["fields"]) == {k: v for k, v in first.items()
+                                              if k not in ("seq", "t", "type")}
+
+
+def test_an_export_never_shows_a_card_still_face_down(tmp_path: Path) -> None:
+    # Coup 1 up to box 2's second card: the Banca's first card, 3H, is face down.
+    path = tmp_path / "journal.sqlite"
+    trace = write_trace(tmp_path / "coup.jsonl", coup_trace(("9S", "5H", "QC", "3H", "7C")))
+    assert run_replay(trace, path).rc == 0
+    rc, out = ctl("--journal", str(path), "export", "--since", "0")
+    assert rc == 0 and "3H" not in out
+    cards = [json.loads(line) for line in out.splitlines()]
+    assert [r["card"] for r in cards if r["type"] == "card"] == ["9S", "5H", "QC", "??", "7C"]
+    rc, out = ctl("--journal", str(path), "export", "--since", "0", "--format", "csv")
+    assert rc == 0 and "3H" not in out

@@ -1,0 +1,159 @@
+"""Typed records (issue 8): one frozen dataclass per record type, the one place its fields are
+defined; ``emit`` checks every record against it, so an undeclared type, an unknown field,
+a missing one or a value of the wrong type fails loudly, with what to do."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import io
+from pathlib import Path
+
+import pytest
+from conftest import SHARED, run_replay
+
+from controller.cli import main as cli
+from controller.cli.tablectl.verify import journal_schema
+from controller.core.clock import VirtualClock
+from controller.core.config import load_config
+from controller.core.loop import EventLoop
+from controller.core.table import Table
+from controller.store.journal import Journal
+from controller.store.records import (
+    ABSENT,
+    Absent,
+    RecordError,
+    _merge,
+    any_schema,
+    check,
+    extends,
+    record,
+    schema,
+)
+from controller.store.shared import RECORDS as SHARED_RECORDS
+from controller.store.verify import check_full
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Table:
+    journal = Journal(tmp_path / "j.sqlite", durable=False)
+    clock = VirtualClock()
+    loop = EventLoop(clock, lambda e: None)
+    return Table(load_config(), journal, loop.call_at, clock.now)
+
+
+def test_an_undeclared_record_type_says_where_to_declare_it(table: Table) -> None:
+    with pytest.raises(RecordError, match=r"'hand_result' is not declared.*records\.py.*"
+                       r"GameSpec\(records=\.\.\.\)"):
+        table.emit("hand_result", hand=1)
+    assert table.journal.last_seq == 0  # nothing journaled
+
+
+def test_an_unknown_field_names_the_class_that_declares_the_type(table: Table) -> None:
+    with pytest.raises(RecordError, match=r"record 'alarm': unknown field 'colour'; declare "
+                       r"it in controller\.(store\.shared\.Alarm|.*)"):
+        table.emit("alarm", code="x", message="y", colour="red")
+
+
+def test_a_missing_field_and_a_wrong_value_are_refused(table: Table) -> None:
+    with pytest.raises(RecordError, match="missing field 'message'"):
+        table.emit("alarm", code="x")
+    with pytest.raises(RecordError, match="field 'bets': True where int is due"):
+        table.emit("spin_start", spin=1, bets=True, limits={})
+    with pytest.raises(RecordError, match="field 'number': int 17 where str is due"):
+        table.emit("spin_result", spin=1, number=17, pocket_index=3)
+    assert table.journal.last_seq == 0
+
+
+def test_a_legacy_type_is_read_never_made(table: Table) -> None:
+    with pytest.raises(RecordError, match="'gpio' is not declared"):
+        table.emit("gpio", input="ball_a", level=1)
+    known = _merge(SHARED_RECORDS)
+    check(known, {"type": "gpio", "seq": 1, "t": 0.5, "input": "ball_a", "level": 1})
+
+
+def test_a_game_declares_its_records_and_extends_shared_ones() -> None:
+    @record("hand_result")
+    class HandResult:
+        hand: int
+        winners: list[int]
+        rake: float | Absent = ABSENT
+
+    @extends("alarm")
+    class AlarmHand:
+        hand: int | Absent = ABSENT
+
+    assert dataclasses.is_dataclass(HandResult)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made = HandResult(hand=1, winners=[2])
+        made.hand = 2  # type: ignore[misc]
+    known = _merge((*SHARED_RECORDS, HandResult, AlarmHand))
+    check(known, {"type": "hand_result", "seq": 1, "t": 0, "hand": 3, "winners": [1]})
+    check(known, {"type": "alarm", "seq": 2, "t": 0, "code": "c", "message": "m", "hand": 3})
+    with pytest.raises(RecordError, match="unknown field 'hand'"):
+        check(_merge(SHARED_RECORDS), {"type": "alarm", "seq": 2, "t": 0, "code": "c",
+                                      "message": "m", "hand": 3})
+
+
+@pytest.mark.parametrize("name", ["roulette-two-spins", "mini-baccarat-two-coups"])
+def test_every_record_of_a_replay_is_its_declared_type(tmp_path: Path, name: str) -> None:
+    trace = SHARED / "traces" / f"{name}.jsonl"
+    if not trace.exists():
+        pytest.skip("../shared/traces is not beside the checkout")
+    res = run_replay(trace, tmp_path / "j.sqlite")
+    assert res.rc == 0
+    assert res.records and not any(r["type"] == "gpio" for r in res.records)
+
+
+def test_a_type_two_games_declare_reads_as_either_where_the_game_is_not_known() -> None:
+    """``coup_start`` is Mini-Bacará's (no dealer's rule) and Black Jack's (``dealer``, Pot
+    Luck's ``pool_balance``): each table's schema has its own; a journal whose game cannot
+    be told is read as either, and a field neither declares is still refused."""
+    mini = {"type": "coup_start", "seq": 1, "t": 0, "coup": 1, "decks": 4, "min_bet": 1,
+            "max_bet": 10}
+    blackjack = {**mini, "decks": 6, "dealer": "s17", "pool_balance": 500}
+    check(schema("mini_baccarat"), mini)
+    check(schema("pot_luck"), blackjack)
+    with pytest.raises(RecordError, match="missing field 'dealer'"):
+        check(schema("pot_luck"), mini)
+    with pytest.raises(RecordError, match="unknown field 'dealer'"):
+        check(schema("mini_baccarat"), blackjack)
+    for rec in (mini, blackjack):
+        check(any_schema(), rec)
+    with pytest.raises(RecordError, match="unknown field 'colour'"):
+        check(any_schema(), {**mini, "colour": "red"})
+    with pytest.raises(RecordError, match="field 'dealer': int 17 where str is due"):
+        check(any_schema(), {**blackjack, "dealer": 17})
+
+
+SIMULATED = {
+    "roulette": ["--spins", "6", "--seed", "2", "--wheel", "gpio"],
+    "roulette_serial": ["--spins", "6", "--seed", "2", "--wheel", "serial"],
+    "mini_baccarat": ["--table", "mini_baccarat", "--coups", "45", "--seed", "2"],
+    "blackjack_plus": ["--table", "blackjack_plus", "--coups", "30", "--seed", "2"],
+    "pot_luck": ["--table", "pot_luck", "--coups", "30", "--seed", "2"],
+    "draw_poker": ["--table", "draw_poker", "--coups", "30", "--seed", "2"],
+}
+
+
+@pytest.mark.parametrize("name", list(SIMULATED))
+def test_a_simulated_table_s_journal_reads_as_its_own_records(tmp_path: Path,
+                                                             name: str) -> None:
+    """Every table journals only its declared types (``emit`` checks them), and ``verify
+    --full`` reads the journal back as its table's: the one its checkpoints name."""
+    trace = tmp_path / "sim.jsonl"
+    with contextlib.redirect_stderr(io.StringIO()):
+        assert cli.main(["simulate", *SIMULATED[name], "--out", str(trace)]) == 0
+    res = run_replay(trace, tmp_path / "j.sqlite")
+    assert res.rc == 0 and res.records
+    game = name.removesuffix("_serial")
+    with Journal(res.journal, readonly=True) as journal:
+        known = journal_schema(journal)
+        report = check_full(journal, known)
+        checkpoints = journal.last_checkpoint()
+    assert report.ok, report.problems
+    # A short roulette replay ends before its 500th record: no checkpoint names its game.
+    assert (checkpoints is not None) == (name != "roulette")
+    assert known == (schema(game) if checkpoints is not None else any_schema())
+    for rec in res.records:
+        check(schema(game), rec)
