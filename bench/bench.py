@@ -303,7 +303,7 @@ def rss_mb():
 
 config = load_config()
 config = replace(config, simulator=replace(config.simulator, spins=1000))
-configure("warning")
+configure("error")  # the simulated faults are alarms at warning level: not the figures
 journal = Journal(os.path.join(sys.argv[1], "memory.sqlite"), durable=False)
 clock = VirtualClock()
 loop = EventLoop(clock, lambda e: None)
@@ -378,7 +378,7 @@ def _coup_latency(scratch: Path) -> list[float]:
     from controller.store.journal import Journal
     from controller.trace import trace_from_objects
 
-    configure("warning")
+    configure("error")
     config = load_config("embedded:mini-baccarat-sim.toml")
     # The simulated bets follow the limits of the config the events are replayed under:
     # a bet under its minimum is refused, and the coup dealt for it never concludes.

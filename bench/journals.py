@@ -84,7 +84,7 @@ from controller.core.config import load_config
 from controller.core.logs import configure, get_logger
 from controller.store.journal import Journal
 config = load_config(sys.argv[2])
-configure("warning")
+configure("error")
 def peak_mb():  # VmHWM: this process's peak (ru_maxrss would carry the parent's over exec)
     for line in open("/proc/self/status"):
         if line.startswith("VmHWM:"):

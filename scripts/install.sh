@@ -104,29 +104,49 @@ UNITS=$ROOT/etc/systemd/system
 DONE=()       # what was installed, for the summary
 TODO=()       # commands for this system (run, or printed with --root)
 
-# -- the virtual environment --------------------------------------------------------------
-if [ ! -x "$VENV/bin/python" ]; then
-  step "virtual environment $VENV"
-  if [ "$LGPIO_WHEEL" -eq 1 ]; then
-    "$PYTHON" -m venv "$VENV"
-  else
-    # The Pi's lgpio comes from apt (python3-lgpio): the venv sees the system's packages.
-    "$PYTHON" -m venv --system-site-packages "$VENV"
-  fi
-fi
+# -- the virtual environment, once the config is checked -----------------------------------
 PACKAGE=table-controller
 [ "$LGPIO_WHEEL" -eq 1 ] && PACKAGE="table-controller[pi]"
-PIP=("$VENV/bin/python" -m pip --disable-pip-version-check --quiet)
+fill_venv() {  # fill_venv DIR: make the venv DIR (if missing) and install the package into it
+  if [ ! -x "$1/bin/python" ]; then
+    if [ "$LGPIO_WHEEL" -eq 1 ]; then
+      "$PYTHON" -m venv "$1"
+    else
+      # The Pi's lgpio comes from apt (python3-lgpio): the venv sees the system's packages.
+      "$PYTHON" -m venv --system-site-packages "$1"
+    fi
+  fi
+  local pip=("$1/bin/python" -m pip --disable-pip-version-check --quiet)
+  if [ -n "$WHEELS" ]; then
+    "${pip[@]}" install --no-index --find-links "$WHEELS" --force-reinstall "$PACKAGE"
+  else
+    [ -n "$SCRATCH_SRC" ] || clean_copy
+    local source=$SCRATCH_SRC
+    [ "$LGPIO_WHEEL" -eq 1 ] && source="$source[pi]"
+    "${pip[@]}" install --upgrade --force-reinstall "$source"
+  fi
+}
+# The config is checked by the code being installed, before anything lands: in a staging
+# venv in a temporary folder (a venv cannot be moved, so the real one is made after).
+STAGE=$(mktemp -d)
+trap '[ -z "$SCRATCH_SRC" ] || rm -rf "$SCRATCH_SRC" "$SCRATCH_SRC.pip"; rm -rf "$STAGE"' EXIT
+step "checking $CONFIG with the code to install"
+fill_venv "$STAGE/venv"
+"$STAGE/venv/bin/python" - "$CONFIG" <<'EOF' || exit 2
+import sys
+from controller.core.config import load_config
+from controller.core.errors import InputError
+try:
+    load_config(sys.argv[1])
+except InputError as exc:
+    sys.exit(f"install: {exc} (nothing was installed)")
+EOF
 if [ -n "$WHEELS" ]; then
-  step "$PACKAGE from the wheels in $WHEELS (no network)"
-  "${PIP[@]}" install --no-index --find-links "$WHEELS" --force-reinstall "$PACKAGE"
+  step "$PACKAGE into $VENV from the wheels in $WHEELS (no network)"
 else
-  step "$PACKAGE from $REPO"
-  clean_copy
-  SOURCE=$SCRATCH_SRC
-  [ "$LGPIO_WHEEL" -eq 1 ] && SOURCE="$SOURCE[pi]"
-  "${PIP[@]}" install --upgrade --force-reinstall "$SOURCE"
+  step "$PACKAGE into $VENV from $REPO"
 fi
+fill_venv "$VENV"
 install -d -m 0755 "$PREFIX"
 install -m 0644 "$REPO/README.md" "$REPO/hardware.md" "$PREFIX/"
 DONE+=("$VENV (table-controller $("$VENV/bin/python" -c \
@@ -136,16 +156,7 @@ if ! "$VENV/bin/python" -c 'import lgpio' 2>/dev/null; then
        "python3-lgpio (then re-run), or re-run with --lgpio-wheel" >&2
 fi
 
-# -- the config (checked, never overwritten) ----------------------------------------------
-"$VENV/bin/python" - "$CONFIG" <<'EOF' || exit 2
-import sys
-from controller.core.config import load_config
-from controller.core.errors import InputError
-try:
-    load_config(sys.argv[1])
-except InputError as exc:
-    sys.exit(f"install: {exc}")
-EOF
+# -- the config (never overwritten) -------------------------------------------------------
 install -d -m 0750 "$ETC"
 if [ -e "$ETC/table.toml" ]; then
   DONE+=("$ETC/table.toml kept as it was (the new one was not installed)")

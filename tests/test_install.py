@@ -134,7 +134,10 @@ def test_a_bad_config_is_refused_with_one_line(installed: Installed, tmp_path: P
                          text=True, check=False)
     assert run.returncode == 2
     assert run.stderr.splitlines()[-1].startswith(f"install: {bad}:")
-    assert not (tmp_path / "root/etc/table-controller/table.toml").exists()
+    assert run.stderr.splitlines()[-1].endswith("(nothing was installed)")
+    # Checked before anything lands: no venv under /opt, no config, no unit.
+    assert not (tmp_path / "root/opt").exists()
+    assert not (tmp_path / "root/etc").exists()
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")

@@ -253,11 +253,13 @@ class Row:
 
 @dataclass
 class Audit:
-    """The rows of every seed, the problems that fail the audit, and the other tests."""
+    """The rows of every seed, the problems that fail the audit, the other tests, and notes
+    on what was not checked (they do not fail it)."""
 
     rows: list[Row]
     problems: list[str]
     others: Counter[str]
+    notes: list[str] = field(default_factory=list)
 
     def failed(self) -> bool:
         return bool(self.problems) or any(r.status == FAIL for r in self.rows) or any(
@@ -376,6 +378,8 @@ def render(result: Audit, verbose: bool = False, width: int = 100) -> str:
     lines.append(f"'{NOT_IMPLEMENTED}': in the controller's scope, and no test here shows it.")
     for problem in result.problems:
         para(problem, "PROBLEM: ")
+    for note in result.notes:
+        para(note, "NOTE: ")
     lines.append("AUDIT FAILED" if result.failed() else "AUDIT PASSED")
     return "\n".join(lines) + "\n"
 
@@ -439,9 +443,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"audit: {args.dir}: no seed_NNN.toml catalogue", file=sys.stderr)
         return 2
     rc, collector = run_pytest(args.dir, args.pytest_args)
+    if rc in (2, 3, 4) and not collector.outcomes:  # interrupted, internal or usage error
+        print(f"audit: pytest did not run the tests (exit {rc}; its message is above): "
+              "no table", file=sys.stderr)
+        return 1
     result = audit(seeds, collector.outcomes, collector.errors)
     if rc not in (0, 5) and not result.failed():  # 5: no tests; others: pytest said why
         result.problems.append(f"pytest exited {rc}")
+    unchecked = sum(1 for nodeid, outcome in collector.outcomes.items()
+                    if outcome == "skipped" and "test_catalogues.py" in nodeid)
+    if unchecked:
+        checks = f"{unchecked} check{'s' * (unchecked != 1)}"
+        result.notes.append(f"{checks} of the catalogues against the seeds' text skipped "
+                            "(../shared/seeds is not beside the checkout): the articles "
+                            "listed are the catalogues', not checked against the seeds")
     print()
     print(render(result, args.verbose, args.width), end="")
     if args.pytest_args:

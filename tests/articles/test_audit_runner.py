@@ -249,3 +249,25 @@ def test_script_exits_2_on_a_bad_catalogue(tmp_path: Path) -> None:
     (line,) = done.stderr.splitlines()
     assert "seed_007.toml:27: article #4 scope" in line
     assert done.stdout == ""
+
+
+def test_script_prints_no_table_when_pytest_cannot_start(tmp_path: Path) -> None:
+    fake_seed(tmp_path)
+    (tmp_path / "pytest.ini").write_text("[pytest]\naddopts = --no-such-option\n")
+    (tmp_path / "test_seed_007_fake.py").write_text(PASSING)
+    done = subprocess.run([sys.executable, str(Path(audit.__file__)), "--dir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 1
+    assert "pytest did not run the tests (exit 4" in done.stderr
+    assert "AUDIT" not in done.stdout and "not implemented" not in done.stdout
+
+
+def test_skipped_catalogue_checks_are_noted_but_do_not_fail(tmp_path: Path) -> None:
+    fake_seed(tmp_path)
+    (tmp_path / "test_catalogues.py").write_text(
+        "import pytest\n\n\ndef test_catalogue_matches_its_seed() -> None:\n"
+        "    pytest.skip('no seeds')\n")
+    done = run_script(tmp_path, PASSING)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "NOTE: 1 check of the catalogues against the seeds' text skipped" in done.stdout
+    assert done.stdout.rstrip().endswith("AUDIT PASSED")
