@@ -320,6 +320,7 @@ def daemon_events(config: Config, start: float, resume: Any) -> Iterator[list[Ev
     sim = config.simulator
     objects = simulate(sim.spins or DAEMON_BATCH_HANDS, sim.seed, sim_config_from(config))
     events = trace_from_objects("poker simulator", enumerate(objects, 1), (DEFAULT_PORT,))
-    resumed = resume_events(events.events, resume)
+    resumed = resume_events([replace(event, t=event.t + start) for event in events.events],
+                            resume)
     shift = (time.monotonic() - began) * sim.speed
     yield [replace(event, t=event.t + shift) for event in resumed]
