@@ -274,6 +274,32 @@ def test_socket_under_a_file_stops_run_with_one_line_and_no_thread_left(
     assert left == []
 
 
+class _NoLgpio:
+    """gpiozero's ``lgpio`` pin factory entry point on a machine without lgpio."""
+
+    name = "lgpio"
+
+    def load(self) -> Any:
+        raise ModuleNotFoundError("No module named 'lgpio'")
+
+
+def test_pins_that_cannot_open_stop_run_before_any_journal_is_made(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The real table's config off a Pi: one line naming the pin factory, exit 1, and no
+    # journal (nor its folder or lock) left behind where the production one goes.
+    monkeypatch.setattr("drivers.gpio.entry_points", lambda group: [_NoLgpio()])
+    folder = tmp_path / "var-lib"
+    config = tmp_path / "table.toml"
+    config.write_text((REPO / "config/roulette-table.toml").read_text()
+                      .replace("/var/lib/table-controller", str(folder))
+                      .replace("/run/table-controller", str(tmp_path)))
+    rc, lines = run_daemon("--config", str(config))
+    assert rc == 1
+    assert lines == ["table-controller: pin factory 'lgpio' cannot start: No module named "
+                     "'lgpio'"]
+    assert not folder.exists()
+
+
 def test_empty_journal_option_is_bad_input(tmp_path: Path) -> None:
     config = daemon_config(tmp_path, str(tmp_path / "journal.sqlite"), str(tmp_path / "c.sock"))
     rc, lines = run_daemon("--config", str(config), "--journal", "")

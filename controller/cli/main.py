@@ -300,6 +300,8 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
 
     Raises:
         InputError: a bad config, or an empty ``--journal`` (exit 2).
+        GpioError: the pin factory cannot be loaded (not a Pi), before the journal is made
+            or written; or a pin cannot be set up (exit 1).
         JournalError: the journal cannot be made or opened (its folder is a file), or
             another controller holds it (exit 1).
         UnreadableRecord: a record recovery cannot read (exit 3: restarting cannot help).
@@ -316,7 +318,12 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     log.info("startup", **_banner(config, journal_path))
     if spec.check_daemon is not None:
         spec.check_daemon(config)
+    from drivers.hardware import Hardware, open_pin_factory
     from drivers.notify import Notifier
+
+    # The pins' library first: a machine that cannot open them (no lgpio: not a Pi) stops
+    # here, before a journal is made or written.
+    pin_factory = open_pin_factory(config)
 
     notifier = Notifier()
     # The journal's checks read all of it: months of journal may outlast systemd's start
@@ -347,8 +354,6 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
                     make_one=f"tablectl --config {config.source} seal-init")
     elif guard.failing is None:
         table.start_sealing(sealer)
-    from drivers.hardware import Hardware
-
     lifecycle = Lifecycle()
     status_line = StatusLine(config.table_name, spec, lambda: str(table.game.state),
                              _newest(journal, spec.recall.last_game_types), guard.problem)
@@ -385,7 +390,8 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
         urls = simulated.urls
         lifecycle.add("simulator ports", Hooks(on_stop=simulated.stop,
                                                is_alive=simulated.alive))
-    hardware = lifecycle.add("hardware", Hardware(config, loop.post, clock, urls))
+    hardware = lifecycle.add("hardware", Hardware(config, loop.post, clock, urls,
+                                                  factory=pin_factory))
     assert isinstance(hardware, Hardware)
     control = ControlServer(config.control_socket, config.control_group, loop.post, clock.now,
                             hardware.sensors, config.game, tuple(config.serial),
