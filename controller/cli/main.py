@@ -386,7 +386,7 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
 
         simulated = SimulatedTable(config, clock, loop.post,
                                    resume_from_journal(journal, table.game.state != "closed",
-                                                       spec.bet_record))
+                                                       spec.bet_record, spec.recall))
         urls = simulated.urls
         lifecycle.add("simulator ports", Hooks(on_stop=simulated.stop,
                                                is_alive=simulated.alive))
