@@ -364,3 +364,51 @@ def test_simulate_out_that_cannot_be_written_is_one_line(tmp_path: Path, where: 
     lines = err.getvalue().splitlines()
     assert len(lines) == 1 and lines[0].startswith("table-controller: --out: ")
     assert "is a file, not a folder" in lines[0] or "Is a directory" in lines[0]
+
+
+# -- options that do not apply: refused, never silently ignored ------------------------
+def cli_lines(*argv: str) -> tuple[int, list[str]]:
+    """``table-controller ARGV`` in this process: exit code and stderr lines."""
+    err = io.StringIO()
+    with redirect_stdout(io.StringIO()), redirect_stderr(err):
+        rc = cli.main(list(argv))
+    assert "Traceback" not in err.getvalue()
+    return rc, err.getvalue().splitlines()
+
+
+@pytest.mark.parametrize(("args", "option", "takes"), [
+    (["--table", "mini_baccarat", "--spins", "5"], "--spins", "--coups"),
+    (["--table", "mini_baccarat", "--coups", "2", "--scenario", "valid"], "--scenario",
+     "--coups"),
+    (["--table", "draw_poker", "--coups", "2", "--wheel", "gpio"], "--wheel", "--coups"),
+    (["--coups", "3"], "--coups", "--spins, --scenario, --wheel"),
+], ids=["spins_at_a_card_table", "scenario_at_a_card_table", "wheel_at_a_card_table",
+        "coups_at_roulette"])
+def test_simulate_refuses_an_option_its_table_does_not_read(
+        tmp_path: Path, args: list[str], option: str, takes: str) -> None:
+    out = tmp_path / "trace.jsonl"
+    rc, lines = cli_lines("simulate", *args, "--out", str(out))
+    assert rc == 2
+    assert len(lines) == 1 and lines[0].startswith(f"table-controller: {option}: does not "
+                                                   "apply to a ")
+    assert lines[0].endswith(f"(its simulator takes {takes})")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(("table", "option"), [("roulette", "--spins"), ("pot_luck", "--coups"),
+                                               ("draw_poker", "--coups")])
+def test_simulate_of_no_game_is_one_line(tmp_path: Path, table: str, option: str) -> None:
+    out = tmp_path / "trace.jsonl"
+    rc, lines = cli_lines("simulate", "--table", table, option, "0", "--out", str(out))
+    assert (rc, lines) == (2, [f"table-controller: {option}: must be at least 1, got 0"])
+    assert not out.exists()
+
+
+def test_replay_speed_without_realtime_is_refused(tmp_path: Path) -> None:
+    trace = write_lines(tmp_path / "good.jsonl", [META, OPEN])
+    res = run_replay(trace, tmp_path / "journal.sqlite", "--speed", "10")
+    assert res.rc == 2
+    assert res.stderr.splitlines() == ["table-controller: --speed: only with --realtime (a "
+                                       "replay without it runs on trace time, as fast as it "
+                                       "can)"]
+    assert res.records == [] and journaled(tmp_path / "journal.sqlite") == 0
