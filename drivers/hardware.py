@@ -16,6 +16,21 @@ from drivers.serial_port import SerialTransport
 log = get_logger(component="hardware")
 
 
+def open_pin_factory(config: Config, pin_factory: str | None = None,
+                     inputs: dict[str, Any] | None = None) -> Any | None:
+    """The gpiozero pin factory the table's GPIO inputs need (``pin_factory`` over the
+    config's ``gpio.pin_factory``), or None when the table reads no GPIO input. The daemon
+    loads it before it makes or writes its journal: a machine that cannot open the pins
+    (no lgpio: not a Pi) is told so without a journal left behind.
+
+    Raises:
+        GpioError: the factory cannot be loaded or cannot start on this machine.
+    """
+    if not (config.inputs if inputs is None else inputs):
+        return None
+    return make_pin_factory(pin_factory or config.pin_factory)
+
+
 class Hardware:
     """The GPIO inputs and serial transports of one table.
 
@@ -26,17 +41,21 @@ class Hardware:
         urls: a port name -> URL to open instead of the config's (a simulator's
             pseudo-terminal), and ports to open that the config does not name.
         pin_factory: a gpiozero factory name overriding the config's (``mock``).
+        inputs: the GPIO inputs to open instead of the config's.
+        factory: the pin factory already loaded (:func:`open_pin_factory`); None: loaded
+            at :meth:`start`.
     """
 
     def __init__(self, config: Config, post: Callable[[Event], None], clock: Any,
                  urls: dict[str, str] | None = None, pin_factory: str | None = None,
-                 inputs: dict[str, Any] | None = None) -> None:
+                 inputs: dict[str, Any] | None = None, factory: Any = None) -> None:
         self.config = config
         self.post = post
         self.clock = clock
         self.urls = {**{name: spec.url for name, spec in config.serial.items()}, **(urls or {})}
         self.pin_factory = pin_factory or config.pin_factory
         self.inputs = config.inputs if inputs is None else inputs
+        self.factory = factory
         self.gpio: GpioInputs | None = None
         self.transports: list[SerialTransport] = []
 
@@ -49,8 +68,9 @@ class Hardware:
         """
         scale = getattr(self.clock, "speed", 1.0)
         if self.inputs:
-            self.gpio = GpioInputs(self.inputs, self.post, self.clock.now,
-                                   make_pin_factory(self.pin_factory), scale=scale)
+            factory = self.factory or make_pin_factory(self.pin_factory)
+            self.gpio = GpioInputs(self.inputs, self.post, self.clock.now, factory,
+                                   scale=scale)
             self.gpio.start()
         for name, url in self.urls.items():
             spec = self.config.serial.get(name)

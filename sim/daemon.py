@@ -18,6 +18,7 @@ from controller.core.config import Config
 from controller.core.events import BetPlaced, DealerInput, Event, SerialData
 from controller.core.loop import start_thread
 from controller.games import registry
+from controller.games.base import RecallSpec
 from controller.store.journal import Journal
 from sim.trace_player import TracePlayer
 
@@ -27,12 +28,15 @@ class SimulatorResume:
     """Where a simulated dealer had got to before a restart, from the journal: the shoe
     bytes read (only the simulator writes its ports), the dealer inputs and bets journaled
     in order (:func:`taken_key` of each: the simulator's own and any a person sent through
-    ``tablectl``), and whether the table was open. The same simulated session then goes on
-    from there, as a real dealer goes on dealing."""
+    ``tablectl``), whether the table was open, and ``games``: the number of the last game
+    started (0: none). The same simulated session then goes on from there, as a real dealer
+    goes on dealing; a simulator that cannot skip what was played (a wheel's throws) starts
+    a session of its own from ``games``."""
 
     serial_bytes: int = 0
     taken: tuple[tuple[Any, ...], ...] = ()
     table_open: bool = False
+    games: int = 0
 
 
 def taken_key(item: Event | dict[str, Any], bet_record: str = "") -> tuple[Any, ...] | None:
@@ -56,8 +60,10 @@ def taken_key(item: Event | dict[str, Any], bet_record: str = "") -> tuple[Any, 
     return None
 
 
-def resume_from_journal(journal: Journal, table_open: bool, bet_record: str) -> SimulatorResume:
-    """How far the simulated dealer got before a restart (see :class:`SimulatorResume`)."""
+def resume_from_journal(journal: Journal, table_open: bool, bet_record: str,
+                        recall: RecallSpec | None = None) -> SimulatorResume:
+    """How far the simulated dealer got before a restart (see :class:`SimulatorResume`);
+    ``recall`` (the game's) says which records start and number its games."""
     serial = 0
     taken: list[tuple[Any, ...]] = []
     for rec in journal.records(types=("serial", "input", "alarm", bet_record)):
@@ -65,7 +71,10 @@ def resume_from_journal(journal: Journal, table_open: bool, bet_record: str) -> 
             serial += len(rec["text"].encode("latin-1"))
         elif (key := taken_key(rec, bet_record)) is not None:
             taken.append(key)
-    return SimulatorResume(serial, tuple(taken), table_open)
+    start = journal.last_of(recall.start) if recall is not None else None
+    number = start.get(recall.number) if start is not None and recall is not None else None
+    return SimulatorResume(serial, tuple(taken), table_open,
+                           number if type(number) is int else 0)
 
 
 def resume_events(events: list[Event], resume: SimulatorResume) -> list[Event]:

@@ -274,6 +274,32 @@ def test_socket_under_a_file_stops_run_with_one_line_and_no_thread_left(
     assert left == []
 
 
+class _NoLgpio:
+    """gpiozero's ``lgpio`` pin factory entry point on a machine without lgpio."""
+
+    name = "lgpio"
+
+    def load(self) -> Any:
+        raise ModuleNotFoundError("No module named 'lgpio'")
+
+
+def test_pins_that_cannot_open_stop_run_before_any_journal_is_made(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The real table's config off a Pi: one line naming the pin factory, exit 1, and no
+    # journal (nor its folder or lock) left behind where the production one goes.
+    monkeypatch.setattr("drivers.gpio.entry_points", lambda group: [_NoLgpio()])
+    folder = tmp_path / "var-lib"
+    config = tmp_path / "table.toml"
+    config.write_text((REPO / "config/roulette-table.toml").read_text()
+                      .replace("/var/lib/table-controller", str(folder))
+                      .replace("/run/table-controller", str(tmp_path)))
+    rc, lines = run_daemon("--config", str(config))
+    assert rc == 1
+    assert lines == ["table-controller: pin factory 'lgpio' cannot start: No module named "
+                     "'lgpio'"]
+    assert not folder.exists()
+
+
 def test_empty_journal_option_is_bad_input(tmp_path: Path) -> None:
     config = daemon_config(tmp_path, str(tmp_path / "journal.sqlite"), str(tmp_path / "c.sock"))
     rc, lines = run_daemon("--config", str(config), "--journal", "")
@@ -338,3 +364,51 @@ def test_simulate_out_that_cannot_be_written_is_one_line(tmp_path: Path, where: 
     lines = err.getvalue().splitlines()
     assert len(lines) == 1 and lines[0].startswith("table-controller: --out: ")
     assert "is a file, not a folder" in lines[0] or "Is a directory" in lines[0]
+
+
+# -- options that do not apply: refused, never silently ignored ------------------------
+def cli_lines(*argv: str) -> tuple[int, list[str]]:
+    """``table-controller ARGV`` in this process: exit code and stderr lines."""
+    err = io.StringIO()
+    with redirect_stdout(io.StringIO()), redirect_stderr(err):
+        rc = cli.main(list(argv))
+    assert "Traceback" not in err.getvalue()
+    return rc, err.getvalue().splitlines()
+
+
+@pytest.mark.parametrize(("args", "option", "takes"), [
+    (["--table", "mini_baccarat", "--spins", "5"], "--spins", "--coups"),
+    (["--table", "mini_baccarat", "--coups", "2", "--scenario", "valid"], "--scenario",
+     "--coups"),
+    (["--table", "draw_poker", "--coups", "2", "--wheel", "gpio"], "--wheel", "--coups"),
+    (["--coups", "3"], "--coups", "--spins, --scenario, --wheel"),
+], ids=["spins_at_a_card_table", "scenario_at_a_card_table", "wheel_at_a_card_table",
+        "coups_at_roulette"])
+def test_simulate_refuses_an_option_its_table_does_not_read(
+        tmp_path: Path, args: list[str], option: str, takes: str) -> None:
+    out = tmp_path / "trace.jsonl"
+    rc, lines = cli_lines("simulate", *args, "--out", str(out))
+    assert rc == 2
+    assert len(lines) == 1 and lines[0].startswith(f"table-controller: {option}: does not "
+                                                   "apply to a ")
+    assert lines[0].endswith(f"(its simulator takes {takes})")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(("table", "option"), [("roulette", "--spins"), ("pot_luck", "--coups"),
+                                               ("draw_poker", "--coups")])
+def test_simulate_of_no_game_is_one_line(tmp_path: Path, table: str, option: str) -> None:
+    out = tmp_path / "trace.jsonl"
+    rc, lines = cli_lines("simulate", "--table", table, option, "0", "--out", str(out))
+    assert (rc, lines) == (2, [f"table-controller: {option}: must be at least 1, got 0"])
+    assert not out.exists()
+
+
+def test_replay_speed_without_realtime_is_refused(tmp_path: Path) -> None:
+    trace = write_lines(tmp_path / "good.jsonl", [META, OPEN])
+    res = run_replay(trace, tmp_path / "journal.sqlite", "--speed", "10")
+    assert res.rc == 2
+    assert res.stderr.splitlines() == ["table-controller: --speed: only with --realtime (a "
+                                       "replay without it runs on trace time, as fast as it "
+                                       "can)"]
+    assert res.records == [] and journaled(tmp_path / "journal.sqlite") == 0

@@ -4,6 +4,7 @@ burst of overdue events (sim/daemon.py)."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -11,10 +12,11 @@ import pytest
 
 from controller.cli.main import compose
 from controller.core.clock import VirtualClock
-from controller.core.config import load_config
+from controller.core.config import DEFAULT_CONFIG, load_config
 from controller.core.events import BetPlaced, DealerInput, Event, SerialData
 from controller.games import registry
 from controller.games.mini_baccarat.simulation import simulated_events
+from controller.games.roulette.simulation import daemon_events
 from controller.store.journal import Journal
 from sim.daemon import SimulatorResume, resume_events, resume_from_journal, taken_key
 
@@ -85,3 +87,46 @@ def test_a_restart_after_a_persons_inputs_does_not_jam_the_simulated_dealer(
     jams = [r for r in after if r["type"] == "alarm" and r["code"] in JAMMED]
     assert jams == []
     assert len([r for r in after if r["type"] == "coup_result"]) > 20  # play goes on
+
+
+# -- the simulated roulette wheel (make run) ------------------------------------------
+def roulette_session(path: Path, events: list[Event], start: float) -> tuple[
+        list[dict[str, object]], SimulatorResume]:
+    """A daemon's life on the embedded simulated wheel: recover, handle ``events`` and
+    the verdicts they lead to; its new records, and what a restart then resumes from."""
+    config = load_config(DEFAULT_CONFIG)
+    spec = registry.spec(config.game)
+    with Journal(path, durable=False) as journal:
+        first = journal.last_seq
+        loop, table = compose(config, journal, VirtualClock(start))
+        table.recover()
+        loop.run_events(events)
+        loop.run_until_idle(events[-1].t + 600.0)
+        resume = resume_from_journal(journal, table.game.state != "closed", spec.bet_record,
+                                     spec.recall)
+        return list(journal.records(after=first)), resume
+
+
+def throws(records: list[dict[str, object]]) -> list[str]:
+    """What each spin's ball and rotor did (not its number: the spin's count goes on)."""
+    return [json.dumps([r.get("number"), r.get("reason"), r.get("lap_times"),
+                        r.get("rotor_periods")])
+            for r in records if r["type"] in ("spin_result", "spin_invalid")]
+
+
+def test_a_restarted_simulated_wheel_throws_on_not_the_same_spins_again(
+        tmp_path: Path) -> None:
+    config = load_config(DEFAULT_CONFIG)
+    config = replace(config, simulator=replace(config.simulator, spins=3))
+    path = tmp_path / "journal.sqlite"
+    (first,) = daemon_events(config, 0.0, SimulatorResume())
+    before, resume = roulette_session(path, first, 0.0)
+    assert [r["spin"] for r in before if r["type"] == "spin_start"] == [1, 2, 3]
+    assert resume.games == 3
+    later = first[-1].t + 600.0
+    (second,) = daemon_events(config, later, resume)
+    assert list(daemon_events(config, later, resume)) == [second]  # the same journal: same
+    after, _ = roulette_session(path, second, later)
+    assert [r["spin"] for r in after if r["type"] == "spin_start"] == [4, 5, 6]
+    assert len(throws(after)) == 3
+    assert not set(throws(after)) & set(throws(before))

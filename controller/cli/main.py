@@ -58,6 +58,8 @@ not acted on; the daemon stops, and recovers from the journal once restarted."""
 # After a trace's last event, trace time runs on until no verdict is pending, at most this
 # long (clock seconds): a spin whose verdict falls due later is decided as the daemon would.
 RUN_ON_S = 600.0
+SIMULATED_GAMES = 10
+"""How many spins or coups ``simulate`` writes when not told."""
 SELF_TEST_MIN_S = 60.0
 SELF_TEST_S_PER_BYTE = 2e-6
 
@@ -76,14 +78,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     rep.add_argument("--config", default=DEFAULT_CONFIG)
     rep.add_argument("--realtime", action="store_true",
                      help="play the trace into mock pins and a pseudo-terminal as time passes")
-    rep.add_argument("--speed", type=float, default=1.0, help="with --realtime: X times faster")
+    rep.add_argument("--speed", type=float, default=None,
+                     help="with --realtime: X times faster (default 1)")
     rep.add_argument("--journal", help="keep the journal in this file (default: a scratch file)")
     rep.add_argument("--evidence", action="store_true",
                      help="also print the raw GPIO edges of each evidence batch journaled")
 
     sim = sub.add_parser("simulate", help="write the trace of simulated spins or coups")
-    sim.add_argument("--spins", type=int, default=10, help="how many spins (roulette)")
-    sim.add_argument("--coups", type=int, default=None, help="how many coups (card tables)")
+    sim.add_argument("--spins", type=int, default=None,
+                     help=f"how many spins (roulette; default {SIMULATED_GAMES})")
+    sim.add_argument("--coups", type=int, default=None,
+                     help=f"how many coups or hands (card tables; default {SIMULATED_GAMES})")
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--out", required=True, help="the trace file to write (JSON Lines)")
     sim.add_argument("--config", default=DEFAULT_CONFIG)
@@ -108,10 +113,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command == "run":
             return cmd_run(args.config, args.journal)
         if command == "replay":
-            if not 0.01 <= args.speed <= 1000:
+            speed = 1.0 if args.speed is None else args.speed
+            if args.speed is not None and not args.realtime:
+                raise InputError("--speed", None, None, "only with --realtime (a replay "
+                                 "without it runs on trace time, as fast as it can)")
+            if not 0.01 <= speed <= 1000:
                 raise InputError("--speed", None, None,
-                                 f"must be from 0.01 to 1000, got {args.speed}")
-            return cmd_replay(args.trace, args.config, args.realtime, args.speed, args.journal,
+                                 f"must be from 0.01 to 1000, got {speed}")
+            return cmd_replay(args.trace, args.config, args.realtime, speed, args.journal,
                               evidence=args.evidence)
         return cmd_simulate(args)
     except InputError as exc:
@@ -255,19 +264,41 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     """Write the trace of simulated games, by the game's own simulator (its registry entry)."""
     config = load_config(args.config)
     table = args.table or config.game
+    spec = registry.spec(table)
+    count = _simulated_count(args, table, spec.simulate_options)
     if table != config.game:
         config = apply_overrides(config, {"table": table}, args.config)
     if args.wheel is not None:
-        if table != "roulette":
-            raise InputError("--wheel", None, None, f"a {table} table has no wheel")
         config = apply_overrides(config, {"table": table, "wheel_source": args.wheel},
                                  "--wheel")
     _writable_out(args.out)
     write: Callable[..., None] = registry.load_callable(  # type: ignore[assignment]
-        registry.spec(table).simulate)
-    count = args.spins if args.coups is None else args.coups
+        spec.simulate)
     write(config, args.out, count, args.seed, args.scenario)
     return 0
+
+
+def _simulated_count(args: argparse.Namespace, table: str, takes: tuple[str, ...]) -> int:
+    """How many games ``simulate`` writes: the value of the option that counts the table's
+    games (of ``takes``, its ``GameSpec.simulate_options``), else ``SIMULATED_GAMES``.
+
+    Raises:
+        InputError: an option given that the table's simulator does not read (one line,
+            naming it and those it reads), or a count below 1.
+    """
+    given = {"--spins": args.spins, "--coups": args.coups, "--scenario": args.scenario,
+             "--wheel": args.wheel}
+    for option, value in given.items():
+        if value is not None and option not in takes:
+            raise InputError(option, None, None, f"does not apply to a {table} table (its "
+                             f"simulator takes {', '.join(takes)})")
+    count_option = next(o for o in takes if o in ("--spins", "--coups"))
+    count = given[count_option]
+    if count is None:
+        return SIMULATED_GAMES
+    if count < 1:
+        raise InputError(count_option, None, None, f"must be at least 1, got {count}")
+    return count
 
 
 def _writable_out(path: str) -> None:
@@ -300,6 +331,8 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
 
     Raises:
         InputError: a bad config, or an empty ``--journal`` (exit 2).
+        GpioError: the pin factory cannot be loaded (not a Pi), before the journal is made
+            or written; or a pin cannot be set up (exit 1).
         JournalError: the journal cannot be made or opened (its folder is a file), or
             another controller holds it (exit 1).
         UnreadableRecord: a record recovery cannot read (exit 3: restarting cannot help).
@@ -316,7 +349,12 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     log.info("startup", **_banner(config, journal_path))
     if spec.check_daemon is not None:
         spec.check_daemon(config)
+    from drivers.hardware import Hardware, open_pin_factory
     from drivers.notify import Notifier
+
+    # The pins' library first: a machine that cannot open them (no lgpio: not a Pi) stops
+    # here, before a journal is made or written.
+    pin_factory = open_pin_factory(config)
 
     notifier = Notifier()
     # The journal's checks read all of it: months of journal may outlast systemd's start
@@ -347,8 +385,6 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
                     make_one=f"tablectl --config {config.source} seal-init")
     elif guard.failing is None:
         table.start_sealing(sealer)
-    from drivers.hardware import Hardware
-
     lifecycle = Lifecycle()
     status_line = StatusLine(config.table_name, spec, lambda: str(table.game.state),
                              _newest(journal, spec.recall.last_game_types), guard.problem)
@@ -381,11 +417,12 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
 
         simulated = SimulatedTable(config, clock, loop.post,
                                    resume_from_journal(journal, table.game.state != "closed",
-                                                       spec.bet_record))
+                                                       spec.bet_record, spec.recall))
         urls = simulated.urls
         lifecycle.add("simulator ports", Hooks(on_stop=simulated.stop,
                                                is_alive=simulated.alive))
-    hardware = lifecycle.add("hardware", Hardware(config, loop.post, clock, urls))
+    hardware = lifecycle.add("hardware", Hardware(config, loop.post, clock, urls,
+                                                  factory=pin_factory))
     assert isinstance(hardware, Hardware)
     control = ControlServer(config.control_socket, config.control_group, loop.post, clock.now,
                             hardware.sensors, config.game, tuple(config.serial),

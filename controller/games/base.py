@@ -266,6 +266,9 @@ class GameSpec:
         status: what ``tablectl status`` says of the table, from its journal.
         simulate: ``"module:function"`` that writes a simulated trace
             (``table-controller simulate``).
+        simulate_options: the options of ``table-controller simulate`` that ``simulate``
+            reads: the one that counts its games (``--spins`` or ``--coups``), and any of
+            ``--scenario``, ``--wheel``; ``simulate`` refuses the others.
         daemon_simulator: ``"module:function"`` that plays simulated hardware into the
             daemon (the embedded default).
         analyze: ``"module:function"`` of ``tablectl analyze`` (exact figures), or "".
@@ -304,6 +307,7 @@ class GameSpec:
     ports_of: Callable[[Config], tuple[str, ...]] | None = None
     port_devices: dict[str, str] = field(default_factory=dict)
     simulate: str = ""
+    simulate_options: tuple[str, ...] = ("--coups",)
     daemon_simulator: str = ""
     analyze: str = ""
     calibrate: str = ""

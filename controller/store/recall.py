@@ -5,7 +5,8 @@ down until the dealer turns it (seed 000 Art. 6), by the same code that masks it
 (``controller.cards.masking``).
 
 Which records start and end a game comes from each game's registry entry (``RecallSpec``:
-``spin_start`` / ``spin_result``..., ``coup_start`` / ``coup_result``). A game's block runs
+``spin_start`` / ``spin_result``..., ``coup_start`` / ``coup_result``); a game concluded
+with no start record (voided on restart before it started) starts at its result. A game's block runs
 from its start to its end: its result record, then the settlements of that game that follow
 it and the ``state`` record that reopens bets, if any (a roulette spin is settled after its
 result; a coup box by box before it). Before the block comes its prelude: the records between
@@ -50,12 +51,25 @@ def game_in_full(journal: Journal, number: int) -> dict[str, Any] | None:
 
 
 def _number_fields() -> dict[str, str]:
-    """Each game's start record type -> the field that numbers its games."""
-    return {spec.recall.start: spec.recall.number for spec in registry.games().values()}
+    """Each game's start and result record types -> the field that numbers its games."""
+    return {kind: spec.recall.number for spec in registry.games().values()
+            for kind in (spec.recall.start, *spec.recall.results)}
 
 
 def _starts(journal: Journal) -> list[dict[str, Any]]:
-    return list(journal.records(types=tuple(_number_fields())))
+    """The record that starts each game: its start record, or its result when the journal
+    holds no start of it (a roulette game voided on restart before its launch)."""
+    starters = {spec.recall.start for spec in registry.games().values()}
+    fields = _number_fields()
+    starts: list[dict[str, Any]] = []
+    started: set[tuple[str, Any]] = set()
+    for rec in journal.records(types=tuple(fields)):
+        key = (fields[rec["type"]], rec.get(fields[rec["type"]]))
+        if rec["type"] not in starters and key in started:
+            continue
+        started.add(key)
+        starts.append(rec)
+    return starts
 
 
 def _games(journal: Journal, all_starts: list[dict[str, Any]], first: int,

@@ -183,6 +183,62 @@ def test_art_16_a_requested_change_survives_a_restart(tmp_path: Path) -> None:
     assert [r["status"] for r in res.of("config_change")] == ["applied"]
 
 
+def cut_after_no_more_bets(tmp_path: Path) -> Path:
+    """A journal cut after the dealer's "no va más" and before any launch: bets of 4 and
+    501 chips taken under 1-1000, then a change to 5-500 requested during that game."""
+    db = tmp_path / "journal.sqlite"
+    first = table_trace({"t": 0.1, "input": "open_bets"},
+                        {"t": 0.2, "bet": "even", "box": 2, "amount": 4},
+                        {"t": 0.25, "bet": "odd", "box": 3, "amount": 501},
+                        {"t": 0.3, "input": "set_limits", "min_bet": 5, "max_bet": 500},
+                        {"t": 0.4, "input": "no_more_bets"})
+    res = run_replay(write_trace(tmp_path / "a.jsonl", first), db)
+    assert res.rc == 0 and res.of("state")[-1]["to"] == "no_more_bets"
+    assert not res.of("spin_start")
+    return db
+
+
+def test_art_16_a_game_cut_after_no_more_bets_is_voided_before_the_change_applies(
+        tmp_path: Path) -> None:
+    # Art. 16: the change waits "despues de concluir dicha partida". The restart cannot play
+    # the cut game on (a ball thrown while the controller was down went unseen): it voids
+    # it (CONTRACT §5: no verdict it cannot make), returns its bets, and only then applies
+    # the change. The next spin is a new game, under 5-500, with none of the old bets.
+    db = cut_after_no_more_bets(tmp_path)
+    tb, _ = one_spin(pocket=8)  # the dealer opens bets again after the restart
+    tb.add(*limits_probe(0.5))
+    res = run_replay(write_trace(tmp_path / "b.jsonl", tb.events()), db)
+    assert res.rc == 0
+    voided, result = res.outcomes
+    assert (voided["type"], voided["spin"], voided["reason"]) == ("spin_invalid", 1,
+                                                                   "interrupted")
+    assert "no va más" in voided["details"]["interrupted"]
+    returned = [s for s in res.of("settlement") if s["game"] == 1]
+    assert sorted((s["amount"], s["outcome"], s["payout"]) for s in returned) == [
+        (4, "push", 0), (501, "push", 0)]
+    (applied,) = [r for r in res.of("config_change") if r["status"] == "applied"]
+    assert applied["seq"] > max(s["seq"] for s in returned) > voided["seq"]
+    assert (result["spin"], result["number"]) == (2, "17")
+    assert res.of("spin_start")[0]["limits"] == {"min_bet": 5, "max_bet": 500}
+    game_limits = {(r["game"], r["limits"]["min_bet"]) for r in res.of("state")}
+    assert {(1, 1), (2, 5)} <= game_limits and (2, 1) not in game_limits
+    # Spin 2 settles only its own bets, taken under 5-500.
+    assert sorted(s["amount"] for s in res.of("settlement") if s["game"] == 2) == [5, 500]
+
+
+def test_art_14_recall_gives_a_game_voided_before_its_launch(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = cut_after_no_more_bets(tmp_path)
+    restart = table_trace({"t": 0.5, "input": "set_limits", "min_bet": 5, "max_bet": 500})
+    assert run_replay(write_trace(tmp_path / "b.jsonl", restart), db).rc == 0
+    assert tablectl_main(["--journal", str(db), "recall", "--last", "1", "--json"]) == 0
+    (game,) = json.loads(capsys.readouterr().out)
+    assert game["title"] == "spin 1"
+    types = [r["type"] for r in game["records"]]
+    assert types[:2] == ["input", "state"] and "spin_invalid" in types
+    assert types.count("bet") == 2 and types[-2:] == ["settlement", "settlement"]
+
+
 def test_art_16_limits_applied_before_a_restart_stay_in_force(tmp_path: Path) -> None:
     db = tmp_path / "journal.sqlite"
     first = table_trace({"t": 0.05, "input": "set_limits", "min_bet": 5, "max_bet": 500})

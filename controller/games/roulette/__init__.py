@@ -75,6 +75,7 @@ SPEC = GameSpec(
                       shown=("spin_result", "spin_invalid", "spin_held"),
                       summary=recall.summary, detail=recall.detail),
     simulate="controller.games.roulette.simulation:write_trace",
+    simulate_options=("--spins", "--scenario", "--wheel"),
     calibrate="controller.games.roulette.calibration:command",
     daemon_simulator="controller.games.roulette.simulation:daemon_events",
     # A spin's evidence is long: the log line keeps what the pit reads; the journal keeps all.

@@ -5,10 +5,12 @@ CONTRACT §5 held spins).
 (a settled spin or a closed table: :func:`checkpoint_state` is what it keeps) and from the
 checkpoint itself (:func:`from_checkpoint`): the last table state, the spins started and
 concluded, the bets not yet settled, the limits. :func:`recover` resumes the game from it: a
-spin cut by the stop is voided (``interrupted``) and its bets returned, a held spin stays
-held, nothing journaled is repeated. Each input is journaled whole (one transaction), so a
-concluded spin always has its settlements: one without (a journal cut by hand, or written
-before format 2) is named in an ``unsettled_bet`` alarm, never paid by the restart.
+spin cut by the stop, or a game cut after "no va más" and before its launch, is voided
+(``interrupted``) and its bets returned, a held spin stays held, a game with bets still open
+goes on under its limits, nothing journaled is repeated. Each input is journaled whole (one
+transaction), so a concluded spin always has its settlements: one without (a journal cut by
+hand, or written before format 2) is named in an ``unsettled_bet`` alarm, never paid by the
+restart.
 """
 
 from __future__ import annotations
@@ -117,12 +119,15 @@ def recover(game: RouletteGame, found: RouletteRecovery) -> None:
 
     A spin that was in play when the controller stopped cannot be finished (its evidence
     stopped at the cut): it is voided with reason ``interrupted`` and its bets are
-    returned. A bet of a concluded spin with no settlement is named in an
+    returned. So is a game whose bets were closed ("no va más") with no launch journaled:
+    a ball thrown while the controller was down was not seen, and the closed bets cannot
+    ride on a later throw. A bet of a concluded spin with no settlement is named in an
     ``unsettled_bet`` alarm for the inspector (see the module doc). Bets placed for the
     next spin stay on the layout. Nothing journaled is repeated. The limits
     in force are the last ``applied`` change's (else the config's); a change ``requested``
-    and not yet applied applies now if no game is open, else when the open game is settled
-    (Art. 16).
+    and not yet applied applies now if no game is open (none was, or it was voided here),
+    else when the open game is settled (Art. 16): a restart never changes the limits of a
+    game it lets go on.
     """
     last = found.last_spin
     game.game_number = last + 1
@@ -130,6 +135,7 @@ def recover(game: RouletteGame, found: RouletteRecovery) -> None:
         game.limits = found.limits
     game.pending_limits = found.pending_limits
     interrupted = found.interrupted_spin
+    why = "the controller stopped while the spin was in play"
     state = found.state
     if found.held is not None and found.held["spin"] == interrupted:
         # A held spin's evidence is all journaled: it stays held for the inspector.
@@ -148,6 +154,13 @@ def recover(game: RouletteGame, found: RouletteRecovery) -> None:
         # states says when that ball is out.
         state = "closed"
         game.tracker.resumed(ball_may_run=True)
+        if interrupted is None:
+            # "No va más" was called and no launch journaled: a ball thrown while the
+            # controller was down went unseen, so this game cannot be played on; it is
+            # voided like a spin in play, and only then may a pending change apply (Art. 16).
+            interrupted = last + 1
+            why = ("the controller stopped after \"no va más\", before a launch was seen "
+                   "(a ball thrown while it was down is not known)")
     elif state in ("ball_in_play", "result", "invalid", "settled"):
         state = "bets_open"
     if state != found.state:
@@ -157,9 +170,8 @@ def recover(game: RouletteGame, found: RouletteRecovery) -> None:
     if interrupted is not None:
         game.emit("spin_invalid", spin=interrupted, reason="interrupted",
                   reasons=["interrupted"],
-                  details={"interrupted": "the controller stopped while the spin was in "
-                           "play; voided on restart, bets returned; the dealer reopens "
-                           "bets when the wheel is ready"})
+                  details={"interrupted": f"{why}; voided on restart, bets returned; the "
+                           "dealer reopens bets when the wheel is ready"})
         game.game_number = max(last, interrupted) + 1
     for record in found.unsettled:
         bet = make_bet(game.layout, record["kind"], record["box"], record["amount"],

@@ -22,6 +22,7 @@ wheel's verdict; a serial wheel's differs where it measures less (see
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -288,19 +289,30 @@ def write_trace(config: Config, out: str, count: int, seed: int,
     write_objects(out, [*events, end])
 
 
+def session_seed(seed: int, games: int) -> int:
+    """The seed of the daemon's simulated session that begins after spin ``games`` of its
+    journal: ``seed`` (``[simulator] seed``) on a fresh journal, else one drawn from both,
+    so a restart throws spins it has not played (the same journal gives the same ones)."""
+    if games == 0:
+        return seed
+    return int.from_bytes(hashlib.sha256(f"{seed}:{games}".encode()).digest()[:8], "big")
+
+
 def daemon_events(config: Config, start: float, resume: Any) -> Iterator[list[Event]]:
     """The daemon's simulated spins, in batches, from ``start`` (controller clock seconds).
 
     A quarter of them (``[simulator] invalid_rate``) are thrown invalid, each an Art. 12
     case the sensors see, never a held spin (nobody decides it in ``make run``). When the
     table was already open (``resume.table_open``: a restart), the dealer does not open it
-    again. A serial wheel's (``wheel_source = "serial"``) are status lines with the extended
-    fields, its idle stretch short; a ball suspended (Art. 12 c) is not among them (a serial
-    wheel holds it).
+    again; after spins already journaled (``resume.games``) the throws are new ones
+    (:func:`session_seed`). A serial wheel's (``wheel_source = "serial"``) are status lines
+    with the extended fields, its idle stretch short; a ball suspended (Art. 12 c) is not
+    among them (a serial wheel holds it).
     """
     sim = config.simulator
     table = RouletteSimConfig(wheel=config.rules.wheel)
-    rng = random.Random(sim.seed)
+    seed = session_seed(sim.seed, resume.games)
+    rng = random.Random(seed)
     source = config.rules.wheel_source
     serial = StatusLineSimConfig(extended=True, idle_lines=20, burst_silence_s=30.0)
     invalid = [s for s in INVALID_SCENARIOS if source == "gpio" or s != "ball_suspended"]
@@ -312,9 +324,9 @@ def daemon_events(config: Config, start: float, resume: Any) -> Iterator[list[Ev
         scenarios = [rng.choice(invalid) if rng.random() < sim.invalid_rate else "valid"
                      for _ in range(count)]
         if source == "serial":
-            objects, _ = simulate(count, sim.seed + batch_index, table, scenarios, source, serial)
+            objects, _ = simulate(count, seed + batch_index, table, scenarios, source, serial)
         else:
-            objects, _ = simulate(count, sim.seed + batch_index, table, scenarios)
+            objects, _ = simulate(count, seed + batch_index, table, scenarios)
         trace = trace_from_objects("simulator", enumerate(objects, 1), tuple(config.serial))
         events = [replace(e, t=e.t + offset) for e in trace.events]
         if batch_index > 0 or resume.table_open:
