@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 IDLE_S = float(os.environ.get("BENCH_IDLE_S", "60"))
 WATCHDOG_USEC = "10000000"  # the unit's WatchdogSec=10
-SPINS_PER_DAY = 40 * 20  # a busy roulette table: 40 spins an hour, 20 hours
-COUPS_PER_DAY = 60 * 20  # a busy Mini-Bacará table: 60 coups an hour, 20 hours
+SPINS_PER_DAY = 60 * 16  # a busy roulette table (hardware.md §9): a spin a minute, 16 hours
+COUPS_PER_DAY = 60 * 16  # a busy Mini-Bacará table: a coup a minute, 16 hours
 
 
 def _config(scratch: Path, name: str, embedded: str) -> Path:
