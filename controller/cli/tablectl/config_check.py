@@ -7,7 +7,8 @@ import argparse
 import json
 from typing import Any
 
-from controller.core.config import check_file, load_config
+from controller.core.config import load_config
+from controller.core.config_check import check_file
 from controller.games import registry
 
 EXIT_ERRORS = 2  # the daemon's exit code on a bad config (RestartPreventExitStatus=2)
