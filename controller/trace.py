@@ -21,6 +21,7 @@ from typing import Any
 from controller.core.config import BUTTON_INPUTS
 from controller.core.errors import TraceError
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, SerialData
+from controller.core.words import given
 from controller.games import registry
 
 _EVENT_KEYS = ("meta", "gpio", "serial", "input", "bet")
@@ -219,12 +220,9 @@ def loads_strict(text: str) -> Any:
 
 
 def show(value: Any, limit: int = 60) -> str:
-    """``repr(value)`` cut to ``limit`` characters; a huge integer as its digit count (for
-    one-line error messages about values nobody could read)."""
-    if type(value) is int and not -10**20 < value < 10**20:
-        return f"a {len(str(abs(value)))}-digit number"
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    """``value`` as the trace or request gave it (:func:`controller.core.words.given`), for
+    one-line error messages."""
+    return given(value, limit)
 
 
 def depth(value: Any, limit: int = MAX_DEPTH) -> int:
@@ -307,7 +305,7 @@ def _event(line: _Line, kind: str, t: float, table: str, ports: set[str],
                              f"{', '.join(words.gpio_order)}")
         level = obj.get("level")
         if level not in (0, 1) or isinstance(level, bool):
-            raise line.error("level", f"must be 0 or 1, got {level!r}")
+            raise line.error("level", f"must be 0 or 1, got {show(level)}")
         line.only("t", "gpio", "level")
         return GpioEdge(t, name, int(level))
     if kind == "serial":

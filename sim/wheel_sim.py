@@ -54,6 +54,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Protocol
 
+from controller.core.words import one_of
 from controller.trace import write_trace
 from sim import wheel_faults
 from sim.wheel_geometry import (
@@ -344,7 +345,7 @@ def run_wheel(spins: int, seed: int, pockets: int, config: WheelSimConfig,
         raise ValueError(f"habits has {len(plan)} entries for {spins} throws")
     for name in plan:
         if name not in HABITS:
-            raise ValueError(f"unknown habit {name!r}; expected one of {HABITS}")
+            raise ValueError(f"unknown habit {name!r}; expected {one_of(HABITS)}")
 
     rng = random.Random(seed)
     cfg = config

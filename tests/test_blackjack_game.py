@@ -160,7 +160,8 @@ def test_a_decision_for_a_blackjack_or_after_every_hand_is_finished_is_refused()
 
 def test_decisions_need_a_box_and_other_games_inputs_are_refused() -> None:
     bench = Bench().coup({1: 10}, "TS", "9C", "6H", "7D")
-    assert bench.inp("hit") == "bad_input" and bench.inp("hit", box=True) == "bad_input"
+    # No box at all: the table's check of every input's arguments (GameSpec) refuses it.
+    assert bench.inp("hit") == "missing_argument" and bench.inp("hit", box=True) == "bad_input"
     assert bench.inp("five_choice", box=1, choice="draw") == "input_refused"
     assert bench.inp("hit", box=4) == "box_not_in_play"
 

@@ -174,5 +174,5 @@ def test_only_the_admin_group_can_use_the_socket(groups: list[int], allowed: boo
         assert posted == [DealerInput(0.0, "no_more_bets", {})]
     else:
         assert done.returncode == 1
-        assert "permission denied (are you in the table's admin group?)" in done.stderr
+        assert "permission denied: only the table's admin group" in done.stderr
         assert posted == []

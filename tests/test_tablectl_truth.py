@@ -75,7 +75,7 @@ def test_status_of_a_running_daemon_gives_its_pid_and_uptime(
     finally:
         held.close()
     assert f"daemon       running, pid {os.getpid()}, up 1 h 2 min" in out
-    assert "live: the control socket does not answer" in out
+    assert f"live: no daemon answers on {tmp_path / 'none.sock'}: no socket there" in out
     assert "warning" not in err
     daemon = json.loads(data)["daemon"]
     assert daemon["running"] is True and daemon["pid"] == os.getpid()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from controller.cards.card import Card, parse_card
@@ -29,7 +30,19 @@ from controller.cards.game import CardGame, bet_fields, bet_from_fields
 from controller.cards.masking import present_input
 from controller.cards.procedures import ShoeRules
 from controller.cards.shoe import ShoeSession
-from controller.cards.shoe_lines import MisreadLine, ShoeCodec, ShoeLine
+from controller.cards.shoe_lines import (
+    BadCardLine,
+    CardLine,
+    CutCardLine,
+    CutOffLine,
+    MisreadLine,
+    OverlongLine,
+    ReaderAlarm,
+    ReaderWarning,
+    ShoeCodec,
+    ShoeLine,
+    UnknownLine,
+)
 from controller.core.config import Config
 from controller.core.errors import RuleViolation, UnreadableRecord
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
@@ -54,6 +67,34 @@ _INPUTS = ("serial", "input", "port")
 _NOT_REPLAYED = TABLE_ALARMS | {"recovery_mismatch"}  # alarms no input makes again
 
 
+@dataclass(frozen=True)
+class PortView:
+    """What a shoe port last said, for ``tablectl sensors``: what its last line was, in
+    words (never a card's face: a card dealt face down must not show, seed 000 Art. 6),
+    when it came (controller clock, seconds), the lines read, and why the port is down
+    (None: up). The controller thread replaces it whole, so the control socket's thread
+    may read it at any time."""
+
+    said: str | None = None
+    t: float | None = None
+    lines: int = 0
+    down: str | None = None
+
+
+def said(line: ShoeLine) -> str:
+    """A shoe line in words, without a card's face."""
+    if isinstance(line, CardLine):
+        return "a burn card" if line.burn else "a card"
+    if isinstance(line, ReaderAlarm):
+        return f"reader alarm {line.code}"
+    if isinstance(line, ReaderWarning):
+        return f"reader warning 0x{line.mask:02x}"
+    return {BadCardLine: "a card not of a French deck", MisreadLine: "a misread card",
+            CutCardLine: "the cut card", UnknownLine: "a line it does not know",
+            OverlongLine: "an over-long line", CutOffLine: "a line cut by the port going "
+            "down"}.get(type(line), "a line")
+
+
 class CardTable:
     """A card table fed by a shoe reader.
 
@@ -76,6 +117,7 @@ class CardTable:
         }
         self.ports_down: set[str] = set()
         self._under_way = False  # the game was under way after the last action
+        self.views: dict[str, PortView] = {}
 
     def _proxy(self, type_: str, /, **fields: Any) -> dict[str, Any]:
         return self._emit(type_, **fields)
@@ -211,7 +253,28 @@ class CardTable:
         it is dealt from this shoe). A cut card read between games closes the shoe at
         once, so the procedure after the cut card is due.
         """
-        self._act_on(data.t, self._codec(data.port).feed(data.data))
+        lines = self._codec(data.port).feed(data.data)
+        if lines:
+            view = self.views.get(data.port, PortView())
+            self.views[data.port] = replace(view, said=said(lines[-1]), t=data.t,
+                                            lines=view.lines + len(lines))
+        self._act_on(data.t, lines)
+
+    def sensors(self, now: float) -> dict[str, Any]:
+        """Each shoe port's last line in words, its age (``now`` minus its arrival,
+        seconds), the lines read and the link, for ``tablectl sensors``; safe to call from
+        any thread."""
+        out: dict[str, Any] = {}
+        views = self.views.copy()  # one C call: the controller thread may add a port meanwhile
+        ports = registry.spec(self.config.game).ports(self.config)
+        for port in sorted({*ports, *views}):
+            view = views.get(port, PortView())
+            link = "no line since the daemon started" if view.t is None else "up"
+            out[port] = {"said": view.said,
+                         "age_s": None if view.t is None else round(now - view.t, 3),
+                         "link": f"DOWN ({view.down})" if view.down is not None else link,
+                         "lines": view.lines}
+        return out
 
     def _codec(self, port: str) -> ShoeCodec:
         codec = self.codecs.get(port)
@@ -266,6 +329,9 @@ class CardTable:
         misread (play waits for the dealer's correction, CONTRACT §4), after a ``line_cut``
         alarm that says the port going down cut it.
         """
+        view = self.views.get(status.port, PortView())
+        self.views[status.port] = replace(view, down=None if status.up else (
+            status.detail or "gone"))
         if status.up:
             self.ports_down.discard(status.port)
             return
@@ -332,8 +398,9 @@ class CardTable:
             try:
                 self.restore(checkpoint["state"])
             except (KeyError, TypeError, ValueError) as exc:
+                why = f"it has no {exc}" if isinstance(exc, KeyError) else str(exc)
                 raise UnreadableRecord(journal.path, checkpoint["seq"], "checkpoint",
-                                       f"its state cannot be restored: {exc!r}") from None
+                                       f"its state cannot be restored: {why}") from None
         bet_record = self.game.bet_record
         inputs = [r for r in records if r["type"] in (*_INPUTS, bet_record)
                   or (r["type"] == "alarm" and "bet" in r)]
@@ -349,6 +416,7 @@ class CardTable:
                 self._replay_input(rec)
         finally:
             self._emit = self._real_emit
+            self.views = {}  # the ports say nothing until they talk to this daemon
         self._real_emit("recovery", inputs=len(inputs), records_checked=checker.matched,
                         mismatch=checker.mismatch, since=checkpoint["seq"] if checkpoint else 0,
                         **self.game.tag(), state=self.game.state,

@@ -37,6 +37,7 @@ from controller.cli.line_server import LineServer
 from controller.core.config import socket_path_problem, why_not_made
 from controller.core.errors import TableControllerError, TraceError
 from controller.core.events import Event
+from controller.games import registry
 from controller.trace import DuplicateKey, loads_strict, trace_from_objects
 
 MAX_REQUEST = 4096  # bytes: a request is one short JSON line
@@ -205,7 +206,7 @@ class ControlServer:
                 "control", [(1, {"t": 0, "meta": {"table": self.table}}),
                             (2, {"t": 0, **request})], self.serial_ports)
         except TraceError as exc:
-            return {"ok": False, "error": str(exc)}
+            return {"ok": False, "error": self._refusal(exc)}
         except RecursionError:  # the trace reader bounds nesting: this is a safety net
             return {"ok": False, "error": "request nested too deep"}
         event = replace(trace.events[0], t=self.now())
@@ -226,6 +227,18 @@ class ControlServer:
         if verdict.accepted:
             return {"ok": True, "verdict": "accepted"}
         return {"ok": True, "verdict": "refused", "code": verdict.code, "reason": verdict.reason}
+
+    def _refusal(self, exc: TraceError) -> str:
+        """Why a request is not one, in words: the field at fault and what is wrong (the
+        trace reader's words, without the made-up place of a trace line); an unknown
+        input with the inputs this table takes."""
+        names_it = exc.field in ("input", "bet") and exc.message.startswith("unknown")
+        text = exc.message if exc.field is None or names_it else (
+            f"field '{exc.field}': {exc.message}")
+        spec = registry.games().get(self.table)
+        if exc.field == "input" and spec is not None and text.startswith("unknown"):
+            text += f"; a {spec.title} table takes {', '.join(spec.input_actions)}"
+        return text
 
     def alive(self) -> bool:
         """The socket is served (its threads run)."""
@@ -271,13 +284,17 @@ def request(path: str, message: dict[str, Any], timeout: float = 5.0) -> dict[st
                 break
             data += chunk
     except PermissionError as exc:
-        raise ControlError(f"{path}: permission denied (are you in the table's admin "
-                           f"group?): {exc}") from exc
-    except (FileNotFoundError, ConnectionRefusedError) as exc:
-        raise ControlError(f"{path}: no controller answers there ({exc})",
+        raise ControlError(f"{path}: permission denied: only the table's admin group "
+                           "(config [control] group) may use the control socket") from exc
+    except FileNotFoundError as exc:
+        raise ControlError(f"no daemon answers on {path}: no socket there",
+                           no_daemon=True) from exc
+    except ConnectionRefusedError as exc:
+        raise ControlError(f"no daemon answers on {path}: nothing listens on that socket",
                            no_daemon=True) from exc
     except OSError as exc:
-        raise ControlError(f"{path}: no controller answers there ({exc})") from exc
+        raise ControlError(f"the daemon on {path} does not answer: "
+                           f"{exc.strerror or exc}") from exc
     finally:
         sock.close()
     reply: dict[str, Any] = json.loads(data.decode() or "{}")

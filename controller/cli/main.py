@@ -43,6 +43,7 @@ from controller.core.lifecycle import Hooks, Lifecycle
 from controller.core.logs import configure, get_logger
 from controller.core.loop import EventLoop, start_thread
 from controller.core.table import Table
+from controller.core.words import plain
 from controller.games import registry
 from controller.store.journal import Journal
 from controller.store.seal import Sealer, key_path_for
@@ -65,10 +66,10 @@ SELF_TEST_S_PER_BYTE = 2e-6
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="table-controller", description=__doc__)
+    parser = argparse.ArgumentParser(prog="table-controller", description=plain(__doc__))
     sub = parser.add_subparsers(dest="command")
 
-    run = sub.add_parser("run", help="run the controller (default: simulated roulette wheel)")
+    run = sub.add_parser("run", help="run the controller (default: the embedded simulated table)")
     run.add_argument("--config", default=DEFAULT_CONFIG,
                      help="TOML config file (default: the embedded simulated table)")
     run.add_argument("--journal", help="journal file (overrides the config's journal.path)")
@@ -85,18 +86,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                      help="also print the raw GPIO edges of each evidence batch journaled")
 
     sim = sub.add_parser("simulate", help="write the trace of simulated spins or coups")
-    sim.add_argument("--spins", type=int, default=None,
-                     help=f"how many spins (roulette; default {SIMULATED_GAMES})")
-    sim.add_argument("--coups", type=int, default=None,
-                     help=f"how many coups or hands (card tables; default {SIMULATED_GAMES})")
+    games = {s.name: s.recall.number for s in registry.games().values()}  # spin, coup, hand
+    sim.add_argument("--spins", type=int, default=None, help="how many spins (tables: "
+                     f"{', '.join(n for n, g in games.items() if g == 'spin')}; default "
+                     f"{SIMULATED_GAMES})")
+    sim.add_argument("--coups", type=int, default=None, help="how many coups or hands (tables: "
+                     f"{', '.join(n for n, g in games.items() if g != 'spin')}; default "
+                     f"{SIMULATED_GAMES})")
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--out", required=True, help="the trace file to write (JSON Lines)")
     sim.add_argument("--config", default=DEFAULT_CONFIG)
     sim.add_argument("--table", choices=registry.names(), default=None)
     sim.add_argument("--wheel", choices=("gpio", "serial"), default=None,
-                     help="roulette: write the wheel as GPIO sensor edges or as an automated "
-                          "wheel's status lines on port 'wheel' (default: the config's "
-                          "[roulette] wheel_source)")
+                     help="a table with a wheel: write it as GPIO sensor edges or as an "
+                          "automated wheel's status lines on port 'wheel' (default: the "
+                          "config's wheel_source)")
     sim.add_argument("--scenario", action="append", default=None,
                      help="per spin (repeat it; one applies to all): valid, rotor_reversed, "
                           "rotor_stops_after_settle; invalid: too_few_revolutions, "
@@ -408,7 +412,7 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     # The shutdown record (with the signal's name) and the last seal are journaled just
     # before the journal closes, whatever stopped the daemon (unless the journal fails).
     lifecycle.add("journal", Hooks(on_stop=lambda: _close_journal(
-        table, lock, owner, log, _shutdown_reason(stopped_by),
+        table, lock, owner, log, _shutdown_reason(stopped_by, lifecycle),
         guard.failing is None or guard.writable_again)))
     simulated = None
     urls: dict[str, str] = {}
@@ -436,14 +440,14 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
             simulated.start(hardware.gpio)
         loop.run_forever(grace=0.02 * getattr(clock, "speed", 1.0))
     except TableControllerError as exc:  # one line from main(): a known failure, no bug
-        stopped_by.append(f"error: {exc}")
+        stopped_by.append(_stopped_on(exc, lifecycle))
         raise
     except Exception as exc:
-        stopped_by.append(f"error: {type(exc).__name__}: {exc}")
+        stopped_by.append(_stopped_on(exc, lifecycle))
         log.exception("the controller stopped on an error", effect="systemd restarts it")
         return 1
     finally:
-        supervisor.stopping(_shutdown_reason(stopped_by))
+        supervisor.stopping(_shutdown_reason(stopped_by, lifecycle))
         lifecycle.stop()
     return EXIT_RESTART if _restarting(stopped_by) else 0
 
@@ -484,13 +488,24 @@ def _newest(journal: Journal, types: Sequence[str]) -> dict[str, Any] | None:
     return max(found, key=lambda rec: rec["seq"], default=None)
 
 
-def _shutdown_reason(stopped_by: list[str]) -> str:
-    """Why the daemon stops: the signal's name, else the error being raised (a component
-    that failed to start, a bug), else the end of the run."""
+def _shutdown_reason(stopped_by: list[str], lifecycle: Lifecycle) -> str:
+    """Why the daemon stops, in words: the signal's name, else the error being raised (a
+    component that failed to start, a bug), else the end of the run."""
     if stopped_by:
         return stopped_by[0]
     exc = sys.exc_info()[1]
-    return f"error: {type(exc).__name__}: {exc}" if exc is not None else "end of run"
+    return _stopped_on(exc, lifecycle) if exc is not None else "end of run"
+
+
+def _stopped_on(exc: BaseException, lifecycle: Lifecycle) -> str:
+    """``the control socket could not start: var/control.sock: another controller is
+    listening there``; a bug says its exception's class (``ZeroDivisionError``), which is
+    all the words it has."""
+    what = str(exc) if isinstance(exc, TableControllerError) else (
+        f"unexpected {type(exc).__name__}{': ' + str(exc) if str(exc) else ''}")
+    if lifecycle.failed is not None and lifecycle.failed[1] is exc:
+        return f"the {lifecycle.failed[0]} could not start: {what}"
+    return f"stopped on an error: {what}"
 
 
 def _devices_view(table: Table, now: Callable[[], float]) -> Callable[[], dict[str, Any]]:
@@ -529,8 +544,8 @@ def start_table(config: Config, journal: Journal, clock: Any, log: Any,
         if not chain.ok:
             # Edited records stay in the journal as evidence; play goes on, the alarm is loud.
             table.emit("alarm", code="journal_chain_broken",
-                       message=f"the journal's hash chain breaks at record {chain.bad_seq}: "
-                               f"{chain.message}; it was altered outside the controller")
+                       message=f"the journal's hash chain is broken: {chain.message}; it "
+                               "was altered outside the controller")
         table.game.recover_from(journal)
 
     table.as_input(start)

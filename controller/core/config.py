@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.core.errors import ConfigError
+from controller.core.words import given
 
 # The dealer's buttons, every game's (CONTRACT §1); a game names the other inputs it reads.
 BUTTON_INPUTS = ("open_bets", "no_more_bets")
@@ -147,14 +148,14 @@ class Section:
             return default
         value = self.data[key]
         if isinstance(value, bool) and kind is not bool and bool not in _as_tuple(kind):
-            raise self.error(key, f"expected {_kind_name(kind)}, got {value!r}")
+            raise self.error(key, f"expected {_kind_name(kind)}, got {show_value(value)}")
         if kind is float and isinstance(value, int):
             try:
                 value = float(value)
             except OverflowError:  # a 400-digit integer: no float holds it
                 raise self.error(key, f"{show_value(value)} is out of range") from None
         if not isinstance(value, kind):
-            raise self.error(key, f"expected {_kind_name(kind)}, got {value!r}")
+            raise self.error(key, f"expected {_kind_name(kind)}, got {show_value(value)}")
         return value
 
     def number(self, key: str, default: float, lo: float, hi: float, *, integer: bool = False,
@@ -181,7 +182,8 @@ class Section:
         self.read.add(key)
         value = self.data.get(key, {})
         if not isinstance(value, dict):
-            raise self.error(key, f"expected a table [{self._key(key)}], got {value!r}")
+            raise self.error(key, f"expected a table [{self._key(key)}], got "
+                             f"{show_value(value)}")
         return self.loader.section(self._key(key), value)
 
     def finish(self) -> None:
@@ -191,10 +193,9 @@ class Section:
 
 
 def show_value(value: Any) -> str:
-    """``repr(value)``, but a huge integer as its digit count (one readable line)."""
-    if type(value) is int and not -10**20 < value < 10**20:
-        return f"a {len(str(abs(value)))}-digit number"
-    return repr(value)
+    """``value`` as the file spells it (``true``, ``[1, 2]``, ``'text'``), a huge integer as
+    its digit count (one readable line; :func:`controller.core.words.given`)."""
+    return given(value, limit=80)
 
 
 def socket_path_problem(path: str) -> str | None:

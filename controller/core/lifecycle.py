@@ -54,6 +54,7 @@ class Lifecycle:
 
     components: list[tuple[str, Any]] = field(default_factory=list)
     started: list[tuple[str, Any]] = field(default_factory=list)
+    failed: tuple[str, BaseException] | None = None  # the component that did not start
 
     def add(self, name: str, component: Component) -> Component:
         self.components.append((name, component))
@@ -63,7 +64,8 @@ class Lifecycle:
         for name, component in self.components:
             try:
                 component.start()
-            except BaseException:
+            except BaseException as exc:
+                self.failed = (name, exc)  # before the stop: the components stopped see it
                 self.stop(raise_first=False)
                 raise
             self.started.append((name, component))

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import sys
 import textwrap
 import time
@@ -148,8 +149,15 @@ def _spin_start(e: dict[str, Any]) -> str:
 
 
 def _spin_result(e: dict[str, Any]) -> str:
-    return (f"spin {e['spin']}: {e['number']}, {e['ball_revolutions']} ball revolutions "
-            f"{e['ball_direction']}, rotor {e['rotor_direction']} at {e['rotor_rpm']} rpm")
+    """What was measured of it; a wheel that reports no ball revolutions or direction
+    (a serial wheel without extended lines) has none said."""
+    ball = " ".join(part for part in (
+        f"{e['ball_revolutions']} ball revolutions" if e.get("ball_revolutions") is not None
+        else "", e.get("ball_direction") or "") if part)
+    rotor = " ".join(["rotor", *([e["rotor_direction"]] if e.get("rotor_direction") else []),
+                      *([f"at {e['rotor_rpm']} rpm"] if e.get("rotor_rpm") is not None else [])])
+    return ", ".join([f"spin {e['spin']}: {e['number']}", *([ball] if ball else []),
+                      *([rotor] if rotor != "rotor" else [])])
 
 
 def _reasons(e: dict[str, Any]) -> str:
@@ -281,7 +289,8 @@ class ConsoleLines:
         rest = [f"{k}={_value(v)}" for k, v in sorted(e.items())
                 if k not in said and k not in _HIDDEN and k not in ("seq", "t")]
         t = e.get("t")
-        if isinstance(t, int | float) and not isinstance(t, bool) and t < 1e9:
+        if (isinstance(t, int | float) and not isinstance(t, bool) and t < 1e9
+                and not _says_time(" ".join([text, *rest]), t)):
             rest.append(f"at {t:.3f} s")  # trace time (a replay), not the wall clock
         seq = f"#{e['seq']}" if e.get("seq") is not None else ""
         body = " ".join(part for part in (seq, text, *rest) if part)
@@ -315,6 +324,14 @@ class ConsoleLines:
                                    subsequent_indent=indent, break_on_hyphens=False,
                                    break_long_words=True) or [first.rstrip()]
         return lines
+
+
+def _says_time(text: str, t: float) -> bool:
+    """``text`` already gives the time ``t`` (an alarm's message: "... at 195.603 s")."""
+    return any(abs(float(found) - t) < 0.0005 for found in _SECONDS.findall(text))
+
+
+_SECONDS = re.compile(r"(\d+\.\d+) s\b")
 
 
 def _local(ts: float) -> str:

@@ -101,13 +101,26 @@ class InputSpec:
 
 
 @dataclass(frozen=True)
+class BetField:
+    """A field a bet kind takes besides ``box`` and ``amount`` (CONTRACT §2 ``bet``): its
+    ``name``, what it holds in words (``kind``), whether it is a list (``many``: given as
+    several values) and the type of each value (``int`` or ``str``, as the trace holds
+    it). ``tablectl bet`` offers one option per field of the table's bets."""
+
+    name: str
+    kind: str
+    many: bool = False
+    type: type = str
+
+
+@dataclass(frozen=True)
 class BetSpec:
     """A bet kind of a game's layout; ``fields`` are what it takes besides ``box`` and
-    ``amount`` (``numbers``, ``which``), as in CONTRACT §2."""
+    ``amount`` (a roulette's ``numbers`` or ``which``), as in CONTRACT §2."""
 
     kind: str
     help: str
-    fields: tuple[str, ...] = ()
+    fields: tuple[BetField, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -331,17 +344,23 @@ class GameSpec:
         return tuple(b.kind for b in self.bets)
 
     @property
+    def bet_fields(self) -> tuple[BetField, ...]:
+        """Every field its bet kinds take besides ``box`` and ``amount``, each once."""
+        return tuple({f.name: f for b in self.bets for f in b.fields}.values())
+
+    @property
     def input_actions(self) -> tuple[str, ...]:
         return tuple(i.action for i in self.inputs)
 
     def verify_arguments(self, inp: DealerInput) -> None:
-        """Refuse an argument of ``inp`` that its ``InputSpec`` does not name: an input
-        that says more than the game reads is ambiguous, never half taken. An action the
+        """Refuse an argument of ``inp`` that its ``InputSpec`` does not name, or one it
+        requires that is missing (or null): an input that says more than the game reads is
+        ambiguous, never half taken, and one that says less cannot be done. An action the
         game does not take is left to the game's own refusal.
 
         Raises:
             RuleViolation: ``unknown_argument``, naming the argument and what the input
-                takes.
+                takes; ``missing_argument``, naming the argument and what it holds.
         """
         spec = next((i for i in self.inputs if i.action == inp.action), None)
         if spec is None:
@@ -352,3 +371,9 @@ class GameSpec:
             takes = ", ".join(names) or "none"
             raise RuleViolation("unknown_argument", f"unknown argument {unknown[0]!r} "
                                 f"({inp.action} takes {takes})")
+        missing = [a for a in spec.args if a.required and inp.args.get(a.name) is None]
+        if missing:
+            needs = " and ".join(f"{a.name}=" for a in missing)
+            kinds = missing[0].kind if len(missing) == 1 else "; ".join(
+                f"{a.name}: {a.kind}" for a in missing)
+            raise RuleViolation("missing_argument", f"{inp.action} needs {needs} ({kinds})")

@@ -15,6 +15,7 @@ import json
 from typing import Any
 
 from controller.core.errors import UnreadableRecord
+from controller.core.words import given
 from controller.store.journal import Journal
 from controller.store.records import RecordError, check, schema
 
@@ -34,8 +35,8 @@ def since_checkpoint(journal: Journal, game: str) -> tuple[dict[str, Any] | None
              known)
         if checkpoint.get("game") != game:
             raise UnreadableRecord(journal.path, checkpoint["seq"], "checkpoint",
-                                   f"it is a {checkpoint.get('game')!r} table's, this table "
-                                   f"is {game!r}")
+                                   f"it is a {given(checkpoint.get('game'))} table's, this "
+                                   f"table is {game!r}")
     after = checkpoint["seq"] if checkpoint is not None else 0
     rows = journal.bodies(after)
     try:

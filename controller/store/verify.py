@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from controller.core.words import given
 from controller.store.records import RecordError, Schema, check
 
 if TYPE_CHECKING:
@@ -58,8 +59,9 @@ def check_chain(journal: Journal, since: int = 0,
             return VerifyResult(False, count, seq, f"record {seq}: hash does not chain", first)
         if type_ != record.get("type") or t != record.get("t"):
             return VerifyResult(False, count, seq, f"record {seq}: its type or t column "
-                                f"({type_!r}, {t!r}) is not its body's "
-                                f"({record.get('type')!r}, {record.get('t')!r})", first)
+                                f"({given(type_)}, {given(t)}) is not its body's "
+                                f"({given(record.get('type'))}, {given(record.get('t'))})",
+                                first)
         if each is not None:
             each(record)
         prev = digest

@@ -30,6 +30,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
 from controller.cli.control import ControlError
 from controller.cli.progress import ProgressBar
@@ -47,6 +48,7 @@ from controller.cli.tablectl import (
 )
 from controller.core.config import DEFAULT_CONFIG, Config, load_config
 from controller.core.errors import InputError, JournalError
+from controller.core.words import plain
 from controller.games import registry
 from controller.store.journal import Journal
 from controller.store.seal import key_path_for
@@ -82,7 +84,7 @@ def _common() -> argparse.ArgumentParser:
 
 def _parser(config: Config | None) -> argparse.ArgumentParser:
     common = _common()
-    parser = argparse.ArgumentParser(prog="tablectl", description=__doc__.replace("``", ""),
+    parser = argparse.ArgumentParser(prog="tablectl", description=plain(__doc__),
                                      parents=[common],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -133,6 +135,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except ControlError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
+        if exc.no_daemon:
+            print(f"  is a daemon running with config {args.config}? tablectl status says",
+                  file=sys.stderr)
         return EXIT_NO_DAEMON if exc.no_daemon else EXIT_BAD
     except JournalError as exc:
         print(f"tablectl: {exc}", file=sys.stderr)
@@ -155,6 +160,9 @@ def _run(args: argparse.Namespace) -> int:
     path = args.journal or config.journal_path
     if args.command == "seal-init":
         return seal.run(config, path)
+    if args.command == "calibrate" and {"-h", "--help"} & set(args.options):
+        # Help needs no journal: the game's command prints it before it reads one.
+        return calibrate.run(cast(Journal, None), config, args)
     with Journal(path, readonly=True) as journal:
         if args.command == "verify":
             return verify.run(journal, args, key_path_for(path, config.seal_key))

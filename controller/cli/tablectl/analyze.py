@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from controller.cli.progress import ProgressBar
+from controller.core.errors import InputError
 from controller.games import registry
 
 
@@ -27,16 +28,29 @@ def commands() -> dict[str, str]:
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     games = list(commands())
+    # --help after GAME is the game's own (the options after GAME are handed to it whole).
     an = sub.add_parser("analyze", help="exact figures of a game's rules (its own options: "
-                        "tablectl analyze GAME --help)", add_help=False, parents=[common])
-    an.add_argument("game", choices=games)
-    an.add_argument("options", nargs=argparse.REMAINDER,
+                        "tablectl analyze GAME --help)", parents=[common],
+                        description="Exact figures of a game's rules, computed through the "
+                        "code the table runs. The game's own options: tablectl analyze GAME "
+                        "--help.")
+    # Optional to argparse, required by run(): argparse would name OPTIONS required too.
+    an.add_argument("game", choices=games, nargs="?", metavar="GAME",
+                    help=f"one of {', '.join(games)}")
+    an.add_argument("options", nargs=argparse.REMAINDER, default=[], metavar="OPTIONS",
                     help="the game's own options, e.g. --decks 4 --five stand")
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the game's analysis command with its options, a progress bar on stderr when it
-    takes more than a second."""
+    takes more than a second.
+
+    Raises:
+        InputError: no game named (exit 2).
+    """
+    if args.game is None:
+        raise InputError("analyze", None, None, f"name the game: one of "
+                         f"{', '.join(commands())} (tablectl analyze GAME --help)")
     command: Callable[[Sequence[str], Callable[[float], None]], int] = (
         registry.load_callable(commands()[args.game]))  # type: ignore[assignment]
     options = list(args.options)

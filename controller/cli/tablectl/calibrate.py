@@ -30,6 +30,10 @@ def run(journal: Journal, config: Config, args: argparse.Namespace) -> int:
     """
     spec = registry.spec(config.game)
     if not spec.calibrate:
+        if {"-h", "--help"} & set(args.options):
+            print(f"usage: tablectl calibrate [options]\n\nCommissioning of a table's sensors: "
+                  f"a {spec.title} table has none to calibrate.")
+            return 0
         raise InputError("calibrate", None, None, f"a {spec.title} table has no sensor to "
                          "calibrate")
     command: Callable[[Journal, Config, Sequence[str], bool], int] = (

@@ -6,13 +6,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from typing import Any
 
 from controller.cli.control import request
 from controller.core.config import Config
 from controller.core.errors import InputError
 from controller.games import registry
+from controller.games.base import GameSpec
 from controller.trace import MAX_DEPTH, depth, loads_strict
+
+WIDTH = 99  # columns of a message for people
 
 
 def add_parsers(sub: Any, config: Config | None, common: argparse.ArgumentParser) -> None:
@@ -26,20 +30,32 @@ def add_parsers(sub: Any, config: Config | None, common: argparse.ArgumentParser
         epilog=f"inputs of this {spec.title if spec else ''} table:\n{inputs}\n\nprints the "
         "table's verdict: \"accepted\" (exit 0) or \"refused: <reason>\" (exit 1)")
     inp.add_argument("action")
-    inp.add_argument("args", nargs="*", metavar="KEY=VALUE",
+    inp.add_argument("args", nargs="*", default=[], metavar="KEY=VALUE",
                      help="the input's arguments; numbers and lists as JSON (boxes=[1,2])")
-    kinds = ", ".join(spec.bet_kinds) if spec else "(the config could not be read)"
-    bet = sub.add_parser("bet", parents=[common], help="place a bet through the daemon",
-                         epilog=f"bet kinds of this table: {kinds}. Prints the table's "
-                         "verdict: \"accepted\" (exit 0) or \"refused: <reason>\" (exit 1)")
-    bet.add_argument("kind")
-    bet.add_argument("--box", type=int, required=True)
-    bet.add_argument("--amount", type=int, required=True)
-    bet.add_argument("--numbers", nargs="+")
-    bet.add_argument("--which", type=int)
+    kinds = _bets_help(spec) if spec else "(the config could not be read)"
+    bet = sub.add_parser(
+        "bet", parents=[common], help="place a bet through the daemon, e.g. `bet KIND --box 1 "
+        "--amount 10`", formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=f"bets of this {spec.title if spec else ''} table:\n{kinds}\n\nprints the "
+        "table's verdict: \"accepted\" (exit 0) or \"refused: <reason>\" (exit 1)")
+    bet.add_argument("kind", help="the bet kind (below)")
+    bet.add_argument("--box", type=int, required=True, help="the box (betting position), from 1")
+    bet.add_argument("--amount", type=int, required=True, help="whole chips")
+    for fld in spec.bet_fields if spec else ():  # the fields of its bets besides box, amount
+        bet.add_argument(f"--{fld.name}", nargs="+" if fld.many else None, type=fld.type,
+                         dest=f"field_{fld.name}", metavar=fld.name.upper(), help=fld.kind)
 
 
-def _inputs_help(spec: Any) -> str:
+def _bets_help(spec: GameSpec) -> str:
+    usages = [" ".join([b.kind, *(f"--{f.name} {f.name.upper()}{' ...' if f.many else ''}"
+                                  for f in b.fields)]) for b in spec.bets]
+    width = max(map(len, usages), default=0)
+    return "\n".join(textwrap.fill(f"  {usage:<{width}}  {b.help}", WIDTH,
+                                   subsequent_indent=" " * (width + 4))
+                     for usage, b in zip(usages, spec.bets, strict=True))
+
+
+def _inputs_help(spec: GameSpec) -> str:
     lines = []
     for inp in spec.inputs:
         args = " ".join(f"{a.name}=" + ("..." if a.required else "[...]") for a in inp.args)
@@ -64,10 +80,9 @@ def run(config: Config, args: argparse.Namespace) -> int:
     message: dict[str, Any]
     if args.command == "bet":
         message = {"bet": args.kind, "box": args.box, "amount": args.amount}
-        if args.numbers:
-            message["numbers"] = args.numbers
-        if args.which is not None:
-            message["which"] = args.which
+        for key, value in vars(args).items():  # the game's own fields (add_parsers)
+            if key.startswith("field_") and value is not None:
+                message[key.removeprefix("field_")] = value
     else:
         message = {"input": args.action}
         for item in args.args:
@@ -85,7 +100,8 @@ def run(config: Config, args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(reply, sort_keys=True))
     elif not reply.get("ok"):
-        print(f"tablectl: {reply.get('error')}", file=sys.stderr)
+        print(textwrap.fill(f"tablectl: refused by the daemon: {reply.get('error')}", WIDTH,
+                            subsequent_indent="  "), file=sys.stderr)
     if not reply.get("ok"):
         return 2
     if reply.get("verdict") == "accepted":

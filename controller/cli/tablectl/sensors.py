@@ -1,12 +1,13 @@
 """``tablectl sensors [--watch]``: what every sensor sees, from the running daemon.
 
-Per GPIO input: its level now, the edges per second, the time since its last edge and the
-periods between its recent activations while they run (a running ball's laps on the
-ball-track sensors, the rotor's turns on the rotor's), from the counts the GPIO driver
-keeps of every edge (a 4 ms ball pass between two looks is counted). Per serial device:
-its last line and its age. ``--watch`` redraws the view every ``--interval`` seconds on a
-plain terminal (ANSI home and clear; no curses), or prints one block per look when the
-output is not a terminal; Ctrl-C ends it.
+Per GPIO input: its level now (ACTIVE: it sees its target; idle), the edges per second,
+the time since its last edge and the periods between its recent activations while they run
+(a running ball's laps on the ball-track sensors, the rotor's turns on the rotor's), from
+the counts the GPIO driver keeps of every edge (a 4 ms ball pass between two looks is
+counted). Per serial port: its last line (a shoe's in words, never a card) and its age.
+``--watch`` redraws the view every ``--interval`` seconds on a plain terminal (ANSI home and
+clear; no curses), or prints one block per look when the output is not a terminal; Ctrl-C
+ends it.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 from controller.cli.control import request
 from controller.core.config import Config
-from controller.core.words import duration, words
+from controller.core.words import duration, plain, words
 
 RUN_GAP_S = 15.0  # activations further apart than this are not one run (a ball, a rotor)
 RUN_GROWTH = 2.5  # nor a gap this many times the period after it (a new ball's launch)
@@ -29,9 +30,11 @@ CLEAR = "\x1b[H\x1b[J"
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     sen = sub.add_parser("sensors", parents=[common],
-                         help="every sensor's level, edges per second, last edge and the "
-                              "periods of its recent activations (a running ball's laps); "
-                              "what each serial device last said; --watch: live")
+                         help="every GPIO input's level (ACTIVE: it sees its target, or "
+                              "idle), edges per second, last edge and the periods of its "
+                              "recent activations (a running ball's laps); what each serial "
+                              "port last said; --watch: live",
+                         description=plain(__doc__))
     sen.add_argument("--watch", action="store_true", help="refresh until Ctrl-C")
     sen.add_argument("--interval", type=float, default=0.5, help="seconds between looks "
                      "(0.1 to 10, default 0.5)")
@@ -130,8 +133,10 @@ def _run(rises: list[float], now: float) -> tuple[list[float], bool]:
 def frame(current: dict[str, Any], previous: dict[str, Any] | None) -> list[str]:
     """The lines of one look (see the module doc)."""
     shown = view(current, previous)
-    lines = [f"{'input':<14} {'level':<7} {'edges/s':>8}  {'last edge':<13} periods",
-             f"{'':-<14} {'':-<7} {'':->8}  {'':-<13} {'':-<24}"]
+    lines = []
+    if shown["sensors"]:
+        lines = [f"{'input':<14} {'level':<7} {'edges/s':>8}  {'last edge':<13} periods",
+                 f"{'':-<14} {'':-<7} {'':->8}  {'':-<13} {'':-<24}"]
     for name, s in shown["sensors"].items():
         level = "ACTIVE" if s.get("level") else "idle"
         rate = "-" if s["edges_per_s"] is None else f"{s['edges_per_s']:.1f}"
@@ -143,20 +148,27 @@ def frame(current: dict[str, Any], previous: dict[str, Any] | None) -> list[str]
             run = (", ".join(f"{p:.3f}" for p in periods) + " s"
                    + (" (running)" if s["running"] else " (ended)"))
         lines.append(f"{name:<14} {level:<7} {rate:>8}  {last:<13} {run}".rstrip())
+    if shown["serial"]:
+        lines += [*([""] if lines else []), f"{'serial port':<14} last line",
+                  f"{'':-<14} {'':-<24}"]
     for port, device in sorted(shown["serial"].items()):
         lines.append(device_line(port, device))
-    if not shown["sensors"] and not shown["serial"]:
-        lines.append("no GPIO input and no serial device reports to this table")
+    if not lines:
+        lines.append("no GPIO input and no serial port report to this table")
     return lines
 
 
 def device_line(port: str, view: dict[str, Any]) -> str:
     """``wheel          '*X;3;241;32;0;137;0'  0.4 s ago, state 3 (ball in the rim), link
-    talking``: a serial device's last line (quoted: an extended line ends in blank fields),
-    its age (seconds) and the rest of its view."""
-    line = view.get("last_line")
-    if line is None:
-        return f"{port:<14} no line yet ({view.get('link', '')})"
+    talking``: a serial device's last line (quoted: an extended line ends in blank fields)
+    or, for a device whose lines may carry what must not show (a shoe's cards), what it
+    was in words (``said``); its age (seconds) and the rest of its view."""
+    line, what, link = view.get("last_line"), view.get("said"), view.get("link")
+    if line is None and what is None:
+        return f"{port:<14} {link if link else 'no line yet'}"
+    head = f"'{line}'" if line is not None else what
+    age = view.get("age_s")
     rest = ", ".join(f"{k.replace('_', ' ')} {words(v)}" for k, v in view.items()
-                     if k not in ("last_line", "age_s") and v not in (None, 0))
-    return f"{port:<14} '{line}'  {view.get('age_s')} s ago" + (f", {rest}" if rest else "")
+                     if k not in ("last_line", "said", "age_s") and v not in (None, 0))
+    return (f"{port:<14} {head}  {'' if age is None else duration(age) + ' ago'}"
+            + (f", {rest}" if rest else ""))

@@ -120,7 +120,7 @@ def _live(daemon: DaemonState, config: Config) -> dict[str, Any]:
     try:
         reply = request(socket, {"query": "status"}, timeout=LIVE_TIMEOUT_S)
     except ControlError as exc:
-        return {"error": f"the control socket does not answer: {exc}"}
+        return {"error": str(exc)}  # no daemon answers on SOCKET: why
     if not reply.get("ok"):
         return {"error": str(reply.get("error"))}
     return dict(reply.get("status") or {})

@@ -108,7 +108,7 @@ def run(journal: Journal, args: argparse.Namespace, key_file: Path | None = None
                         bad_seq=result.bad_seq, problems=[] if result.ok else [result.message])
             return 0 if result.ok else 1
         if not result.ok:
-            print(f"BROKEN at record {result.bad_seq}: {result.message} ({journal.path})")
+            print(f"BROKEN: {result.message} ({journal.path})")  # the message names the record
             return 1
         where = (f"from record {since + 1} (after the last checkpoint)" if since
                  else "from the first")
@@ -118,7 +118,7 @@ def run(journal: Journal, args: argparse.Namespace, key_file: Path | None = None
     report = check_full(journal, journal_schema(journal))
     problems = list(report.problems)
     if not report.chain.ok:
-        problems.insert(0, f"BROKEN at record {report.chain.bad_seq}: {report.chain.message}")
+        problems.insert(0, f"BROKEN: {report.chain.message}")  # the message names the record
     key_epoch = None
     if key_file is not None and key_file.exists():
         try:

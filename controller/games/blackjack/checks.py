@@ -12,6 +12,7 @@ from typing import Any
 
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced
+from controller.core.words import given
 from controller.games.blackjack.config import BlackjackConfig
 from controller.games.blackjack.hands import Box, Coup, PlayerHand
 from controller.games.blackjack.rules import Rules, is_pair, may_double
@@ -37,11 +38,12 @@ class Checks:
             raise RuleViolation("unknown_bet_kind", f"unknown bet kind {bet.kind!r}; this "
                                 f"table's are {', '.join(kinds)} (CONTRACT §6)")
         if not 1 <= bet.box <= self.config.boxes:
-            raise RuleViolation("unknown_box", f"no box {bet.box!r}: the cloth has boxes 1 to "
+            raise RuleViolation("unknown_box", f"no box {given(bet.box)}: the cloth has boxes 1 to "
                                 f"{self.config.boxes} (Art. 7)")
         if not isinstance(bet.amount, int) or isinstance(bet.amount, bool) or bet.amount <= 0:
             raise RuleViolation("bad_amount", f"a bet is a positive number of chips (\"Las "
-                                f"apuestas se harán sólo con fichas\", Art. 7): {bet.amount!r}")
+                                f"apuestas se harán sólo con fichas\", Art. 7): "
+                                f"{given(bet.amount)}")
 
     def check_table_bet(self, bet: BetPlaced) -> None:
         """A main bet (Pot Luck: also a pool bet, a bonus) before the first card, within the

@@ -11,7 +11,7 @@ from typing import Any
 
 from controller.cards.card import RANKS
 from controller.cards.procedures import cut_card_reserve_bounds
-from controller.core.config import MAX_LIMIT, Config, Section
+from controller.core.config import MAX_LIMIT, Config, Section, show_value
 from controller.games.blackjack.paytable import HandPattern, PayTable
 from controller.games.blackjack.rules import (
     DEALER_BLACKJACK_TAKES,
@@ -203,7 +203,7 @@ def _pattern(sec: Section, name: str, prize_key: str) -> HandPattern:
         ranks = [("T" if r == "10" else r.upper()) if isinstance(r, str) else r for r in ranks]
         if not 2 <= len(ranks) <= 11 or not all(isinstance(r, str) and r in RANKS
                                                 for r in ranks):
-            raise sec.error("ranks", f"{sec.data['ranks']!r}: 2 to 11 ranks of "
+            raise sec.error("ranks", f"{show_value(sec.data['ranks'])}: 2 to 11 ranks of "
                             f"{', '.join(RANKS)} (10 for T)")
     cards = sec.number("cards", None, 2, 11, integer=True)  # type: ignore[arg-type]
     if ranks is not None and cards is not None and cards != len(ranks):

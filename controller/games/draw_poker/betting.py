@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.core.errors import RuleViolation
+from controller.core.words import given, one_of
 
 ACTIONS = ("pass", "bet", "call", "raise", "fold")
 FIRST_ROUND_CAP = 3
@@ -94,10 +95,11 @@ class BettingRound:
                 ``not_a_multiple`` (num. 12), ``raise_too_small``.
         """
         if action not in ACTIONS:
-            raise RuleViolation("unknown_action", f"{action!r} is not one of {ACTIONS}")
+            raise RuleViolation("unknown_action", f"{given(action)} is not one of "
+                                f"{one_of(ACTIONS)}")
         if box not in self.put:
             raise RuleViolation("not_in_hand", f"box {box} is not in this round "
-                                f"(players in: {self.order})")
+                                f"(players in: boxes {one_of(self.order, 'and')})")
         if box != self.turn:
             raise RuleViolation("out_of_turn", f"it is box {self.turn}'s turn, not box "
                                 f"{box}'s: turns go clockwise from Mano ({self.article})")
@@ -123,7 +125,7 @@ class BettingRound:
     def _amount(self, action: str, amount: Any) -> int:
         if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
             raise RuleViolation("bad_amount", f"{action} needs an amount, a whole number of "
-                                f"chips: {amount!r} (num. 14)")
+                                f"chips: {given(amount)} (num. 14)")
         if action == "bet" and self.level:
             raise RuleViolation("bet_pending", f"a bet of {self.level} is on the table: "
                                 f"raise it (amount: the new level), call or fold")

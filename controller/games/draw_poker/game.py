@@ -22,6 +22,7 @@ from controller.cards.card import Card
 from controller.cards.game import verify_event
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput
+from controller.core.words import given
 from controller.games.base import Emit
 from controller.games.draw_poker.betting import ACTIONS
 from controller.games.draw_poker.chart import BET_RECORD, HandChart
@@ -195,7 +196,7 @@ class DrawPoker:
                                 "table")
         box = args.get("box")
         if not _is_box(box):
-            raise RuleViolation("bad_input", f"{action} needs box, a box number: {box!r}")
+            raise RuleViolation("bad_input", f"{action} needs box, a box number: {given(box)}")
         if action == "mano":
             return "mano", RuleViolation("mano_too_late", "the Mano is named before the first "
                                          "round (num. 8)"), {"box": box}

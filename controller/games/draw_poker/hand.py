@@ -25,6 +25,7 @@ from typing import Any
 
 from controller.cards.card import Card, parse_card
 from controller.core.errors import RuleViolation
+from controller.core.words import given, one_of
 from controller.games.draw_poker.betting import BettingRound, clockwise_from
 
 BOXES = (1, 2, 3, 4, 5)
@@ -134,14 +135,14 @@ class Hand:
         """An ante (num. 4): a box of the table, one ante per player, whole chips, within
         the house's limits (num. 21), and the same as the ante already agreed."""
         if not isinstance(box, int) or isinstance(box, bool) or box < 1:
-            raise RuleViolation("unknown_box", f"no box {box!r} on the layout")
+            raise RuleViolation("unknown_box", f"no box {given(box)} on the layout")
         if box not in BOXES:
             raise RuleViolation("too_many_players", f"no box {box}: a poker table seats at "
                                 f"most {len(BOXES)} players, in boxes 1 to {len(BOXES)} "
                                 "(num. 4)")
         if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
             raise RuleViolation("bad_amount", f"an ante is a whole number of chips: "
-                                f"{amount!r} (num. 14)")
+                                f"{given(amount)} (num. 14)")
         if box in self.antes:
             raise RuleViolation("ante_posted", f"box {box} has posted its ante of "
                                 f"{self.antes[box]} already: one ante per player (num. 4)")
@@ -167,8 +168,9 @@ class Hand:
         """The Mano is a player of the hand (one who posted the ante)."""
         seated = self.seats or self.antes
         if box not in seated:
-            raise RuleViolation("not_in_hand", f"box {box!r} is not a player of hand "
-                                f"{self.number}: Mano is one of {sorted(seated)} (num. 8)")
+            raise RuleViolation("not_in_hand", f"box {given(box)} is not a player of hand "
+                                f"{self.number}: Mano is one of boxes "
+                                f"{one_of(sorted(seated))} (num. 8)")
 
     def check_discard(self, box: Any, cards: Any) -> list[Card]:
         """A discard (num. 9): the player whose turn it is throws 0 to 4 of his cards.
@@ -206,7 +208,7 @@ class Hand:
         """
         seat = self.seats.get(box)
         if seat is None or seat.status != IN:
-            raise RuleViolation("not_in_hand", f"box {box!r} is not a player still in "
+            raise RuleViolation("not_in_hand", f"box {given(box)} is not a player still in "
                                 f"hand {self.number}")
         if not seat.cards:
             raise RuleViolation("no_cards", f"box {box} has no card yet (num. 11)")
@@ -215,7 +217,7 @@ class Hand:
         try:
             exposed = parse_card(str(card))
         except ValueError:
-            raise RuleViolation("bad_card", f"refuse_card: not a card: {card!r}") from None
+            raise RuleViolation("bad_card", f"refuse_card: not a card: {given(card)}") from None
         if exposed not in seat.cards:
             raise RuleViolation("not_his_card", f"box {box} was not dealt {exposed} face up")
         return exposed

@@ -12,6 +12,7 @@ from controller.cards.card import Card
 from controller.cards.game import bet_fields
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced
+from controller.core.words import given, one_of
 from controller.games.base import Emit
 from controller.games.mini_baccarat.rules import (
     BANCA,
@@ -205,10 +206,10 @@ class CoupChart(StateChart):
         if bet.kind not in BET_KINDS:
             raise RuleViolation("unknown_bet_kind", f"unknown bet kind {bet.kind!r}")
         if bet.box not in BOXES:
-            raise RuleViolation("unknown_box", f"no box {bet.box!r} on the layout (Art. 2)")
+            raise RuleViolation("unknown_box", f"no box {given(bet.box)} on the layout (Art. 2)")
         if not isinstance(bet.amount, int) or isinstance(bet.amount, bool) or bet.amount <= 0:
             raise RuleViolation(
-                "bad_amount", f"a bet is a positive number of chips: {bet.amount!r}"
+                "bad_amount", f"a bet is a positive number of chips: {given(bet.amount)}"
             )
 
     def check_table_bet(self, bet: BetPlaced) -> None:
@@ -259,11 +260,13 @@ class CoupChart(StateChart):
         if boxes is not None:
             for box in boxes:
                 if box not in BOXES:
-                    raise RuleViolation("unknown_box", f"no box {box!r} on the layout (Art. 2)")
+                    raise RuleViolation("unknown_box",
+                                        f"no box {given(box)} on the layout (Art. 2)")
             missing = sorted(with_bets - set(boxes))
             if missing:
                 raise RuleViolation(
-                    "bet_on_box_not_in_play", f"boxes {missing} have bets but were not named"
+                    "bet_on_box_not_in_play",
+                    f"boxes {one_of(missing, 'and')} have bets but were not named"
                 )
         if not (boxes or with_bets):
             raise RuleViolation("no_boxes_in_play", "no box in play: no bets and none named")
@@ -271,9 +274,9 @@ class CoupChart(StateChart):
     def check_five_choice(self, box: int, choice: str) -> None:
         """A five choice for a box on five with a Punto bet, before the Banca's second card."""
         if choice not in FIVE_CHOICES:
-            raise RuleViolation("bad_five_choice", f"choice is 'draw' or 'stand': {choice!r}")
+            raise RuleViolation("bad_five_choice", f"choice is 'draw' or 'stand': {given(choice)}")
         if box not in self.five_boxes():
-            raise RuleViolation("not_a_five", f"box {box!r} has no five on two cards (Art. 8)")
+            raise RuleViolation("not_a_five", f"box {given(box)} has no five on two cards (Art. 8)")
         if self.bets.get((box, "punto"), 0) == 0:
             raise RuleViolation(
                 "five_without_punto",

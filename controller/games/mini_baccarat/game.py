@@ -42,6 +42,7 @@ from controller.cards.card import Card
 from controller.cards.game import verify_event
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput
+from controller.core.words import given
 from controller.games.base import Emit
 from controller.games.mini_baccarat.analysis import analyze, format_analysis, insurance_probability
 from controller.games.mini_baccarat.coup import CoupChart
@@ -223,13 +224,14 @@ class MiniBaccarat:
                 if boxes is not None and (not isinstance(boxes, list)
                                           or not all(_is_box_number(b) for b in boxes)):
                     raise RuleViolation("bad_input", f"boxes must be a list of box numbers: "
-                                        f"{boxes!r}")
+                                        f"{given(boxes)}")
                 return "no_more_bets", _bets_not_open(), {
                     "boxes": None if boxes is None else list(boxes)}
             case "five_choice":
                 box, choice = args.get("box"), args.get("choice")
                 if not _is_box_number(box) or not isinstance(choice, str):
-                    raise RuleViolation("bad_input", f"five_choice needs box and choice: {args}")
+                    raise RuleViolation("bad_input", f"five_choice needs a box number and draw "
+                                        f"or stand: box {given(box)}, choice {given(choice)}")
                 return "five_choice", self._five_choice_refusal(), {"box": box,
                                                                     "choice": choice}
             case action:

@@ -18,7 +18,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.base import ArgSpec, BetSpec, GameContext, GameSpec, InputSpec, RecallSpec
+from controller.games.base import (
+    ArgSpec,
+    BetField,
+    BetSpec,
+    GameContext,
+    GameSpec,
+    InputSpec,
+    RecallSpec,
+)
 from controller.games.roulette import config, evidence, recall, records, status
 from controller.games.roulette.layout import BET_KINDS, NUMBER_COUNTS, WHICH_KINDS
 
@@ -29,12 +37,17 @@ def _make(ctx: GameContext) -> Any:
     return RouletteGame(ctx.config, ctx.emit, ctx.schedule, ctx.now)
 
 
+_NUMBERS = BetField("numbers", "the numbers it covers, e.g. 17 20 (00: double zero)",
+                    many=True)
+_WHICH = BetField("which", "which column or dozen: 1, 2 or 3", type=int)
+
+
 def _bet(kind: str) -> BetSpec:
     if kind in NUMBER_COUNTS:
-        return BetSpec(kind, "the numbers it covers, as strings (\"00\" for double zero)",
-                       ("numbers",))
+        count = NUMBER_COUNTS[kind]
+        return BetSpec(kind, f"on {count} number{'s' if count > 1 else ''}", (_NUMBERS,))
     if kind in WHICH_KINDS:
-        return BetSpec(kind, "which column or dozen: 1, 2 or 3", ("which",))
+        return BetSpec(kind, "on a column or a dozen", (_WHICH,))
     return BetSpec(kind, "an even-money bet")
 
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from controller.core.config import Config
 from controller.core.errors import InputError
-from controller.core.words import local_time
+from controller.core.words import local_time, plain
 from controller.games.roulette.gpio_wheel import pockets
 from controller.games.roulette.gpio_wheel.rotor import Revolution
 from controller.games.roulette.gpio_wheel.spin_record import PocketReading
@@ -130,7 +130,7 @@ def command(journal: Journal, config: Config, args: Sequence[str], as_json: bool
     Raises:
         InputError: not a GPIO wheel, or a pocket not on this wheel (exit 2).
     """
-    parser = argparse.ArgumentParser(prog="tablectl calibrate", description=__doc__,
+    parser = argparse.ArgumentParser(prog="tablectl calibrate", description=plain(__doc__),
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pocket", required=True, help="the pocket the ball rests in")
     parser.add_argument("--turns", type=int, default=6, help="turns to read (default 6)")

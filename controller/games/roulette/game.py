@@ -116,7 +116,7 @@ class RouletteGame:
         elif action == "void":
             reason = inp.args.get("reason")
             if reason not in DEALER_REASONS:
-                raise RuleViolation("input_refused", f"void: reason {reason!r} is not one of "
+                raise RuleViolation("input_refused", f"void: reason {show(reason)} is not one of "
                                     f"{', '.join(DEALER_REASONS)} (Art. 12 d-g)")
             if self.held_spin is None and not self.tracker.in_play:
                 raise RuleViolation("input_refused", f"void ({reason}): no spin in play")
@@ -212,11 +212,16 @@ class RouletteGame:
             RuleViolation: ``input_refused``, values out of range; the limits stay.
         """
         lo, hi = inp.args.get("min_bet"), inp.args.get("max_bet")
-        if not (type(lo) is int and type(hi) is int and 1 <= lo <= hi <= MAX_LIMIT):
+        stay = f"the limits stay {self.limits.min_bet}-{self.limits.max_bet}"
+        for name, value in (("min_bet", lo), ("max_bet", hi)):
+            if type(value) is not int:
+                raise RuleViolation("input_refused", f"set_limits: {name} {show(value)} is not "
+                                    f"a whole number of chips; {stay}")
+        assert isinstance(lo, int) and isinstance(hi, int)
+        if not 1 <= lo <= hi <= MAX_LIMIT:
             raise RuleViolation("input_refused", f"set_limits: min_bet {show(lo)} and max_bet "
                                 f"{show(hi)} must be whole chips with 1 <= min_bet <= max_bet "
-                                f"<= {MAX_LIMIT} (the bound of the config's [limits]); the "
-                                f"limits stay {self.limits.min_bet}-{self.limits.max_bet}")
+                                f"<= {MAX_LIMIT} (the bound of the config's [limits]); {stay}")
         return Limits(lo, hi)
 
     def _set_limits(self, limits: Limits) -> None:

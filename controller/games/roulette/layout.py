@@ -19,6 +19,7 @@ from itertools import pairwise
 from typing import TypeGuard
 
 from controller.core.errors import RuleViolation
+from controller.core.words import one_of
 
 # fmt: off
 WHEEL_ORDERS: dict[str, tuple[str, ...]] = {
@@ -143,7 +144,7 @@ def layout_for(wheel: str) -> Layout:
         ValueError: ``wheel`` is not a key of ``WHEEL_ORDERS``.
     """
     if wheel not in WHEEL_ORDERS:
-        raise ValueError(f"unknown wheel {wheel!r}; expected one of {sorted(WHEEL_ORDERS)}")
+        raise ValueError(f"unknown wheel {wheel!r}; expected {one_of(sorted(WHEEL_ORDERS))}")
     order = WHEEL_ORDERS[wheel]
     # Row r holds 3r+1..3r+3; columns run down the rows (1st column 1, 4, ..., 34).
     across = [(str(n), str(n + 1)) for n in range(1, 37) if n % 3 != 0]
@@ -286,7 +287,8 @@ def make_bet(
     """
     if kind not in PAYOUT_TO_ONE:
         raise RuleViolation(
-            "unknown_bet_kind", f"unknown roulette bet kind {kind!r}; expected one of {BET_KINDS}"
+            "unknown_bet_kind",
+            f"unknown roulette bet kind {kind!r}; the kinds: {', '.join(BET_KINDS)}"
         )
     if not _whole(box) or box < 1:
         raise _malformed(f"{kind}: box must be an integer >= 1, got {box!r}")

@@ -31,6 +31,7 @@ from typing import Any
 from controller.core.config import Config
 from controller.core.errors import InputError
 from controller.core.events import DealerInput, Event
+from controller.core.words import one_of
 from controller.games.roulette.layout import WHEEL_ORDERS, layout_for
 from controller.trace import trace_from_objects
 from controller.trace import write_trace as write_objects
@@ -225,13 +226,13 @@ def simulate(spins: int, seed: int, config: RouletteSimConfig | None = None,
     if source not in ("gpio", "serial"):
         raise ValueError(f"unknown wheel source {source!r}; expected gpio or serial")
     if cfg.wheel not in WHEEL_ORDERS:
-        raise ValueError(f"unknown wheel {cfg.wheel!r}; expected one of {sorted(WHEEL_ORDERS)}")
+        raise ValueError(f"unknown wheel {cfg.wheel!r}; expected {one_of(sorted(WHEEL_ORDERS))}")
     plan = list(scenarios) if scenarios is not None else ["valid"] * spins
     if len(plan) != spins:
         raise ValueError(f"scenarios has {len(plan)} entries for {spins} spins")
     for name in plan:
         if name not in SCENARIOS:
-            raise ValueError(f"unknown scenario {name!r}; expected one of {SCENARIOS}")
+            raise ValueError(f"unknown scenario {name!r}; the scenarios: {', '.join(SCENARIOS)}")
     order = WHEEL_ORDERS[cfg.wheel]
     equipment = cfg.equipment
     run = run_wheel(spins, seed, len(order), equipment,

@@ -277,9 +277,10 @@ class SerialWheelTracker:
         self.link.unused()
         n = self.view.bad_lines + 1
         self.view = replace(self.view, bad_lines=n)
+        # A line with the wrong number of fields is bad as a whole: its why says so.
+        where = "" if line.field == "fields" else f"field {line.field}: "
         self.listener.alarm("wheel_bad_line", f"bad status line #{n} from the wheel at "
-                            f"{t:.3f} s, {line.text!r}: field {line.field}: {line.why}; "
-                            "not used")
+                            f"{t:.3f} s, {line.text!r}: {where}{line.why}; not used")
 
     def _heard(self, t: float) -> None:
         ended = self.link.heard(t)
