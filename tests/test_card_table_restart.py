@@ -11,7 +11,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -280,3 +280,30 @@ def test_a_journal_cut_inside_an_input_is_a_mismatch_never_completed(tmp_path: P
     (alarm,) = [r for r in recs if r["type"] == "alarm" and r["code"] == "recovery_mismatch"]
     assert "inspector" in alarm["message"]
     assert [r["type"] for r in recs[len(before):]] == ["recovery", "alarm"]
+
+
+def test_a_reworded_refusal_is_no_mismatch_after_an_upgrade(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A new version may word a refusal differently: the journal holds the old words, the
+    # replay makes the new ones. Same record type and code: no tamper alarm.
+    from controller.core.errors import RuleViolation
+
+    events = coup_events()
+    i = next(i for i, e in enumerate(events) if getattr(e, "action", "") == "no_more_bets")
+    refused = replace(events[i], action="procedure_step", args={"step": "shuffle"})
+    events = [*events[:i], refused, *events[i:]]
+    path = tmp_path / "journal.sqlite"
+    play(path, events[: len(events) - 4])
+    first = records(path)
+    assert any(r["type"] == "alarm" and r["code"] == "procedure_out_of_order" for r in first)
+    original = RuleViolation.__init__
+
+    def reworded(self: RuleViolation, code: str, message: str) -> None:
+        original(self, code, message + " (worded anew)")
+
+    monkeypatch.setattr(RuleViolation, "__init__", reworded)
+    play(path, [])
+    recs = records(path)[len(first):]
+    (recovery,) = [r for r in recs if r["type"] == "recovery"]
+    assert recovery["mismatch"] is None
+    assert not [r for r in recs if r.get("code") == "recovery_mismatch"]
