@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO, run_replay, write_trace
+from conftest import REPO, power_cut, run_replay, write_trace
 
 from controller.cli import main as cli
 from controller.cli.tablectl import main as tablectl
@@ -186,8 +186,24 @@ def test_a_pot_luck_coup_after_new_decks_exports_the_pool_as_it_stood(tmp_path: 
 
 def test_no_such_game_is_one_clear_error(roulette: tuple[Path, list[dict[str, Any]]],
                                          capsys: pytest.CaptureFixture[str]) -> None:
-    assert tablectl(["--journal", str(roulette[0]), "export", "--evidence", "99"]) == 2
+    # README: exit 1 for a game not in the journal (2 is bad usage), as recall.
+    assert tablectl(["--journal", str(roulette[0]), "export", "--evidence", "99"]) == 1
     assert "no spin 99 in" in capsys.readouterr().err
+
+
+def test_a_spin_still_in_play_is_said_so(roulette: tuple[Path, list[dict[str, Any]]],
+                                         tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    journal, records = roulette
+    (start,) = [r for r in records if r["type"] == "spin_start" and r["spin"] == 3]
+    cut = tmp_path / "in-play.sqlite"
+    cut.write_bytes(journal.read_bytes())
+    power_cut(cut, start["t"])  # the journal as it was when spin 3 had just started
+    assert tablectl(["--journal", str(cut), "export", "--evidence", "3", "--out",
+                     str(tmp_path / "spin3.jsonl")]) == 1
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "spin 3 is still in play" in line and "after its result" in line
+    assert not (tmp_path / "spin3.jsonl").exists()
 
 
 def test_records_by_time_as_jsonl_and_csv(roulette: tuple[Path, list[dict[str, Any]]]) -> None:

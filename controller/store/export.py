@@ -17,7 +17,7 @@ from typing import Any
 
 from controller.cards.masking import present_game
 from controller.core.config import Config
-from controller.core.errors import InputError
+from controller.core.errors import InputError, JournalError
 from controller.games import registry
 from controller.store.journal import Journal
 
@@ -79,7 +79,8 @@ def evidence_trace(journal: Journal, config: Config, number: int) -> list[dict[s
     times from 0 (seconds).
 
     Raises:
-        InputError: the journal has no such game, or the game cannot export its evidence.
+        InputError: the game cannot export its evidence (bad usage). JournalError: the
+            journal has no such game, or it is still in play (no verdict yet).
     """
     spec = registry.spec(config.game)
     if spec.evidence_window is None:
@@ -87,8 +88,14 @@ def evidence_trace(journal: Journal, config: Config, number: int) -> list[dict[s
                          f"a {spec.title} table does not export its evidence")
     window = spec.evidence_window(journal, number)
     if window is None:
-        raise InputError("export --evidence", None, None,
-                         f"no {spec.recall.number} {number} in {journal.path}")
+        what = f"{spec.recall.number} {number}"
+        started = journal.db.execute(
+            "SELECT 1 FROM records WHERE type = ? AND json_extract(body, ?) = ? LIMIT 1",
+            (spec.recall.start, f"$.{spec.recall.number}", number)).fetchone()
+        if started:
+            raise JournalError(f"{what} is still in play in {journal.path}: its evidence is "
+                               "not closed yet; try again after its result")
+        raise JournalError(f"no {what} in {journal.path}")
     events = list(_inputs(journal, window.origin, window.end, spec.bet_record))
     events.sort(key=lambda e: e[0])  # stable: a record's order among equal times is kept
     t0 = events[0][0] if events else 0.0

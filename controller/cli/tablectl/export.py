@@ -36,7 +36,8 @@ def run(journal: Journal, config: Config, args: argparse.Namespace) -> int:
     """Write the export; 0 when done.
 
     Raises:
-        InputError: neither or both of --since and --evidence, a bad time, no such game.
+        InputError: neither or both of --since and --evidence, a bad time (exit 2).
+        JournalError: no such game, or it is still in play (exit 1).
     """
     if (args.since is None) == (args.evidence is None):
         raise InputError("export", None, None, "give --since TIME (records) or --evidence N "
