@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import fcntl
 import io
 import json
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -289,3 +292,24 @@ def test_an_export_never_shows_a_card_still_face_down(tmp_path: Path) -> None:
     assert [r["card"] for r in cards if r["type"] == "card"] == ["9S", "5H", "QC", "??", "7C"]
     rc, out = ctl("--journal", str(path), "export", "--since", "0", "--format", "csv")
     assert rc == 0 and "3H" not in out
+
+
+@pytest.mark.parametrize("command", [
+    ("export", "--since", "0"), ("export", "--since", "0", "--format", "csv"),
+    ("export", "--evidence", "3"), ("recall", "--last", "3"),
+])
+def test_a_reader_that_stops_early_ends_the_command_quietly(
+        newcomer: tuple[Path, list[dict[str, Any]]], command: tuple[str, ...]) -> None:
+    # `tablectl export --since ... | head -5`: the reader takes 5 lines and goes; a pipe of
+    # one page makes the command still be writing then.
+    read, write = os.pipe()
+    fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, 4096)
+    child = subprocess.Popen([sys.executable, "-m", "controller.cli.tablectl", "--journal",
+                              str(newcomer[0]), *command], stdout=write,
+                             stderr=subprocess.PIPE, text=True, cwd=REPO)
+    os.close(write)
+    with os.fdopen(read) as out:
+        lines = [out.readline() for _ in range(5)]
+    assert child.stderr is not None
+    err = child.stderr.read()
+    assert child.wait(timeout=120) == 0 and err == "" and all(lines)

@@ -44,7 +44,7 @@ def first_seq_at(journal: Journal, t: float) -> int:
 
 
 def records_between(journal: Journal, since: float, until: float | None = None
-                    ) -> Iterator[dict[str, Any]]:
+                    ) -> Generator[dict[str, Any], None, None]:
     """Records with ``since`` <= ``t`` (< ``until``), as the public may see them: masked
     game by game, a face-down card hidden unless its turn is among them."""
     first = first_seq_at(journal, since)
