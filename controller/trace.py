@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.core.config import BUTTON_INPUTS
+from controller.core.config import BUTTON_INPUTS, Config
 from controller.core.errors import TraceError
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, SerialData
 from controller.core.words import given
@@ -37,11 +37,14 @@ MAX_DEPTH = 16
 
 @dataclass
 class Trace:
-    """A checked trace: its ``meta`` (first line, may be empty) and its events in order."""
+    """A checked trace: its ``meta`` (first line, may be empty) and its events in order;
+    ``first_lines`` the line where each GPIO input or serial port first appears
+    (``("gpio", "ball_a")`` or ``("serial", "wheel")`` -> line number)."""
 
     path: str
     meta: dict[str, Any] = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)
+    first_lines: dict[tuple[str, str], int] = field(default_factory=dict)
 
     @property
     def duration(self) -> float:
@@ -107,6 +110,7 @@ def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]],
     gpio_names = words.gpio
     last_t = 0.0
     events = trace.events
+    first = trace.first_lines
     for number, obj in objects:
         # Fast path for the bulk of a trace: a well-formed GPIO change.
         if type(obj) is dict and len(obj) == 3 and "gpio" in obj:
@@ -116,6 +120,8 @@ def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]],
                     and type(level) is int and 0 <= level <= 1):
                 last_t = t
                 events.append(GpioEdge(float(t), name, level))
+                if ("gpio", name) not in first:
+                    first["gpio", name] = number
                 continue
         if not isinstance(obj, dict):
             raise TraceError(path, number, None, "not a JSON object")
@@ -145,8 +151,42 @@ def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]],
             trace.meta = meta
             continue
         table = str(trace.meta.get("table", registry.DEFAULT_GAME))
-        trace.events.append(_event(line, kind, t, table, ports, words))
+        event = _event(line, kind, t, table, ports, words)
+        trace.events.append(event)
+        if isinstance(event, GpioEdge | SerialData):
+            key = ("gpio", event.input) if isinstance(event, GpioEdge) else ("serial", event.port)
+            first.setdefault(key, number)
     return trace
+
+
+def check_fits(trace: Trace, config: Config) -> None:
+    """Refuse a trace that gives inputs of the config's game that the table of ``config``
+    does not read with its settings, and none that it reads (e.g. sensor edges only, for a
+    table configured to read the same equipment over serial): played, each would be an
+    alarm and the game would never run; the trace was written for another setting of the
+    table. A stray input among those the table reads stays what it is live: an alarm.
+
+    Raises:
+        TraceError: names the trace's first line with such an input, its field (``gpio``
+            or ``serial``), what the config reads instead.
+    """
+    spec = registry.spec(config.game)
+    reads = {*(("gpio", n) for n in spec.gpio(config)),
+             *(("serial", p) for p in spec.ports(config))}
+    own = {*(("gpio", n) for n in spec.gpio_inputs), *(("serial", p) for p in spec.serial_ports)}
+    if reads & trace.first_lines.keys():
+        return
+    for (kind, name), number in sorted(trace.first_lines.items(), key=lambda item: item[1]):
+        if (kind, name) in own and (kind, name) not in reads:
+            what = "GPIO input" if kind == "gpio" else "serial port"
+            read = ", ".join([*(f"GPIO {n}" for n in spec.gpio(config)),
+                              *(f"serial port {p}" for p in spec.ports(config))])
+            raise TraceError(trace.path, number, kind,
+                             f"{name!r}: the {spec.title} table of {config.source} does not "
+                             f"read this {what} with its settings (it reads "
+                             f"{read or 'none of its own'}): the trace was written for "
+                             "another setting; replay it with a config that reads it, or "
+                             "give the setting in the trace's meta (line 1)")
 
 
 @dataclass(frozen=True)

@@ -142,3 +142,57 @@ def test_calibrate_live_reads_what_the_daemon_journals_from_then_on(tmp_path: Pa
             proc.kill()
     assert proc.returncode == 0, err
     assert out.splitlines()[-1] == f"ball_pocket_deg = {SENSOR_DEG}"
+
+
+def test_turns_that_disagree_recommend_no_offset(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The ball in pocket 17 clockwise, then (it moved) in pocket 6 counterclockwise.
+    events = [*resting_ball_events([5.0] * 4, "cw", 1.0, ORDER.index("17"), len(ORDER),
+                                   ball_pocket_deg=SENSOR_DEG),
+              *resting_ball_events([6.1] * 4, "ccw", 40.0, ORDER.index("6"), len(ORDER),
+                                   ball_pocket_deg=SENSOR_DEG)]
+    trace = write_trace(tmp_path / "moved.jsonl",
+                        [{"t": 0, "meta": {"table": "roulette"}}, *events])
+    journal = tmp_path / "moved.sqlite"
+    assert run_replay(trace, journal).rc == 0
+    code, out = calibrate(journal, capsys)
+    assert code == 1 and "the turns disagree by up to" in out
+    assert "put this line" not in out
+    assert not any(line.startswith("ball_pocket_deg =") for line in out.splitlines())
+    code, data = calibrate(journal, capsys, "--json")
+    assert code == 1 and json.loads(data)["ball_pocket_deg"] is None
+
+
+def test_calibrate_refuses_a_window_where_the_table_played(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The newcomer's: --recorded 300 against a daemon that was playing spins.
+    objects, _ = simulate(3, 7)
+    journal = tmp_path / "played.sqlite"
+    assert run_replay(write_trace(tmp_path / "spins.jsonl", objects), journal).rc == 0
+    code = tablectl_main(["--journal", str(journal), "calibrate", "--pocket", "17",
+                          "--recorded", "1000"])
+    out, err = capsys.readouterr()
+    assert code == 1 and out == ""
+    (line,) = err.splitlines()
+    assert "it was not closed" in line and "calibrate again" in line
+
+
+def test_calibrate_refuses_a_window_where_the_ball_moved(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    index = ORDER.index("17")
+    events = [*resting_ball_events([5.0] * 4, "cw", 1.0, index, len(ORDER),
+                                   ball_pocket_deg=SENSOR_DEG),
+              {"t": 30.0, "gpio": "ball_a", "level": 1},
+              {"t": 30.004, "gpio": "ball_a", "level": 0},
+              *resting_ball_events([6.1] * 4, "ccw", 40.0, index, len(ORDER),
+                                   ball_pocket_deg=SENSOR_DEG)]
+    trace = write_trace(tmp_path / "rolled.jsonl",
+                        [{"t": 0, "meta": {"table": "roulette"}}, *events])
+    journal = tmp_path / "rolled.sqlite"
+    assert run_replay(trace, journal).rc == 0
+    code = tablectl_main(["--journal", str(journal), "calibrate", "--pocket", "17",
+                          "--recorded", "1000"])
+    out, err = capsys.readouterr()
+    assert code == 1 and out == ""
+    (line,) = err.splitlines()
+    assert "the ball moved: ball_a read it on the ball track at 30.000 s" in line

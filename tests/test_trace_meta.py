@@ -111,3 +111,31 @@ def test_simulate_may_still_choose_another_table_than_its_config_s(tmp_path: Pat
                      str(CONFIG / "roulette-sim.toml"), "--out", str(out)]) == 0
     res = run_replay(out, tmp_path / "j.sqlite")
     assert res.rc == 0 and res.of("coup_result")
+
+
+@pytest.mark.parametrize("wheel, other", [("gpio", "roulette-serial-sim.toml"),
+                                          ("serial", "roulette-sim.toml")])
+def test_a_simulated_trace_on_the_other_wheel_s_config_is_one_error(
+        tmp_path: Path, wheel: str, other: str) -> None:
+    # The newcomer's: simulate --spins 20 --seed 7 (a GPIO wheel), then replay it with
+    # --config config/roulette-serial-sim.toml: was exit 0, every bet refused.
+    trace = tmp_path / "spins.jsonl"
+    assert cli.main(["simulate", "--spins", "2", "--seed", "7", "--wheel", wheel,
+                     "--out", str(trace)]) == 0
+    line = refused(tmp_path, trace, CONFIG / other)
+    assert line.startswith(f"table-controller: {trace}:1: field 'meta.wheel_source': ")
+
+
+@pytest.mark.parametrize("config, event, field", [
+    ("roulette-serial-sim.toml", {"gpio": "rotor_a", "level": 1}, "gpio"),
+    ("roulette-sim.toml", {"serial": "wheel", "text": STATUS}, "serial"),
+])
+def test_a_meta_without_the_wheel_source_is_judged_by_the_trace_s_inputs(
+        tmp_path: Path, config: str, event: dict[str, object], field: str) -> None:
+    # Sensor edges for a serial wheel's config, or a serial wheel's lines for a GPIO
+    # wheel's: each would be an alarm and no spin would ever run.
+    trace = trace_of(tmp_path, {"table": "roulette", "wheel": "single_zero"},
+                     {"t": 0.5, "input": "open_bets"}, {"t": 1.0, **event})
+    line = refused(tmp_path, trace, CONFIG / config)
+    assert line.startswith(f"table-controller: {trace}:3: field '{field}': ")
+    assert str(CONFIG / config) in line

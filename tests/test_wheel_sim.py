@@ -89,7 +89,8 @@ def test_deterministic_for_a_seed() -> None:
 
 def test_trace_shape(many: Sims) -> None:
     for wheel, (events, spins) in many.items():
-        assert events[0] == {"t": 0, "meta": {"table": "roulette", "wheel": wheel}}
+        assert events[0] == {"t": 0, "meta": {"table": "roulette", "wheel": wheel,
+                                             "wheel_source": "gpio"}}
         assert events[1] == {"t": 0, "input": "open_bets"}
         times = [e["t"] for e in events]
         assert times == sorted(times)

@@ -47,7 +47,7 @@ from controller.core.words import plain
 from controller.games import registry
 from controller.store.journal import Journal
 from controller.store.seal import Sealer, key_path_for
-from controller.trace import Trace, read_trace
+from controller.trace import Trace, check_fits, read_trace
 
 EXIT_BAD_INPUT = 2
 EXIT_JOURNAL_UNREADABLE = 3
@@ -172,6 +172,7 @@ def _load_for_trace(trace_path: str, config_path: str) -> tuple[Config, Trace]:
     trace = read_trace(trace_path, serial_ports={*base.serial, *ports})
     config = (apply_overrides(base, trace.meta, trace_path,
                               given=config_path != DEFAULT_CONFIG) if trace.meta else base)
+    check_fits(trace, config)  # a meta without the setting: the trace's inputs tell it
     return config, trace
 
 

@@ -8,7 +8,12 @@ from typing import TextIO
 
 class ProgressBar:
     """A one-line progress bar on ``stream``, shown only once the work has taken more than
-    ``after_s`` seconds (a quick answer prints nothing but the answer)."""
+    ``after_s`` seconds (a quick answer prints nothing but the answer).
+
+    The bar redraws itself with carriage returns, which only a terminal makes one line:
+    on anything else (a file, a pipe, a log) it writes one line when it would first show,
+    and one when the work is done.
+    """
 
     def __init__(self, stream: TextIO, after_s: float = 1.0, width: int = 40) -> None:
         self.stream = stream
@@ -16,10 +21,21 @@ class ProgressBar:
         self.after_s = after_s
         self.width = width
         self.shown = False
+        try:
+            self.terminal = stream.isatty()
+        except (AttributeError, ValueError):  # no isatty, or the stream is closed
+            self.terminal = False
 
     def update(self, fraction: float) -> None:
         """Show ``fraction`` (0 to 1) of the work done."""
-        if time.monotonic() - self.start < self.after_s:
+        elapsed = time.monotonic() - self.start
+        if elapsed < self.after_s:
+            return
+        if not self.terminal:
+            if not self.shown:
+                self.shown = True
+                self.stream.write(f"working: {fraction:.1%} done after {elapsed:.1f} s\n")
+                self.stream.flush()
             return
         self.shown = True
         filled = int(fraction * self.width)
@@ -28,6 +44,8 @@ class ProgressBar:
         self.stream.flush()
 
     def close(self) -> None:
+        """End the bar's line (a terminal's), or write the closing line (anything else)."""
         if self.shown:
-            self.stream.write("\n")
+            self.stream.write("\n" if self.terminal else
+                              f"done in {time.monotonic() - self.start:.1f} s\n")
             self.stream.flush()

@@ -497,13 +497,34 @@ def apply_overrides(config: Config, meta: dict[str, Any], source: str, *,
     sub.finish()
     applied = replace(config, game=game, rules=rules, limits=limits)
     if given:
-        _check_applied(applied, sub)
+        _check_applied(applied, sub, config)
     return applied
 
 
-def _check_applied(config: Config, meta: Section) -> None:
+def _check_applied(config: Config, meta: Section, base: Config) -> None:
     """The checks of the config's file (``_parse``), on ``config`` with a trace's meta
-    applied: what they refuse now, the meta made (the file passed them alone)."""
+    applied: what they refuse now, the meta made (the file passed them alone). The meta
+    key named is the one that alone makes them refuse (``base``: the config without it)."""
+    from controller.games import registry
+
+    exc = _refusal(config)
+    if exc is None:
+        return
+    keys = list(meta.data)
+    key = keys[0] if len(keys) == 1 else ""
+    if len(keys) > 1:
+        load = registry.spec(config.game).load_config
+        for candidate in keys:
+            alone = _Loader(config.source, "").section("meta", {candidate: meta.data[candidate]})
+            if _refusal(replace(config, rules=load(alone, base.rules))) is not None:
+                key = candidate
+                break
+    raise meta.error(key, f"this trace's meta does not fit the config: {exc}; replay it "
+                     "with a config it fits, or without --config") from None
+
+
+def _refusal(config: Config) -> ConfigError | None:
+    """What the checks of ``config``'s own file refuse in ``config``, if anything."""
     from controller.games import registry
 
     source, text = read_config_text(config.source)
@@ -515,7 +536,5 @@ def _check_applied(config: Config, meta: Section) -> None:
             spec.check_config(config, root)
         check_ports(config, root)
     except ConfigError as exc:
-        keys = list(meta.data)
-        raise meta.error(keys[0] if len(keys) == 1 else "", f"this trace's meta does not fit "
-                         f"the config: {exc}; replay it with a config it fits, or without "
-                         "--config") from None
+        return exc
+    return None

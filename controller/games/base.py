@@ -266,6 +266,9 @@ class GameSpec:
         inputs: the dealer and inspector inputs it takes.
         gpio_inputs: the GPIO inputs it reads itself, raw (the dealer buttons
             ``open_bets`` and ``no_more_bets`` are every game's).
+        gpio_of: the GPIO inputs of ``gpio_inputs`` a table with this config reads, when
+            that depends on the config (a roulette wheel over serial reads none); None:
+            all of them.
         serial_ports: the serial ports it may read (e.g. ``shoe``): the names its traces
             may give, and the only ``[serial.<port>]`` its config may have.
         port_devices: the device each port reads (a key of
@@ -316,6 +319,7 @@ class GameSpec:
     check_config: Callable[[Config, Section], None] | None = None
     check_daemon: Callable[[Config], None] | None = None
     gpio_inputs: tuple[str, ...] = ()
+    gpio_of: Callable[[Config], tuple[str, ...]] | None = None
     serial_ports: tuple[str, ...] = ()
     ports_of: Callable[[Config], tuple[str, ...]] | None = None
     port_devices: dict[str, str] = field(default_factory=dict)
@@ -333,6 +337,10 @@ class GameSpec:
     def ports(self, config: Config) -> tuple[str, ...]:
         """The serial ports the table of ``config`` reads."""
         return self.ports_of(config) if self.ports_of is not None else self.serial_ports
+
+    def gpio(self, config: Config) -> tuple[str, ...]:
+        """The GPIO inputs of its own (``gpio_inputs``) the table of ``config`` reads."""
+        return self.gpio_of(config) if self.gpio_of is not None else self.gpio_inputs
 
     def device(self, port: str) -> str:
         """The device whose lines ``port`` reads: ``port_devices``, else the port's name

@@ -5,19 +5,22 @@ may see them (a card still face down is masked, by ``controller.cards.masking`` 
 does). :func:`evidence_trace` is the regulator's replay: the raw inputs of one game (GPIO
 edges from its evidence batches, serial bytes, dealer inputs, bets), from where a fresh
 table is in the state the journal's was (the game's :class:`EvidenceWindow`), as a trace
-(CONTRACT §2) that ``table-controller replay`` turns into the same verdict.
+(CONTRACT §2) that ``table-controller replay`` turns into the same verdict. An input active
+at the window's start (a sensor pass under way) begins with the edges since its last idle
+level, so the replay reads no fault the live game never had.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 from controller.cards.masking import present_game
 from controller.core.config import Config
-from controller.core.errors import InputError
+from controller.core.errors import InputError, JournalError
 from controller.games import registry
 from controller.store.journal import Journal
 
@@ -41,7 +44,7 @@ def first_seq_at(journal: Journal, t: float) -> int:
 
 
 def records_between(journal: Journal, since: float, until: float | None = None
-                    ) -> Iterator[dict[str, Any]]:
+                    ) -> Generator[dict[str, Any], None, None]:
     """Records with ``since`` <= ``t`` (< ``until``), as the public may see them: masked
     game by game, a face-down card hidden unless its turn is among them."""
     first = first_seq_at(journal, since)
@@ -79,7 +82,8 @@ def evidence_trace(journal: Journal, config: Config, number: int) -> list[dict[s
     times from 0 (seconds).
 
     Raises:
-        InputError: the journal has no such game, or the game cannot export its evidence.
+        InputError: the game cannot export its evidence (bad usage). JournalError: the
+            journal has no such game, or it is still in play (no verdict yet).
     """
     spec = registry.spec(config.game)
     if spec.evidence_window is None:
@@ -87,9 +91,17 @@ def evidence_trace(journal: Journal, config: Config, number: int) -> list[dict[s
                          f"a {spec.title} table does not export its evidence")
     window = spec.evidence_window(journal, number)
     if window is None:
-        raise InputError("export --evidence", None, None,
-                         f"no {spec.recall.number} {number} in {journal.path}")
+        what = f"{spec.recall.number} {number}"
+        started = journal.db.execute(
+            "SELECT 1 FROM records WHERE type = ? AND json_extract(body, ?) = ? LIMIT 1",
+            (spec.recall.start, f"$.{spec.recall.number}", number)).fetchone()
+        if started:
+            raise JournalError(f"{what} is still in play in {journal.path}: its evidence is "
+                               "not closed yet; try again after its result")
+        raise JournalError(f"no {what} in {journal.path}")
     events = list(_inputs(journal, window.origin, window.end, spec.bet_record))
+    inputs = {obj["gpio"] for _, obj in events if "gpio" in obj} | set(spec.gpio(config))
+    events[:0] = _active_at(journal, window.origin, inputs)
     events.sort(key=lambda e: e[0])  # stable: a record's order among equal times is kept
     t0 = events[0][0] if events else 0.0
     meta: dict[str, Any] = _over({"table": config.game, **rules_meta(config)}, window.meta)
@@ -99,6 +111,42 @@ def evidence_trace(journal: Journal, config: Config, number: int) -> list[dict[s
     out += [{"t": 0, **obj} for obj in window.prelude]
     out += [{"t": round(t - t0, 6), **obj} for t, obj in events]
     return out
+
+
+def _active_at(journal: Journal, origin: int, inputs: set[str]
+               ) -> list[tuple[float, dict[str, Any]]]:
+    """The edges of each of ``inputs`` since its last idle level (0) before record
+    ``origin``: a window that opens in the middle of a sensor pass starts with the pass's
+    rise, so a fresh table reads that input as the journal's table did (never a fall with
+    no rise before it). The journal is read backwards only until every input is idle."""
+    pending, found = set(inputs), []
+    with contextlib.closing(_edges_back(journal, origin)) as edges:
+        for t, name, level in edges:
+            if not pending:
+                break
+            if name in pending:
+                if level == 0:
+                    pending.discard(name)
+                else:
+                    found.append((t, {"gpio": name, "level": level}))
+    return found[::-1]
+
+
+def _edges_back(journal: Journal, origin: int
+                ) -> Generator[tuple[float, str, int], None, None]:
+    """The raw GPIO edges journaled up to record ``origin``, newest first: those of the
+    evidence batches closed by then, then (a journal written in format 1) its ``gpio``
+    records."""
+    db = journal.db
+    if journal.format >= 2:
+        for (number,) in db.execute("SELECT batch FROM evidence WHERE seq <= ? "
+                                    "ORDER BY batch DESC", (origin,)):
+            for _, batch in journal.batches(number, number):
+                yield from reversed(batch.decode())
+    for (body,) in db.execute("SELECT body FROM records WHERE type = 'gpio' AND seq <= ? "
+                              "ORDER BY seq DESC", (origin,)):
+        rec = json.loads(body)
+        yield rec["t"], rec["input"], rec["level"]
 
 
 def _over(base: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:

@@ -6,6 +6,7 @@ into the same verdict (``controller.store.export``). A card still face down is n
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import sys
@@ -36,7 +37,8 @@ def run(journal: Journal, config: Config, args: argparse.Namespace) -> int:
     """Write the export; 0 when done.
 
     Raises:
-        InputError: neither or both of --since and --evidence, a bad time, no such game.
+        InputError: neither or both of --since and --evidence, a bad time (exit 2).
+        JournalError: no such game, or it is still in play (exit 1).
     """
     if (args.since is None) == (args.evidence is None):
         raise InputError("export", None, None, "give --since TIME (records) or --evidence N "
@@ -51,11 +53,15 @@ def run(journal: Journal, config: Config, args: argparse.Namespace) -> int:
         return 0
     since = parse_time(args.since, "--since")
     until = parse_time(args.until, "--until") if args.until else None
-    if args.out:
-        with open(args.out, "w", encoding="utf-8", newline="") as out:
-            _write(records_between(journal, since, until), args.format, out)
-    else:
-        _write(records_between(journal, since, until), args.format, sys.stdout)
+    # Closed here, while the journal is open: a reader that stops early (`| head`) ends the
+    # export with BrokenPipeError, and a generator left to the garbage collector would read
+    # a closed database (a traceback on stderr).
+    with contextlib.closing(records_between(journal, since, until)) as records:
+        if args.out:
+            with open(args.out, "w", encoding="utf-8", newline="") as out:
+                _write(records, args.format, out)
+        else:
+            _write(records, args.format, sys.stdout)
     return 0
 
 

@@ -76,6 +76,7 @@ SPEC = GameSpec(
             ArgSpec("min_bet", "whole chips"), ArgSpec("max_bet", "whole chips"))),
     ),
     gpio_inputs=config.WHEEL_INPUTS,
+    gpio_of=config.gpio_of,
     serial_ports=(config.WHEEL_PORT,),
     ports_of=config.ports_of,
     make=_make,

@@ -20,6 +20,7 @@ import argparse
 import itertools
 import json
 import math
+import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -32,9 +33,14 @@ from controller.games.roulette.gpio_wheel import pockets
 from controller.games.roulette.gpio_wheel.rotor import Revolution
 from controller.games.roulette.gpio_wheel.spin_record import PocketReading
 from controller.games.roulette.layout import WHEEL_ORDERS
+from controller.store.export import first_seq_at
 from controller.store.journal import Journal
 
 POLL_S = 0.5
+_BALL_TRACK = ("ball_a", "ball_b")
+"""The ball track's sensors: a ball at rest in a pocket passes neither."""
+_TABLE_TYPES = ("state", "spin_start")
+"""Records of a table that opened or played."""
 
 
 @dataclass
@@ -150,18 +156,65 @@ def command(journal: Journal, config: Config, args: Sequence[str], as_json: bool
         last = next(journal.records(after=max(0, journal.last_seq - 1)), None)
         since = (last["t"] if last else 0.0) - options.recorded
         records = [r for r in journal.edge_records() if r["t"] >= since]
+        disturbed = _disturbance(journal, first_seq_at(journal, since) - 1, records)
+        if disturbed is not None:
+            return _refuse(f"{disturbed} in the last {options.recorded:g} s")
         result = measure(records, config, options.pocket)
     else:
-        result = _live(journal, config, options.pocket, options.turns, options.timeout)
+        result, disturbed = _live(journal, config, options.pocket, options.turns,
+                                  options.timeout)
+        if disturbed is not None:
+            return _refuse(disturbed)
     return _report(result, as_json)
 
 
+def _disturbance(journal: Journal, after: int, edges: Sequence[dict[str, Any]]) -> str | None:
+    """Why the journal after record ``after`` (and ``edges``, its GPIO edges) is no
+    calibration's: the table was not closed then, opened or played a spin, or the ball
+    ran on the ball track (hardware.md §2c: the table closed, the ball at rest); None
+    when nothing was."""
+    before = journal.db.execute("SELECT body FROM records WHERE type = 'state' AND seq <= ? "
+                                "ORDER BY seq DESC LIMIT 1", (after,)).fetchone()
+    state = json.loads(before[0])["to"] if before else "closed"
+    if state != "closed":
+        return f"the table was not closed (it was {state})"
+    moved = next((e for e in edges if e.get("input") in _BALL_TRACK), None)
+    changed = journal.db.execute(
+        f"SELECT body FROM records WHERE type IN ({','.join('?' * len(_TABLE_TYPES))}) "
+        "AND seq > ? ORDER BY seq LIMIT 1", (*_TABLE_TYPES, after)).fetchone()
+    opened = json.loads(changed[0]) if changed else None
+    if opened is not None and (moved is None or opened["t"] <= moved["t"]):
+        what = (f"went {opened['to']}" if opened["type"] == "state"
+                else f"started spin {opened.get('spin')}")
+        return f"the table {what} at {_when(opened['t'])}: it was not closed"
+    if moved is not None:
+        return (f"the ball moved: {moved['input']} read it on the ball track at "
+                f"{_when(moved['t'])}")
+    return None
+
+
+def _refuse(reason: str) -> int:
+    """No measurement of a table not at rest: one line, exit 1."""
+    print(f"tablectl calibrate: {reason}; close the table, rest the ball in the pocket and "
+          "calibrate again (hardware.md §2c)", file=sys.stderr)
+    return 1
+
+
+def _when(t: float) -> str:
+    return local_time(t) if t > 1e9 else f"{t:.3f} s"
+
+
 def _live(journal: Journal, config: Config, pocket: str, turns: int,
-          timeout: float) -> Calibration:
+          timeout: float) -> tuple[Calibration, str | None]:
     """Read the edges the daemon journals from now on until ``turns`` turns with a
-    reading, or ``timeout`` seconds. The edges come as their evidence batches close (one
-    closes at least once a minute while the rotor turns between spins)."""
+    reading, or ``timeout`` seconds; or until the table opens or the ball moves (the
+    reason, second). The edges come as their evidence batches close (one closes at least
+    once a minute while the rotor turns between spins)."""
     after = max((rec["batch"] for rec in journal.edge_records()), default=0)
+    start = journal.last_seq
+    disturbed = _disturbance(journal, start, [])
+    if disturbed is not None:
+        return measure([], config, pocket), disturbed
     print(f"reading the rotor and the pocket sensor: turn the rotor slowly, {turns // 2} "
           f"turns each way, the ball at rest in pocket {pocket} (up to {timeout:g} s)",
           flush=True)
@@ -173,22 +226,31 @@ def _live(journal: Journal, config: Config, pocket: str, turns: int,
         for rec in journal.edge_records(after):
             records.append(rec)
             after = rec["batch"]
+        disturbed = _disturbance(journal, start, records)
+        if disturbed is not None:
+            return result, disturbed
         result = measure(records, config, pocket)
-    return result
+    return result, None
 
 
 def _report(result: Calibration, as_json: bool) -> int:
+    """Print the turns and the offset to put in the config; 1 without turns, or when they
+    disagree beyond a quarter pocket (no offset recommended then)."""
+    disagree = result.spread() > 90.0 / result.pockets  # a quarter pocket
     if as_json:
-        print(json.dumps(result.as_json(), indent=2, sort_keys=True))
-        return 0 if result.turns else 1
+        data = result.as_json()
+        if disagree:
+            data["ball_pocket_deg"] = None
+            data["repeat"] = "the turns disagree beyond a quarter pocket"
+        print(json.dumps(data, indent=2, sort_keys=True))
+        return 0 if result.turns and not disagree else 1
     if not result.turns:
         print("no rotor turn with a pocket reading: is the ball at rest in the pocket, and "
               "the rotor turning? (tablectl sensors --watch shows each sensor)")
         return 1
     for turn in result.turns:
-        when = local_time(turn.start) if turn.start > 1e9 else f"{turn.start:.3f} s"
-        print(f"turn at {when}, {turn.period:.3f} s, {turn.direction}: the sensor is at "
-              f"{turn.offset_deg:.1f} deg; decoded {turn.decoded}")
+        print(f"turn at {_when(turn.start)}, {turn.period:.3f} s, {turn.direction}: the "
+              f"sensor is at {turn.offset_deg:.1f} deg; decoded {turn.decoded}")
     summary = result.as_json()
     for direction in ("cw", "ccw"):
         mean = summary[f"{direction}_deg"]
@@ -199,9 +261,11 @@ def _report(result: Calibration, as_json: bool) -> int:
     if summary["ccw_deg"] is None or summary["cw_deg"] is None:
         print("turn the rotor the other way too: the mean of both ways cancels the width of "
               "the sensor's window")
-    if result.spread() > 90.0 / result.pockets:  # a quarter pocket
-        print(f"the turns disagree by up to {result.spread():.1f} deg: the ball moved, or a "
-              "sensor misses passes; repeat")
+    if disagree:
+        print(f"the turns disagree by up to {result.spread():.1f} deg, more than a quarter "
+              "pocket: the ball moved, or a sensor misses passes; no offset from these "
+              "turns: repeat (hardware.md §1, the wiring check)")
+        return 1
     print("put this line in the config's [roulette] section:")
     print(f"ball_pocket_deg = {summary['ball_pocket_deg']}")
     return 0

@@ -226,6 +226,12 @@ def check_daemon(config: Config) -> None:
                           "missing (hardware.md §1)")
 
 
+def gpio_of(config: Config) -> tuple[str, ...]:
+    """The GPIO inputs the table reads: the wheel's sensors for a GPIO wheel, none for a
+    wheel that reports over serial (issue 12)."""
+    return () if config.rules.wheel_source == "serial" else WHEEL_INPUTS
+
+
 def ports_of(config: Config) -> tuple[str, ...]:
     """The serial port the table reads: ``wheel`` for a wheel that reports over serial
     (issue 12), none for a GPIO wheel."""

@@ -238,14 +238,14 @@ def simulate(spins: int, seed: int, config: RouletteSimConfig | None = None,
     run = run_wheel(spins, seed, len(order), equipment,
                     [_THROWS.get(name, name) for name in plan], RouletteDealer(cfg))
     events, throws = run.events, run.throws
-    meta: dict[str, Any] = {"table": "roulette", "wheel": cfg.wheel}
+    # The wheel source too: a replay on a config of the other source is refused by it.
+    meta: dict[str, Any] = {"table": "roulette", "wheel": cfg.wheel, "wheel_source": source}
     if source == "serial":
         calls = [e["t"] for e in events if e.get("input") == "no_more_bets"]
         lines = status_lines(throws, run.rotor, calls, order, random.Random(f"{seed}:wheel"),
                              serial)
         kept = [e for e in events if "gpio" not in e and e.get("input") != "no_more_bets"]
         events = sorted([*kept, *lines], key=lambda e: e["t"])
-        meta["wheel_source"] = "serial"
     defaults = WheelSimConfig()
     for key in ("ball_b_deg", "rotor_b_deg", "ball_pocket_deg"):  # if not the default
         if getattr(equipment, key) != getattr(defaults, key):
