@@ -134,6 +134,11 @@ class RecallSpec:
     def last_game_types(self) -> tuple[str, ...]:
         return self.shown or self.results
 
+    @property
+    def none_yet(self) -> str:
+        """What a table with no game yet says, in the game's word: "no coup yet"."""
+        return f"no {self.number} yet"
+
 
 @dataclass(frozen=True)
 class GameStatus:

@@ -15,8 +15,8 @@ def summary(record: dict[str, Any]) -> str:
                 f"revolutions, ball {record['ball_direction']}, rotor {record['rotor_direction']} "
                 f"at {record['rotor_rpm']} rpm{by})")
     if record["type"] == "spin_invalid":
-        reasons = ", ".join(record["reasons"])
-        return f"spin {record['spin']}: INVALID, {record['reason']} ({reasons}{by})"
+        reasons = ", ".join(dict.fromkeys([record["reason"], *record["reasons"]]))  # each once
+        return f"spin {record['spin']}: INVALID, {reasons}{by}"
     why = "; ".join(f"{k}: {words(v)}" for k, v in sorted(record["details"].items()))
     seen = record.get("candidate") or "no pocket read"
     return (f"spin {record['spin']}: HELD for the inspector ({why}); the sensors point to "
