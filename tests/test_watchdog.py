@@ -97,7 +97,7 @@ def daemon(systemd: FakeSystemd) -> Daemon:
 def test_ready_with_the_status_once_every_component_started(systemd: FakeSystemd,
                                                             daemon: Daemon) -> None:
     assert systemd.received() == [
-        "READY=1\nSTATUS=roulette-1 (Roulette): closed; last none yet; no alarm since start"]
+        "READY=1\nSTATUS=roulette-1 (Roulette): closed; no spin yet; no alarm since start"]
 
 
 def test_watchdog_sent_while_every_component_is_alive_and_the_loop_turns(
@@ -118,12 +118,12 @@ def test_watchdog_stops_when_a_component_dies_and_the_status_says_why(
     daemon.run(INTERVAL_S / 2)
     assert not daemon.supervisor.check()
     assert systemd.received() == [  # said once, and no WATCHDOG=1
-        "STATUS=UNHEALTHY (not alive: shoe port); roulette-1 (Roulette): closed; last none "
+        "STATUS=UNHEALTHY (not alive: shoe port); roulette-1 (Roulette): closed; no spin "
         "yet; no alarm since start"]
     daemon.shoe_alive = True
     assert daemon.supervisor.check()
     assert systemd.received() == [
-        "STATUS=roulette-1 (Roulette): closed; last none yet; no alarm since start",
+        "STATUS=roulette-1 (Roulette): closed; no spin yet; no alarm since start",
         "WATCHDOG=1"]
 
 
@@ -171,7 +171,7 @@ def test_status_follows_the_table_at_most_once_a_second(systemd: FakeSystemd,
     assert systemd.received() == []  # READY=1 went out less than a second ago
     daemon.run(0.5)
     assert systemd.received() == [
-        "STATUS=roulette-1 (Roulette): bets_open; last none yet; no alarm since start"]
+        "STATUS=roulette-1 (Roulette): bets_open; no spin yet; no alarm since start"]
     daemon.state = "settled"
     sup.observe({"type": "spin_result", "spin": 1, "number": "17", "ball_revolutions": 12,
                  "ball_direction": "ccw", "rotor_direction": "cw", "rotor_rpm": 20.5})
@@ -271,7 +271,7 @@ def test_daemon_tells_systemd_ready_alive_and_stopping(tmp_path: Path,
         # Before it: more time asked for the journal's checks (a new journal: a minute).
         assert seen[0] == ("EXTEND_TIMEOUT_USEC=60000000\nSTATUS=self-test: checking the "
                            "journal's integrity and hash chain")
-        assert ready == ("READY=1\nSTATUS=sim-roulette (Roulette): closed; last none yet; "
+        assert ready == ("READY=1\nSTATUS=sim-roulette (Roulette): closed; no spin yet; "
                          "no alarm since start")
         wait_for(systemd, seen, "WATCHDOG=1", 5)
         wait_for(systemd, seen, "STATUS=sim-roulette (Roulette): bets_open", 10)
@@ -341,3 +341,23 @@ def test_shutdown_records_do_not_disturb_a_card_tables_recovery(tmp_path: Path) 
     assert [r["mismatch"] for r in recoveries] == [None, None]
     assert recoveries[-1]["state"] != "idle"  # bets were open: the coup is resumed
     assert [r["reason"] for r in bodies if r["type"] == "shutdown"] == ["SIGTERM"] * 3
+
+
+@pytest.mark.parametrize(("game", "word"), [("mini_baccarat", "coup"), ("blackjack_plus", "coup"),
+                                            ("pot_luck", "coup"), ("draw_poker", "hand"),
+                                            ("roulette", "spin")])
+def test_a_table_with_no_game_yet_says_so_in_its_own_word(game: str, word: str) -> None:
+    line = str(StatusLine("t-1", registry.spec(game), lambda: "idle", None))
+    assert f"idle; no {word} yet; no alarm since start" in line
+    assert "none" not in line
+
+
+def test_an_invalid_spin_gives_each_reason_once_in_the_status_line() -> None:
+    record = {"type": "spin_invalid", "seq": 9, "spin": 1, "reason": "too_few_revolutions",
+              "reasons": ["too_few_revolutions"]}
+    line = str(StatusLine("roulette-1", registry.spec("roulette"), lambda: "bets_open", record))
+    assert "; last spin 1: INVALID, too_few_revolutions; no alarm" in line
+    two = {**record, "reasons": ["too_few_revolutions", "same_direction"],
+           "decided_by": "inspector"}
+    assert registry.spec("roulette").recall.summary(two) == (
+        "spin 1: INVALID, too_few_revolutions, same_direction, decided by inspector")

@@ -196,7 +196,7 @@ def cmd_replay(trace_path: str, config_path: str, realtime: bool, speed: float,
     holds a record recovery cannot read.
     """
     config, trace = _load_for_trace(trace_path, config_path)
-    configure("warning", "console")
+    configure("warning", "console", words=registry.spec(config.game).log_words)
     sink = sink or _stdout_sink()
     with tempfile.TemporaryDirectory(prefix="replay-") as scratch:
         path = journal_path or os.path.join(scratch, "journal.sqlite")
@@ -347,10 +347,10 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     if journal_override is not None and not journal_override.strip():
         raise InputError("--journal", None, None, "empty: give the journal's file")
     config = load_config(config_path)
-    configure(config.log_level, config.log_format)
+    spec = registry.spec(config.game)
+    configure(config.log_level, config.log_format, words=spec.log_words)
     log = get_logger(table=config.table_name)
     journal_path = journal_override or config.journal_path
-    spec = registry.spec(config.game)
     log.info("startup", **_banner(config, journal_path))
     if spec.check_daemon is not None:
         spec.check_daemon(config)

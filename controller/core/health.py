@@ -81,15 +81,15 @@ class StatusLine:
             self.last_alarm = str(record.get("code", ""))
 
     def __str__(self) -> str:
-        last = "none yet"
+        last = self.spec.recall.none_yet
         if self.last_game is not None:
-            last = self.spec.recall.summary(self.last_game)
+            last = "last " + self.spec.recall.summary(self.last_game)
             if len(last) > SUMMARY_CHARS:
                 last = last[: SUMMARY_CHARS - 1] + "…"
         alarms = ("no alarm since start" if not self.alarms else
                   f"{self.alarms} alarm{'s' if self.alarms > 1 else ''} since start, "
                   f"last {self.last_alarm}")
-        line = f"{self.table} ({self.spec.title}): {self.state()}; last {last}; {alarms}"
+        line = f"{self.table} ({self.spec.title}): {self.state()}; {last}; {alarms}"
         alert = self.alert()
         return f"{alert}; {line}" if alert else line
 

@@ -21,10 +21,12 @@ import sys
 import textwrap
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
 import structlog
+
+from controller.core.words import words as _words
 
 _LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
            "error": logging.ERROR}
@@ -41,9 +43,15 @@ _COLOURS = {"warn": "\x1b[33m", "ERROR": "\x1b[31;1m", "CRIT": "\x1b[31;1m",
 _HIDDEN = ("table", "timestamp", "level", "event")
 
 
-def configure(level: str = "info", fmt: str = "auto", stream: TextIO | None = None) -> None:
+Words = Mapping[str, Callable[[dict[str, Any]], str]]
+"""Record type -> its console line in words (a game's ``GameSpec.log_words``)."""
+
+
+def configure(level: str = "info", fmt: str = "auto", stream: TextIO | None = None,
+              words: Words | None = None) -> None:
     """Send structlog events at ``level`` and above to ``stream`` (stderr) as ``fmt``:
-    ``console``, ``json`` or ``auto`` (json when the stream is journald's)."""
+    ``console``, ``json`` or ``auto`` (json when the stream is journald's). ``words`` are
+    the game's own lines for its records, on the console (``GameSpec.log_words``)."""
     out = stream or sys.stderr
     journald = is_journald(out)
     renderer: Any
@@ -55,7 +63,7 @@ def configure(level: str = "info", fmt: str = "auto", stream: TextIO | None = No
         renderer = structlog.processors.JSONRenderer(ensure_ascii=False)
     else:
         processors.append(_stamp)
-        renderer = ConsoleLines(colours=not journald and _isatty(out))
+        renderer = ConsoleLines(colours=not journald and _isatty(out), words=words)
     last = JournaldPrefix(renderer) if journald else renderer
     structlog.configure(
         processors=[*processors, last],
@@ -107,15 +115,17 @@ class JournaldPrefix:
 
 # -- the console ----------------------------------------------------------------------
 def _value(value: Any) -> str:
-    """A field's value in words: text as it is, numbers plain, lists and tables as compact
-    JSON (never a Python repr)."""
+    """A field's value in words (``controller.core.words``): text as it is (quoted when it
+    has spaces), numbers plain, ``yes``/``no``, lists joined by commas, tables as ``key
+    value`` pairs; never JSON nor a Python repr."""
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False) if (" " in value or not value) else value
-    if isinstance(value, bool) or value is None:
-        return json.dumps(value)
-    if isinstance(value, int | float):
-        return f"{value:g}" if isinstance(value, float) else str(value)
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+        return json.dumps(value, ensure_ascii=False) if " " in value else value
+    return _words(value)
+
+
+def _empty(value: Any) -> bool:
+    """Nothing to say: none, an empty text, list or table (the console omits the field)."""
+    return value is None or (isinstance(value, str | list | tuple | dict) and not value)
 
 
 def _chips(n: Any) -> str:
@@ -178,8 +188,13 @@ def _spin_held(e: dict[str, Any]) -> str:
             f"{seen}")
 
 
+def _signed(n: int | float) -> str:
+    """``+175``, ``-10``, ``+0``, ``+166.25`` (a share of a pot may be a fraction)."""
+    return f"{n:+d}" if isinstance(n, int) else f"{n:+g}"
+
+
 def _settlement(e: dict[str, Any]) -> str:
-    return f"{_bet(e)}, {_chips(e['amount'])}: {e['outcome']} {e['payout']:+d}"
+    return f"{_bet(e)}, {_chips(e['amount'])}: {e['outcome']} {_signed(e['payout'])}"
 
 
 def _bet_accepted(e: dict[str, Any]) -> str:
@@ -188,18 +203,16 @@ def _bet_accepted(e: dict[str, Any]) -> str:
 
 
 def _alarm(e: dict[str, Any]) -> str:
-    where = next((f" ({k} {e[k]})" for k in ("spin", "coup", "game") if e.get(k) is not None),
-                 "")
-    return f"{e['code']}: {e['message']}{where}"
+    """The code and message; a refused bet's stake (its message names the bet)."""
+    where = next((f" ({k} {e[k]})" for k in ("spin", "coup", "hand", "game")
+                  if e.get(k) is not None), "")
+    bet = e.get("bet")
+    stake = f"; {_bet(bet)}, {_chips(bet['amount'])}" if isinstance(bet, dict) else ""
+    return f"{e['code']}: {e['message']}{where}{stake}"
 
 
 def _coup_start(e: dict[str, Any]) -> str:
     return f"coup {e['coup']}: bets open, {e['decks']} decks, {_limits(e)}"
-
-
-def _coup_result(e: dict[str, Any]) -> str:
-    boxes = ", ".join(f"box {b['box']} ({b['total']}) {b['outcome']}" for b in e["boxes"])
-    return f"coup {e['coup']}: Banca {e['banca']['total']}; {boxes}"
 
 
 def _journal(e: dict[str, Any]) -> str:
@@ -247,9 +260,8 @@ _FORMATS: dict[str, tuple[Callable[[dict[str, Any]], str], tuple[str, ...]]] = {
                                  "payout", "game")),
     "bet": (_bet_accepted, ("box", "kind", "which", "numbers", "amount", "game")),
     "bet_placed": (_bet_accepted, ("box", "kind", "amount", "total", "coup")),
-    "alarm": (_alarm, ("code", "message", "spin", "coup", "game")),
+    "alarm": (_alarm, ("code", "message", "spin", "coup", "hand", "game", "bet")),
     "coup_start": (_coup_start, ("coup", "decks", "min_bet", "max_bet")),
-    "coup_result": (_coup_result, ("coup", "banca", "boxes")),
     "journal": (_journal, ("records", "chain_ok", "head_seq", "head_hash")),
     "stopped": (_stopped, ("head_seq", "head_hash")),
     "port": (_port, ("port", "up", "detail")),
@@ -267,14 +279,17 @@ class ConsoleLines:
 
     Times are local. The common records are said in words (a state as ``from → to``, a
     spin's result, an invalid spin with each reason once, settlements, accepted bets,
-    alarms); other fields follow as ``key=value`` (lists and tables as compact JSON). Every
-    line is at most ``width`` characters: longer text goes on indented lines below. A
-    traceback follows, plain, without local variables.
+    alarms), a game's own records by its ``words`` (record type -> the whole line); other
+    fields follow as ``key=value`` in words (lists joined by commas; an empty value is
+    left out). Every line is at most ``width`` characters: longer text goes on indented
+    lines below. A traceback follows, plain, without local variables.
     """
 
-    def __init__(self, width: int = WIDTH, colours: bool = False) -> None:
+    def __init__(self, width: int = WIDTH, colours: bool = False,
+                 words: Words | None = None) -> None:
         self.width = width
         self.colours = colours
+        self.words = dict(words or {})
 
     def __call__(self, logger: Any, name: str, event: dict[str, Any]) -> str:
         e = dict(event)
@@ -287,7 +302,8 @@ class ConsoleLines:
         kind = str(e.get("event", ""))
         text, said = self._words(kind, e)
         rest = [f"{k}={_value(v)}" for k, v in sorted(e.items())
-                if k not in said and k not in _HIDDEN and k not in ("seq", "t")]
+                if k not in said and k not in _HIDDEN and k not in ("seq", "t")
+                and not _empty(v)]
         t = e.get("t")
         if (isinstance(t, int | float) and not isinstance(t, bool) and t < 1e9
                 and not _says_time(" ".join([text, *rest]), t)):
@@ -305,13 +321,14 @@ class ConsoleLines:
         return "\n".join(lines)
 
     def _words(self, kind: str, e: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
-        known = _FORMATS.get(kind)
+        own = self.words.get(kind)
+        known = (own, tuple(e)) if own is not None else _FORMATS.get(kind)
         if known is None:
             return "", ()
         words, said = known
         try:
             return words(e), said
-        except (KeyError, TypeError, ValueError, IndexError):
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             return "", ()  # a record of another shape: its fields as they are
 
     def _fit(self, head: str, body: str) -> list[str]:

@@ -147,6 +147,11 @@ class RecallSpec:
     def last_game_types(self) -> tuple[str, ...]:
         return self.shown or self.results
 
+    @property
+    def none_yet(self) -> str:
+        """What a table with no game yet says, in the game's word: "no coup yet"."""
+        return f"no {self.number} yet"
+
 
 @dataclass(frozen=True)
 class GameStatus:
@@ -292,6 +297,9 @@ class GameSpec:
             sensors: ``(journal, config, options, as_json) -> exit code``), or "".
         log: its records a person at the table wants in the log at once (info level),
             each with the fields to show (None: all); the rest go at debug level.
+        log_words: its records' console lines: record type -> the record in words, one
+            short line (``coup 12: dealer 20; win boxes 1, 4; lose box 2``); a record
+            without one is shown field by field.
         bet_record: the record type that journals an accepted bet, with every field of
             the bet input (a refused bet is the ``alarm`` with its ``bet``): each bet is
             in the journal once, and the daemon's simulator counts them on a restart.
@@ -329,6 +337,7 @@ class GameSpec:
     analyze: str = ""
     calibrate: str = ""
     log: dict[str, tuple[str, ...] | None] = field(default_factory=dict)
+    log_words: dict[str, Callable[[dict[str, Any]], str]] = field(default_factory=dict)
     bet_record: str = ""
     records: tuple[type, ...] = ()
     evidence_window: Callable[[Journal, int], EvidenceWindow | None] | None = None

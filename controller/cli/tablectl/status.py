@@ -76,7 +76,7 @@ def run(journal: Journal, config: Config, as_json: bool) -> int:
     print(f"config       {config.source}")
     print(f"game         {game or 'unknown'}")
     print(f"table state  {status['table_state']}")
-    print(f"last game    {spec.recall.summary(last_game) if last_game else 'none yet'}")
+    print(f"last game    {spec.recall.summary(last_game) if last_game else spec.recall.none_yet}")
     for label, text in own.lines:
         print(f"{label:<12} {text}")
     since = "since the daemon's start" if startup else "in the journal"

@@ -16,7 +16,7 @@ from controller.games.base import (
     InputSpec,
     RecallSpec,
 )
-from controller.games.blackjack import config, recall, records, status
+from controller.games.blackjack import config, log, recall, records, status
 from controller.games.blackjack.game import BET_RECORD
 from controller.games.blackjack.shoe import SEEDS
 
@@ -103,6 +103,7 @@ def make_spec(table: str) -> GameSpec:
         analyze=f"{_HERE}.analysis:command",
         log={name: None for name in ("coup_start", "coup_result", "shoe_procedure", "cut_card",
                                      "decision", "pool_balance", "box_refused")},
+        log_words=log.WORDS,
         bet_record=BET_RECORD,
         records=records.RECORDS,
         evidence_window=window_finder("coup_start", "coup_result", "coup", settings=_pool_at),

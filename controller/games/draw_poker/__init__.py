@@ -25,7 +25,7 @@ from controller.games.base import (
     InputSpec,
     RecallSpec,
 )
-from controller.games.draw_poker import config, recall, records, status
+from controller.games.draw_poker import config, log, recall, records, status
 from controller.games.draw_poker.chart import BET_RECORD
 
 
@@ -95,6 +95,7 @@ SPEC = GameSpec(
     log={name: None for name in ("hand_start", "bets_closed", "round_action", "draw",
                                  "hand_void", "mano_nula", "rake", "hand_result",
                                  "shoe_procedure")},
+    log_words=log.WORDS,
     bet_record=BET_RECORD,
     records=records.RECORDS,
     # The deck is gathered and shuffled before every hand (num. 2): a hand's raw inputs

@@ -18,7 +18,7 @@ from controller.games.base import (
     InputSpec,
     RecallSpec,
 )
-from controller.games.mini_baccarat import config, recall, records, status
+from controller.games.mini_baccarat import config, log, recall, records, status
 from controller.games.mini_baccarat.rules import BET_RECORD
 
 
@@ -79,6 +79,7 @@ SPEC = GameSpec(
     daemon_simulator="controller.games.mini_baccarat.simulation:daemon_events",
     analyze="controller.games.mini_baccarat.analysis:command",
     log={name: None for name in ("coup_start", "coup_result", "shoe_procedure", "cut_card")},
+    log_words=log.WORDS,
     bet_record=BET_RECORD,
     records=records.RECORDS,
     evidence_window=window_finder("coup_start", "coup_result", "coup"),

@@ -94,7 +94,7 @@ SPEC = GameSpec(
     daemon_simulator="controller.games.roulette.simulation:daemon_events",
     # A spin's evidence is long: the log line keeps what the pit reads; the journal keeps all.
     log={
-        "spin_start": None,
+        "spin_start": ("seq", "spin", "bets", "limits"),
         "spin_result": ("seq", "spin", "number", "ball_revolutions", "ball_direction",
                         "rotor_direction", "rotor_rpm"),
         "spin_invalid": ("seq", "spin", "reason", "reasons", "ball_revolutions", "details"),
