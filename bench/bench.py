@@ -102,7 +102,8 @@ def bench_replay(scratch: Path) -> None:
 def _replay_phases(trace: Path, scratch: Path) -> tuple[float, float]:
     """The replay's two phases timed in this process: reading the trace, then the
     controller on trace time (scratch journal, records printed to nowhere)."""
-    from controller.cli.main import RUN_ON_S, compose
+    from controller.cli.compose import compose
+    from controller.cli.main import RUN_ON_S
     from controller.core.clock import VirtualClock
     from controller.core.config import apply_overrides, load_config
     from controller.core.logs import configure
@@ -159,7 +160,7 @@ def _timed_handle(table: Any, journal: Any, decided: list[float], handled: list[
 
 def bench_commit(scratch: Path) -> list[float]:
     """Decision to commit on a durable journal; returns the bare commit times of this run."""
-    from controller.cli.main import compose
+    from controller.cli.compose import compose
     from controller.core.clock import VirtualClock
     from controller.core.config import apply_overrides, load_config
     from controller.core.logs import configure

@@ -268,7 +268,7 @@ def test_a_failed_second_server_leaves_the_first_ones_socket(
 
 def test_a_second_daemon_on_one_journal_stops_before_writing(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from controller.cli.main import _lock_journal
+    from controller.cli.daemon import _lock_journal
     from controller.cli.main import main as controller_main
     from controller.store.journal import Journal
 
@@ -303,7 +303,7 @@ def test_tablectl_prints_the_verdict_of_a_real_table(
         accepted: list[list[str]], refused: list[tuple[list[str], str]]) -> None:
     # Issue 7: the table answers every control-socket request with its game's verdict;
     # `tablectl input` and `tablectl bet` print it and exit 0 (accepted) or 1 (refused).
-    from controller.cli.main import compose
+    from controller.cli.compose import compose
     from controller.core.clock import SystemClock
     from controller.core.config import load_config
     from controller.core.logs import configure

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from controller.cli.main import compose
+from controller.cli.compose import compose
 from controller.core.clock import VirtualClock
 from controller.core.config import load_config
 from controller.core.errors import JournalWriteError

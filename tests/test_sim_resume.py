@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli.main import compose
+from controller.cli.compose import compose
 from controller.core.clock import VirtualClock
 from controller.core.config import DEFAULT_CONFIG, load_config
 from controller.core.events import BetPlaced, DealerInput, Event, SerialData

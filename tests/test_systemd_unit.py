@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli.main import EXIT_BAD_INPUT, EXIT_JOURNAL_UNREADABLE
+from controller.cli.compose import EXIT_BAD_INPUT, EXIT_JOURNAL_UNREADABLE
 
 REPO = Path(__file__).resolve().parents[1]
 UNIT = REPO / "systemd" / "table-controller.service"

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from controller.cli.daemon import _lock_journal
 from controller.cli.daemon_lock import Owner, lock_path, mark_stopped, write_owner
-from controller.cli.main import _lock_journal
 from controller.cli.tablectl import main as tablectl_main
 from controller.store.journal import Journal
 

@@ -71,7 +71,7 @@ def socket_of(tmp_path: Path, game: str) -> Iterator[Posted]:
 def live_table(tmp_path: Path, game: str) -> Iterator[Path]:
     """A real table of ``game`` behind its control socket, on the system clock; yields its
     config file."""
-    from controller.cli.main import compose
+    from controller.cli.compose import compose
     from controller.core.clock import SystemClock
     from controller.core.config import load_config
     from controller.core.logs import configure

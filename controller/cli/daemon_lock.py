@@ -1,7 +1,7 @@
 """Who runs on a journal: the daemon's lock file beside it, ``<journal>.lock``.
 
 The daemon holds an exclusive ``flock`` on it for its whole life (a second daemon on the
-same journal stops before writing: ``controller.cli.main._lock_journal``) and writes in it
+same journal stops before writing: ``controller.cli.daemon._lock_journal``) and writes in it
 one JSON line: its ``pid``, its start time ``started`` (epoch seconds), its ``config`` and
 control ``socket``; on a clean stop it adds ``stopped``. ``tablectl`` reads the line
 without taking the lock, and tells whether the lock is held from the kernel's table of

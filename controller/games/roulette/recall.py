@@ -22,7 +22,7 @@ def summary(record: dict[str, Any]) -> str:
         return f"spin {record['spin']}: {record['number']} ({said})"
     if record["type"] == "spin_invalid":
         reasons = ", ".join(dict.fromkeys([record["reason"], *record.get("reasons", [])]))
-        return f"spin {record['spin']}: INVALID, {reasons}" + (f" ({by})" if by else "")
+        return f"spin {record['spin']}: INVALID, {reasons}" + (f", {by}" if by else "")
     why = "; ".join(f"{k}: {words(v)}" for k, v in sorted(record["details"].items()))
     seen = record.get("candidate") or "no pocket read"
     return (f"spin {record['spin']}: HELD for the inspector ({why}); the sensors point to "

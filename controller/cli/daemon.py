@@ -1,0 +1,318 @@
+"""``table-controller run``: the daemon systemd starts (``Type=notify``), its self-test, its
+components (journal, pins and ports, control socket, sealer, watchdog) and its close."""
+
+from __future__ import annotations
+
+import os
+import platform
+import signal
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from controller import __version__
+from controller.cli.compose import compose
+from controller.cli.control import ControlServer
+from controller.cli.daemon_lock import Owner, mark_stopped, write_owner
+from controller.core.clock import ScaledClock, SystemClock
+from controller.core.config import Config, load_config, why_not_made
+from controller.core.errors import (
+    InputError,
+    JournalError,
+    JournalWriteError,
+    TableControllerError,
+)
+from controller.core.health import StatusLine, Supervisor
+from controller.core.journal_guard import EXIT_RESTART, JournalGuard
+from controller.core.lifecycle import Hooks, Lifecycle
+from controller.core.logs import configure, get_logger
+from controller.core.loop import EventLoop
+from controller.core.table import Table
+from controller.games import registry
+from controller.store.journal import Journal
+from controller.store.seal import Sealer, key_path_for
+
+SELF_TEST_MIN_S = 60.0
+SELF_TEST_S_PER_BYTE = 2e-6
+
+
+def cmd_run(config_path: str, journal_override: str | None) -> int:
+    """Run the controller until SIGTERM/SIGINT: the daemon systemd starts (``Type=notify``:
+    ``READY=1`` once every component started, a status line, the watchdog, ``STOPPING=1``;
+    see ``controller.core.health``). A ``shutdown`` record with the signal's name is
+    journaled before the journal closes.
+
+    Returns 0 after a signal, 1 when the controller stopped on an error (a bug: it is
+    logged with its traceback and systemd restarts the daemon), ``EXIT_RESTART`` (75) when
+    the journal could not be written and can be again (systemd restarts the daemon, which
+    recovers from the journal: ``controller.core.journal_guard``).
+
+    Raises:
+        InputError: a bad config, or an empty ``--journal`` (exit 2).
+        GpioError: the pin factory cannot be loaded (not a Pi), before the journal is made
+            or written; or a pin cannot be set up (exit 1).
+        JournalError: the journal cannot be made or opened (its folder is a file), or
+            another controller holds it (exit 1).
+        UnreadableRecord: a record recovery cannot read (exit 3: restarting cannot help).
+        JournalWriteError: a commit failed, disk full or read-only (exit 4).
+        ControlError: the control socket cannot be made (exit 1).
+    """
+    if journal_override is not None and not journal_override.strip():
+        raise InputError("--journal", None, None, "empty: give the journal's file")
+    config = load_config(config_path)
+    spec = registry.spec(config.game)
+    configure(config.log_level, config.log_format, words=spec.log_words)
+    log = get_logger(table=config.table_name)
+    journal_path = journal_override or config.journal_path
+    log.info("startup", **_banner(config, journal_path))
+    if spec.check_daemon is not None:
+        spec.check_daemon(config)
+    from drivers.hardware import Hardware, open_pin_factory
+    from drivers.notify import Notifier
+
+    # The pins' library first: a machine that cannot open them (no lgpio: not a Pi) stops
+    # here, before a journal is made or written.
+    pin_factory = open_pin_factory(config)
+
+    notifier = Notifier()
+    # The journal's checks read all of it: months of journal may outlast systemd's start
+    # timeout on a slow Pi, so ask for the time they may take.
+    notifier.extend_timeout(_self_test_allowance_s(journal_path),
+                            "self-test: checking the journal's integrity and hash chain")
+    lock = _lock_journal(journal_path)
+    owner = Owner(os.getpid(), time.time(), _absolute(config.source),
+                  str(Path(config.control_socket).resolve()))
+    write_owner(lock, owner)  # tablectl status: who runs on this journal, since when
+    journal = Journal(journal_path, durable=True)
+    sim = config.simulator
+    # A simulation faster than life runs ahead of the wall clock: start after the journal's
+    # last record, so that times never go back across a restart.
+    clock: SystemClock | ScaledClock = (
+        ScaledClock(sim.speed, origin=max(SystemClock().wall(), journal.last_t))
+        if sim.enabled and sim.speed != 1.0 else SystemClock())
+    stopped_by: list[str] = []
+    guard = JournalGuard(clock.now)
+    try:
+        loop, table = start_table(config, journal, clock, log, guard)
+    except JournalWriteError as exc:  # a full disk at start: run, refuse, retry (journal_guard)
+        loop, table = compose(config, journal, clock, wall=True, guard=guard)
+        guard.fail(exc)
+    sealer = Sealer.load(key_path_for(journal_path, config.seal_key), config.seal_interval_s)
+    if sealer is None:
+        log.warning("journal not sealed", reason="no sealing key",
+                    make_one=f"tablectl --config {config.source} seal-init")
+    elif guard.failing is None:
+        table.start_sealing(sealer)
+    lifecycle = Lifecycle()
+    status_line = StatusLine(config.table_name, spec, lambda: str(table.game.state),
+                             _newest(journal, spec.recall.last_game_types), guard.problem)
+    supervisor = Supervisor(notifier, lifecycle, loop.call_at, clock, status_line)
+    table.observers.append(supervisor.observe)
+    guard.on_change = supervisor.refresh
+
+    def journal_back() -> None:
+        stopped_by.append("the journal is writable again: restart to recover from it")
+        loop.stop()
+
+    guard.on_back = journal_back
+
+    def on_signal(signum: int, frame: object) -> None:
+        # Nothing is sent from here: the handler may interrupt a send on this thread.
+        stopped_by.append(signal.Signals(signum).name)
+        loop.stop()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    # The shutdown record (with the signal's name) and the last seal are journaled just
+    # before the journal closes, whatever stopped the daemon (unless the journal fails).
+    lifecycle.add("journal", Hooks(on_stop=lambda: _close_journal(
+        table, lock, owner, log, _shutdown_reason(stopped_by, lifecycle),
+        guard.failing is None or guard.writable_again)))
+    simulated = None
+    urls: dict[str, str] = {}
+    if sim.enabled:
+        from sim.daemon import SimulatedTable, resume_from_journal
+
+        simulated = SimulatedTable(config, clock, loop.post,
+                                   resume_from_journal(journal, table.game.state != "closed",
+                                                       spec.bet_record, spec.recall))
+        urls = simulated.urls
+        lifecycle.add("simulator ports", Hooks(on_stop=simulated.stop,
+                                               is_alive=simulated.alive))
+    hardware = lifecycle.add("hardware", Hardware(config, loop.post, clock, urls,
+                                                  factory=pin_factory))
+    assert isinstance(hardware, Hardware)
+    control = ControlServer(config.control_socket, config.control_group, loop.post, clock.now,
+                            hardware.sensors, config.game, tuple(config.serial),
+                            _devices_view(table, clock.now),
+                            lambda: {"line": str(status_line), "journal_failing": guard.failing})
+    lifecycle.add("control socket", control)
+    lifecycle.add("systemd notification", supervisor)  # last: READY=1 once all started
+    try:
+        lifecycle.start()
+        if simulated is not None:
+            simulated.start(hardware.gpio)
+        loop.run_forever(grace=0.02 * getattr(clock, "speed", 1.0))
+    except TableControllerError as exc:  # one line from main(): a known failure, no bug
+        stopped_by.append(_stopped_on(exc, lifecycle))
+        raise
+    except Exception as exc:
+        stopped_by.append(_stopped_on(exc, lifecycle))
+        log.exception("the controller stopped on an error", effect="systemd restarts it")
+        return 1
+    finally:
+        supervisor.stopping(_shutdown_reason(stopped_by, lifecycle))
+        lifecycle.stop()
+    return EXIT_RESTART if _restarting(stopped_by) else 0
+
+
+def _restarting(stopped_by: list[str]) -> bool:
+    return bool(stopped_by) and stopped_by[0].startswith("the journal is writable again")
+
+
+def _banner(config: Config, journal_path: str) -> dict[str, Any]:
+    """The start banner's fields: what runs, where its files are, how to stop it."""
+    by_systemd = "INVOCATION_ID" in os.environ
+    return {
+        "version": __version__, "python": platform.python_version(),
+        "platform": platform.platform(), "config": config.source,
+        "pin_factory": ((config.pin_factory or os.environ.get("GPIOZERO_PIN_FACTORY")
+                         or "gpiozero's default") if config.inputs else "none (no GPIO inputs)"),
+        "table": config.table_name, "game": config.game, "simulated": config.simulator.enabled,
+        "journal": str(Path(journal_path).resolve()),
+        "control_socket": str(Path(config.control_socket).resolve()),
+        "control_group": config.control_group,
+        "stop": "systemctl stop table-controller" if by_systemd else "Ctrl-C",
+    }
+
+
+def _self_test_allowance_s(journal_path: str) -> float:
+    """Seconds the journal's checks at start (``PRAGMA integrity_check``, the hash chain)
+    may take: a minute, and 2 µs a byte of journal (a PC takes 0.04 µs: room for a slow Pi
+    fifty times slower)."""
+    try:
+        size = os.path.getsize(journal_path)
+    except OSError:  # not there yet: a new journal
+        size = 0
+    return SELF_TEST_MIN_S + SELF_TEST_S_PER_BYTE * size
+
+
+def _newest(journal: Journal, types: Sequence[str]) -> dict[str, Any] | None:
+    found = [rec for kind in types if (rec := journal.last_of(kind)) is not None]
+    return max(found, key=lambda rec: rec["seq"], default=None)
+
+
+def _shutdown_reason(stopped_by: list[str], lifecycle: Lifecycle) -> str:
+    """Why the daemon stops, in words: the signal's name, else the error being raised (a
+    component that failed to start, a bug), else the end of the run."""
+    if stopped_by:
+        return stopped_by[0]
+    exc = sys.exc_info()[1]
+    return _stopped_on(exc, lifecycle) if exc is not None else "end of run"
+
+
+def _stopped_on(exc: BaseException, lifecycle: Lifecycle) -> str:
+    """``the control socket could not start: var/control.sock: another controller is
+    listening there``; a bug says its exception's class (``ZeroDivisionError``), which is
+    all the words it has."""
+    what = str(exc) if isinstance(exc, TableControllerError) else (
+        f"unexpected {type(exc).__name__}{': ' + str(exc) if str(exc) else ''}")
+    if lifecycle.failed is not None and lifecycle.failed[1] is exc:
+        return f"the {lifecycle.failed[0]} could not start: {what}"
+    return f"stopped on an error: {what}"
+
+
+def _devices_view(table: Table, now: Callable[[], float]) -> Callable[[], dict[str, Any]]:
+    """What the game's serial devices last reported, for ``tablectl sensors`` (a serial
+    wheel's last status line and its age); {} for a game that shows none. The game's
+    ``sensors(now)`` is safe to call from the control socket's thread."""
+    view = getattr(table.game, "sensors", None)
+    if view is None:
+        return dict
+    return lambda: view(now())
+
+
+def start_table(config: Config, journal: Journal, clock: Any, log: Any,
+                guard: JournalGuard | None = None) -> tuple[EventLoop, Table]:
+    """The daemon's start on ``journal``: verify the chain from its last checkpoint, then,
+    as one input, the ``startup`` record, an alarm if the chain is broken, and the
+    recovery from that checkpoint. Time and memory depend on the records since the last
+    checkpoint, not on the journal's size (``tablectl verify --full`` checks it all).
+
+    Raises:
+        UnreadableRecord: a record recovery cannot read (nothing is journaled; exit 3).
+        JournalError: the start could not be journaled (a full disk): the daemon's guard
+            takes it (``controller.core.journal_guard``).
+    """
+    checkpoint = journal.last_checkpoint()
+    since = checkpoint["seq"] if checkpoint is not None else 0
+    chain = journal.verify(since)
+    log.info("journal", records=journal.last_seq, verified_from=since + 1,
+             verified=chain.records, head_seq=journal.last_seq, head_hash=journal.last_hash,
+             chain_ok=chain.ok, format=journal.format)
+    loop, table = compose(config, journal, clock, wall=True, guard=guard)
+
+    def start() -> None:
+        table.emit("startup", version=__version__, config=config.source, game=config.game,
+                   simulated=config.simulator.enabled)
+        if not chain.ok:
+            # Edited records stay in the journal as evidence; play goes on, the alarm is loud.
+            table.emit("alarm", code="journal_chain_broken",
+                       message=f"the journal's hash chain is broken: {chain.message}; it "
+                               "was altered outside the controller")
+        table.game.recover_from(journal)
+
+    table.as_input(start)
+    return loop, table
+
+
+def _close_journal(table: Table, lock: Any, owner: Owner, log: Any, reason: str,
+                   writable: bool) -> None:
+    journal = table.journal
+    if writable:
+        try:
+            table.shutdown(reason)
+            table.seal()
+        except JournalError as exc:  # the disk that stopped the daemon: nothing more to write
+            log.error("journal", error=str(exc))
+    journal.close()
+    # The head of the chain, in journald: a cut at the end of the journal shows there.
+    log.info("stopped", head_seq=journal.last_seq, head_hash=journal.last_hash,
+             commits=journal.commits)
+    mark_stopped(lock, owner)
+    lock.close()
+
+
+def _absolute(source: str) -> str:
+    """A config's path as status shows it: absolute, or the embedded name."""
+    return source if source.startswith("embedded:") else str(Path(source).resolve())
+
+
+def _lock_journal(journal_path: str) -> Any:
+    """Hold an exclusive lock beside the journal for the daemon's life: a second daemon on
+    the same journal stops here, before it writes anything.
+
+    Raises:
+        JournalError: another controller holds the lock, or the lock file cannot be made.
+    """
+    import fcntl
+
+    if Path(journal_path).name in ("", "..") or journal_path.endswith("/"):
+        raise JournalError(f"{journal_path!r}: names a folder; the journal is a file")
+    path = Path(journal_path).with_name(Path(journal_path).name + ".lock")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a+")  # noqa: SIM115 - held open until the daemon stops
+    except OSError as exc:  # a file where its folder should be, a folder named so, no right
+        raise JournalError(f"{journal_path}: cannot make the journal there: "
+                           f"{why_not_made(path, exc)}") from exc
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        raise JournalError(f"{journal_path}: another controller is running on this "
+                           "journal") from None
+    return handle
+
