@@ -2,7 +2,9 @@
 gpiozero's mock pins and pseudo-terminals, read back by the real drivers.
 
 The game's registry entry names its simulator (``GameSpec.daemon_simulator``): a function
-that yields batches of trace events from a start time. This module knows no game.
+that yields batches of trace events from a start time, and may look at the table's newest
+state between them (:class:`TableState`), as a dealer looks at the table before the next
+game. This module knows no game.
 """
 
 from __future__ import annotations
@@ -111,19 +113,48 @@ def resume_events(events: list[Event], resume: SimulatorResume) -> list[Event]:
     return [replace(e, t=e.t + shift) for e in out]
 
 
+DaemonSimulator = Callable[[Config, float, SimulatorResume, Callable[[], str | None]],
+                          Iterator[list[Event]]]
+"""A game's ``GameSpec.daemon_simulator``: ``(config, start, resume, table_state)`` yields
+batches of events (times in controller clock seconds from ``start``, in order);
+``table_state()`` is the table's newest state when the next batch is asked for."""
+
+
+class TableState:
+    """The table's newest state, as its records show it: the ``to`` of the newest ``state``
+    record (None before any, unless given). A ``Table`` observer (:meth:`observe`, on the
+    controller thread); the simulator's thread reads it by calling it. What a state means
+    is the game's simulator's to say."""
+
+    def __init__(self, state: str | None = None) -> None:
+        self._state = state
+
+    def observe(self, record: dict[str, Any]) -> None:
+        """A record the table showed: a ``state`` record's ``to`` is the newest state."""
+        if record.get("type") == "state" and isinstance(record.get("to"), str):
+            self._state = record["to"]  # one reference swapped: no lock needed
+
+    def __call__(self) -> str | None:
+        return self._state
+
+
 class SimulatedTable:
     """Pseudo-terminals for the game's serial ports and a player thread for its simulator.
 
-    Make it before the hardware (its ``urls`` replace the config's ports), start it once
-    the hardware is open (it drives the hardware's mock pins).
+    Make it before the hardware (its ``urls`` replace the config's ports), add
+    :meth:`observe` to the table's observers, start it once the hardware is open (it drives
+    the hardware's mock pins). ``state`` is the table's state when it starts (its game's
+    ``state``); the simulator sees the newest one after that (:class:`TableState`).
     """
 
     def __init__(self, config: Config, clock: Any, post: Callable[[Event], None],
-                 resume: SimulatorResume) -> None:
+                 resume: SimulatorResume, state: str | None = None) -> None:
         self.config = config
         self.clock = clock
         self.post = post
         self.resume = resume
+        self.table_state = TableState(state)
+        self.observe = self.table_state.observe
         self.spec = registry.spec(config.game)
         self.fds: list[int] = []
         self.masters: dict[str, int] = {}
@@ -139,11 +170,14 @@ class SimulatedTable:
 
     def start(self, gpio: Any) -> None:
         """Play the game's simulated events into ``gpio`` (mock pins) and the ptys."""
-        batches: Callable[[Config, float, SimulatorResume], Iterator[list[Event]]] = (
-            registry.load_callable(self.spec.daemon_simulator))  # type: ignore[assignment]
+        batches: DaemonSimulator = registry.load_callable(  # type: ignore[assignment]
+            self.spec.daemon_simulator)
 
         def play() -> None:
-            for events in batches(self.config, self.clock.now() + 1.0, self.resume):
+            # The generator goes on only once the batch before has been played: what it
+            # sees of the table (``table_state``) is the table after that batch.
+            for events in batches(self.config, self.clock.now() + 1.0, self.resume,
+                                  self.table_state):
                 if self._stop.is_set():
                     return
                 self._player = TracePlayer(events, self.clock.now, self.clock.to_wall, gpio,

@@ -12,7 +12,7 @@ import pytest
 
 from controller.core.config import load_config
 from controller.games import registry
-from sim.daemon import SimulatorResume
+from sim.daemon import SimulatorResume, TableState
 
 CONFIGS = sorted((Path(__file__).resolve().parents[1] / "config").glob("*-sim.toml"))
 START = 5000.0  # seconds of the controller clock: a daemon started long after boot
@@ -24,7 +24,8 @@ def test_the_simulated_session_begins_at_start_in_time_order(path: Path) -> None
     config = replace(config, simulator=replace(config.simulator, spins=2))
     spec = registry.spec(config.game)
     play = registry.load_callable(spec.daemon_simulator)
-    batch = next(iter(play(config, START, SimulatorResume())))
+    # As SimulatedTable calls it: with what it sees of the table (closed at the start).
+    batch = next(iter(play(config, START, SimulatorResume(), TableState("closed"))))
     assert batch, f"{path.name}: no event"
     times = [event.t for event in batch]
     assert min(times) >= START, f"{path.name}: an event at {min(times)} s, before {START} s"

@@ -232,6 +232,8 @@ def test_card_over_count_stops_play_until_inspector_clears() -> None:
     with pytest.raises(RuleViolation) as err:
         shoe.verify_new_game()
     assert err.value.code == "play_stopped"
+    assert err.value.message == ("play is stopped on the shoe by the card_over_count alarm; "
+                                 "the inspector resumes it (inspector_clear)")
     record = shoe.inspector_clear(2.0, "extra ace removed")
     assert record["cleared"] == ["card_over_count"] and record["note"] == "extra ace removed"
     assert not shoe.play_stopped

@@ -57,6 +57,7 @@ from controller.cards.shoe_lines import (
     UnknownLine,
 )
 from controller.core.errors import RuleViolation
+from controller.core.words import one_of
 from controller.games.base import Emit
 
 # What a line cut by a port outage may have carried (``CutOffLine.lost``), for its alarm.
@@ -144,7 +145,10 @@ class ShoeSession:
                 appeared; ``game_finished`` not yet called).
         """
         if self.play_stopped:
-            raise RuleViolation("play_stopped", f"play is stopped on the shoe: {self._stops}")
+            codes = list(dict.fromkeys(self._stops))
+            raise RuleViolation("play_stopped", f"play is stopped on the shoe by the "
+                                f"{one_of(codes, 'and')} alarm{'s' if len(codes) > 1 else ''}; "
+                                "the inspector resumes it (inspector_clear)")
         if not self.ready_for_play:
             raise RuleViolation(
                 "shoe_not_ready",

@@ -137,7 +137,9 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
 
         simulated = SimulatedTable(config, clock, loop.post,
                                    resume_from_journal(journal, table.game.state != "closed",
-                                                       spec.bet_record, spec.recall))
+                                                       spec.bet_record, spec.recall),
+                                   str(table.game.state))
+        table.observers.append(simulated.observe)  # its dealer sees the table's state
         urls = simulated.urls
         lifecycle.add("simulator ports", Hooks(on_stop=simulated.stop,
                                                is_alive=simulated.alive))

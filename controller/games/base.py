@@ -291,7 +291,9 @@ class GameSpec:
             reads: the one that counts its games (``--spins`` or ``--coups``), and any of
             ``--scenario``, ``--wheel``; ``simulate`` refuses the others.
         daemon_simulator: ``"module:function"`` that plays simulated hardware into the
-            daemon (the embedded default).
+            daemon (the embedded default): ``sim.daemon.DaemonSimulator``, ``(config,
+            start, resume, table_state)`` yielding batches of events; ``table_state()`` is
+            the table's newest state when the next batch is asked for.
         analyze: ``"module:function"`` of ``tablectl analyze`` (exact figures), or "".
         calibrate: ``"module:function"`` of ``tablectl calibrate`` (commissioning the
             sensors: ``(journal, config, options, as_json) -> exit code``), or "".

@@ -307,7 +307,8 @@ def write_trace(config: Config, out: str, count: int, seed: int,
     write_jsonl(out, simulate(count, seed, sim_config_from(config)))
 
 
-def daemon_events(config: Config, start: float, resume: Any) -> Iterator[list[Event]]:
+def daemon_events(config: Config, start: float, resume: Any,
+                  table_state: Any = None) -> Iterator[list[Event]]:
     """The daemon's simulated shoe, dealer and players: ``[simulator] spins`` hands (0:
     ``DAEMON_BATCH_HANDS``) with seed ``[simulator] seed``, checked as a trace file is,
     without what the journal holds already (``resume``), from ``start`` (seconds of the

@@ -303,7 +303,8 @@ def simulated_events(config: Config, start: float, port: str = DEFAULT_PORT) -> 
     return [replace(event, t=event.t + shift) for event in events]
 
 
-def daemon_events(config: Config, start: float, resume: Any) -> Iterator[list[Event]]:
+def daemon_events(config: Config, start: float, resume: Any,
+                  table_state: Any = None) -> Iterator[list[Event]]:
     """The daemon's simulated shoe and dealer from ``start``, without what the journal holds
     already (``resume``: bytes read, inputs and bets journaled before a restart)."""
     from sim.daemon import resume_events

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -299,8 +299,11 @@ def session_seed(seed: int, games: int) -> int:
     return int.from_bytes(hashlib.sha256(f"{seed}:{games}".encode()).digest()[:8], "big")
 
 
-def daemon_events(config: Config, start: float, resume: Any) -> Iterator[list[Event]]:
-    """The daemon's simulated spins, in batches, from ``start`` (controller clock seconds).
+def daemon_events(config: Config, start: float, resume: Any,
+                  table_state: Callable[[], str | None] | None = None
+                  ) -> Iterator[list[Event]]:
+    """The daemon's simulated spins, one spin at a time, from ``start`` (controller clock
+    seconds); ``table_state()`` is the table's newest state when the next spin is asked for.
 
     A quarter of them (``[simulator] invalid_rate``) are thrown invalid, each an Art. 12
     case the sensors see, never a held spin (nobody decides it in ``make run``). When the
@@ -309,6 +312,12 @@ def daemon_events(config: Config, start: float, resume: Any) -> Iterator[list[Ev
     (:func:`session_seed`). A serial wheel's (``wheel_source = "serial"``) are status lines
     with the extended fields, its idle stretch short; a ball suspended (Art. 12 c) is not
     among them (a serial wheel holds it).
+
+    The table reopens bets itself after a settled spin; it stays closed after a void (its
+    ball may still run: hardware.md §2) or when its ``open_bets`` was refused (a wheel not
+    talking yet). This dealer never closes it, so a closed table before a spin is one a
+    dealer must open: ``open_bets`` is played first, at the spin's first event (refused
+    again while the wheel is silent; the next spin tries again).
     """
     sim = config.simulator
     table = RouletteSimConfig(wheel=config.rules.wheel)
@@ -325,16 +334,40 @@ def daemon_events(config: Config, start: float, resume: Any) -> Iterator[list[Ev
         scenarios = [rng.choice(invalid) if rng.random() < sim.invalid_rate else "valid"
                      for _ in range(count)]
         if source == "serial":
-            objects, _ = simulate(count, seed + batch_index, table, scenarios, source, serial)
+            objects, truth = simulate(count, seed + batch_index, table, scenarios, source,
+                                      serial)
         else:
-            objects, _ = simulate(count, seed + batch_index, table, scenarios)
+            objects, truth = simulate(count, seed + batch_index, table, scenarios)
         trace = trace_from_objects("simulator", enumerate(objects, 1), tuple(config.serial))
         events = [replace(e, t=e.t + offset) for e in trace.events]
         if batch_index > 0 or resume.table_open:
             # The table is already open (from the previous batch, or before a restart).
             events = [e for e in events
                       if not (isinstance(e, DealerInput) and e.action == "open_bets")]
-        yield events
+        for chunk in _per_spin(events, [spin.remove_t + offset for spin in truth]):
+            if (table_state is not None and table_state() == "closed"
+                    and not any(_opens(e) for e in chunk)):
+                chunk = [DealerInput(chunk[0].t, "open_bets"), *chunk]
+            yield chunk
         offset = events[-1].t + 1.0
         batch_index += 1
         remaining -= count
+
+
+def _opens(event: Event) -> bool:
+    return isinstance(event, DealerInput) and event.action == "open_bets"
+
+
+def _per_spin(events: list[Event], removed: Sequence[float]) -> Iterator[list[Event]]:
+    """``events`` cut after each spin's ball removal (``removed``: its times, s) but the
+    last: one chunk a spin (the last one runs on to the end), the same events in order."""
+    first = 0
+    for remove_t in removed[:-1]:
+        end = first
+        while end < len(events) and events[end].t <= remove_t:
+            end += 1
+        if end > first:
+            yield events[first:end]
+        first = end
+    if first < len(events):
+        yield events[first:]
