@@ -141,3 +141,14 @@ def test_a_restart_in_the_middle_of_the_draw_resumes_the_hand(tmp_path: Path) ->
     assert recovery["mismatch"] is None and recovery["waiting_for"] == "box 1"
     (hand,) = res.of("hand_result")
     assert (hand["outcome"], hand["winners"]) == ("showdown", [1])
+
+
+def test_status_while_dealing_names_the_boxes_in_words() -> None:
+    from controller.games.draw_poker.status import status
+
+    class Journal:  # the one query status makes
+        def last_of(self, kind: str) -> dict[str, object] | None:
+            return {"type": "bets_closed", "seq": 20, "hand": 2,
+                    "boxes": [2, 3, 4, 5]} if kind == "bets_closed" else None
+
+    assert status(Journal()).state == "dealing hand 2 to boxes 2, 3, 4, 5"  # type: ignore[arg-type]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.core.words import words
 from controller.games.base import GameStatus
 from controller.games.draw_poker.shoe import MIN_SHUFFLES
 from controller.store.journal import Journal
@@ -37,7 +38,7 @@ def _state(rec: dict[str, Any] | None) -> str:
     if kind == "hand_start":
         return f"antes open, hand {rec['hand']}"
     if kind == "bets_closed":
-        return f"dealing hand {rec['hand']} to boxes {rec['boxes']}"
+        return f"dealing hand {rec['hand']} to boxes {words(rec['boxes'])}"
     if kind == "round_start":
         return f"hand {rec['hand']}: betting round {rec['round']}, from box {rec['order'][0]}"
     if kind == "draw_start":
@@ -49,4 +50,5 @@ def _state(rec: dict[str, Any] | None) -> str:
             return f"deck shuffled (last step {rec['step']}): the next hand may open"
         return (f"shuffle {rec.get('times', 0)} of at least {MIN_SHUFFLES} before the next "
                 "hand (seed 003 num. 2)")
-    return f"shuffles due before the next hand (seed 003 num. 2; deck closed: {rec.get('reason')})"
+    closed = f"; deck closed: {rec['reason']}" if rec.get("reason") else ""
+    return f"shuffles due before the next hand (seed 003 num. 2{closed})"
