@@ -81,17 +81,25 @@ def _parts(rec: dict[str, Any], summaries: dict[str, Any] | None) -> tuple[str, 
 
 
 def wrapped(head: str, body: str, width: int = WIDTH) -> list[str]:
-    """``head`` then ``body`` cut at spaces into lines of at most ``width`` columns, the next
-    ones indented under the body's first column; a word longer than the room there (a
-    SHA-256) moves left on its own line, whole."""
+    """``head`` then ``body`` cut into lines of at most ``width`` columns, the next ones
+    indented under the body's first column: between fields (``; ``) where they fit, else at
+    spaces; a word longer than the room there (a SHA-256) moves left on its line, whole."""
     indent = " " * len(head)
+    room = width - len(indent)
     lines: list[str] = []
     for n, paragraph in enumerate(body.split("\n")):
-        lines += textwrap.wrap(paragraph, width, initial_indent=head if n == 0 else indent,
+        # A field that fits in the room is one word to textwrap ("payout 350" stays whole).
+        glued = "; ".join(f.replace(" ", _GLUE) if len(f) < room else f
+                          for f in paragraph.split("; "))
+        lines += textwrap.wrap(glued, width, initial_indent=head if n == 0 else indent,
                                subsequent_indent=indent, break_long_words=False,
                                break_on_hyphens=False) or [head.rstrip()]
+    lines = [text.replace(_GLUE, " ") for text in lines]
     return [text if len(text) <= width or " " in text.strip()
             else text.strip().rjust(width) for text in lines]
+
+
+_GLUE = "\x00"  # a space inside a field, not to be cut at
 
 
 def when(t: float) -> str:
