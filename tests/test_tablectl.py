@@ -1,18 +1,25 @@
-"""tablectl: status and verify on a journal left by a replay; analyze; the progress bar.
+"""tablectl: status and verify on a journal left by a replay; recall's line width;
+analyze; the progress bar.
 
 Recall (seed 001 Art. 14) and the limits in status (Art. 16) are seed 001's article tests
 (tests/articles/test_seed_001_roulette_art14_16.py)."""
 
 from __future__ import annotations
 
+import io
+import json
 import sqlite3
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
+from conftest import run_replay
 
+from controller.cli import main as cli
 from controller.cli.tablectl import main as tablectl_main
+from controller.games import registry
 
 
 def test_verify_passes_on_an_untouched_journal(example_journal: Path,
@@ -91,3 +98,27 @@ def test_progress_bar_appears_only_after_a_second() -> None:
     late.close()
     assert quick.getvalue() == ""
     assert "50.0%" in slow.getvalue() and slow.getvalue().endswith("\n")
+
+
+@pytest.mark.parametrize("game", registry.names())
+def test_recall_keeps_every_line_under_100_columns(
+        game: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    trace, journal = tmp_path / "trace.jsonl", tmp_path / "journal.sqlite"
+    count = "--spins" if registry.spec(game).recall.number == "spin" else "--coups"
+    with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+        assert cli.main(["simulate", "--table", game, count, "12", "--seed", "4",
+                         "--out", str(trace)]) == 0
+    assert run_replay(trace, journal).rc == 0
+    capsys.readouterr()
+    assert tablectl_main(["--journal", str(journal), "recall", "--last", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n== ") == 2 and out.startswith("== ")
+    assert [x for x in out.splitlines() if len(x) >= 100] == []
+    assert tablectl_main(["--journal", str(journal), "recall", "--last", "3", "--json"]) == 0
+    games = json.loads(capsys.readouterr().out)
+    # Words are cut at spaces only: the SHA-256 of a spin's evidence stays whole.
+    starts = [r for g in games for r in g["records"] if r["type"] == "spin_start"]
+    assert len(starts) == (3 if game == "roulette" else 0)
+    for rec in starts:
+        assert rec["evidence"]["sha256"] in out
+

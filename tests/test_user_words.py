@@ -404,3 +404,20 @@ def test_a_daemon_that_cannot_start_journals_why_in_words(
     assert shutdown["reason"] == (f"the control socket could not start: {tmp_path / 'c.sock'}: "
                                   "another controller is listening there")
     assert json.dumps(shutdown).count("ControlError") == 0
+
+
+@pytest.mark.parametrize("fmt", ["console", "json"])
+def test_a_daemon_that_cannot_start_logs_it_as_an_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    config = config_file(tmp_path, "mini_baccarat", log=f'format = "{fmt}"')
+    with socket_of(tmp_path, "mini_baccarat"):  # another daemon holds the socket
+        assert controller_main(["run", "--config", str(config)]) == 1
+    lines = [x for x in capsys.readouterr().err.splitlines() if "shutdown" in x]
+    assert len(lines) == 1
+    if fmt == "json":  # journald's priority comes from the level: journalctl -p err
+        logged = json.loads(lines[0])
+        assert (logged["event"], logged["level"]) == ("shutdown", "error")
+        assert logged["reason"].endswith("another controller is listening there")
+    else:
+        assert " ERROR shutdown     #" in lines[0]
+        assert "journaled: the control socket could not start:" in lines[0]

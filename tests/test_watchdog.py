@@ -287,6 +287,9 @@ def test_daemon_tells_systemd_ready_alive_and_stopping(tmp_path: Path,
     db.close()
     record = json.loads(last[0])
     assert record["type"] == "shutdown" and record["reason"] == "SIGTERM"
+    # A stop asked for is no error: journalctl -p err does not show it.
+    shutdown = [x for x in err.decode().splitlines() if " shutdown " in x]
+    assert len(shutdown) == 1 and " info  shutdown " in shutdown[0], shutdown
 
 
 def test_the_daemon_needs_no_writable_and_executable_memory() -> None:

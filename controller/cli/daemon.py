@@ -128,7 +128,7 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     # The shutdown record (with the signal's name) and the last seal are journaled just
     # before the journal closes, whatever stopped the daemon (unless the journal fails).
     lifecycle.add("journal", Hooks(on_stop=lambda: _close_journal(
-        table, lock, owner, log, _shutdown_reason(stopped_by, lifecycle),
+        table, lock, owner, log, *_shutdown_reason(stopped_by, lifecycle),
         guard.failing is None or guard.writable_again)))
     simulated = None
     urls: dict[str, str] = {}
@@ -165,7 +165,7 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
         log.exception("the controller stopped on an error", effect="systemd restarts it")
         return 1
     finally:
-        supervisor.stopping(_shutdown_reason(stopped_by, lifecycle))
+        supervisor.stopping(_shutdown_reason(stopped_by, lifecycle)[0])
         lifecycle.stop()
     return EXIT_RESTART if _restarting(stopped_by) else 0
 
@@ -206,13 +206,15 @@ def _newest(journal: Journal, types: Sequence[str]) -> dict[str, Any] | None:
     return max(found, key=lambda rec: rec["seq"], default=None)
 
 
-def _shutdown_reason(stopped_by: list[str], lifecycle: Lifecycle) -> str:
+def _shutdown_reason(stopped_by: list[str], lifecycle: Lifecycle) -> tuple[str, bool]:
     """Why the daemon stops, in words: the signal's name, else the error being raised (a
-    component that failed to start, a bug), else the end of the run."""
+    component that failed to start, a bug), else the end of the run; and whether it stops
+    on an error (not a signal, nor the restart once the journal is writable again)."""
     if stopped_by:
-        return stopped_by[0]
+        calm = stopped_by[0] in signal.Signals.__members__ or _restarting(stopped_by)
+        return stopped_by[0], not calm
     exc = sys.exc_info()[1]
-    return _stopped_on(exc, lifecycle) if exc is not None else "end of run"
+    return (_stopped_on(exc, lifecycle), True) if exc is not None else ("end of run", False)
 
 
 def _stopped_on(exc: BaseException, lifecycle: Lifecycle) -> str:
@@ -271,11 +273,11 @@ def start_table(config: Config, journal: Journal, clock: Any, log: Any,
 
 
 def _close_journal(table: Table, lock: Any, owner: Owner, log: Any, reason: str,
-                   writable: bool) -> None:
+                   error: bool, writable: bool) -> None:
     journal = table.journal
     if writable:
         try:
-            table.shutdown(reason)
+            table.shutdown(reason, error)
             table.seal()
         except JournalError as exc:  # the disk that stopped the daemon: nothing more to write
             log.error("journal", error=str(exc))

@@ -51,18 +51,25 @@ SIMULATED_GAMES = 10
 """How many spins or coups ``simulate`` writes when not told."""
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``table-controller``: ``run``, ``replay``, ``simulate``."""
     parser = argparse.ArgumentParser(prog="table-controller", description=plain(__doc__))
     sub = parser.add_subparsers(dest="command")
 
-    run = sub.add_parser("run", help="run the controller (default: the embedded simulated table)")
+    run = sub.add_parser("run", help="run the controller (default: the embedded simulated table)",
+                         description="Run the controller: the daemon systemd starts "
+                         "(default: the embedded simulated table).")
     run.add_argument("--config", default=DEFAULT_CONFIG,
                      help="TOML config file (default: the embedded simulated table)")
     run.add_argument("--journal", help="journal file (overrides the config's journal.path)")
 
-    rep = sub.add_parser("replay", help="run the whole controller on a trace (CONTRACT §3)")
-    rep.add_argument("trace")
-    rep.add_argument("--config", default=DEFAULT_CONFIG)
+    rep = sub.add_parser("replay", help="run the whole controller on a trace (CONTRACT §3)",
+                         description="Run the whole controller on a trace (CONTRACT §3) and "
+                         "print every record journaled, in words.")
+    rep.add_argument("trace", help="the trace file (JSON Lines)")
+    rep.add_argument("--config", default=DEFAULT_CONFIG, help="TOML config file: the trace "
+                     "must fit it, its meta line applied over it (default: the embedded "
+                     "simulated table, the game the trace's meta names)")
     rep.add_argument("--realtime", action="store_true",
                      help="play the trace into mock pins and a pseudo-terminal as time passes")
     rep.add_argument("--speed", type=float, default=None,
@@ -71,7 +78,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     rep.add_argument("--evidence", action="store_true",
                      help="also print the raw GPIO edges of each evidence batch journaled")
 
-    sim = sub.add_parser("simulate", help="write the trace of simulated spins or coups")
+    sim = sub.add_parser("simulate", help="write the trace of simulated spins or coups",
+                         description="Write the trace of simulated spins or coups (the "
+                         "simulated equipment and dealer), for table-controller replay.")
     games = {s.name: s.recall.number for s in registry.games().values()}  # spin, coup, hand
     sim.add_argument("--spins", type=int, default=None, help="how many spins (tables: "
                      f"{', '.join(n for n, g in games.items() if g == 'spin')}; default "
@@ -79,10 +88,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--coups", type=int, default=None, help="how many coups or hands (tables: "
                      f"{', '.join(n for n, g in games.items() if g != 'spin')}; default "
                      f"{SIMULATED_GAMES})")
-    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--seed", type=int, default=1, help="the random seed: the same seed "
+                     "writes the same trace (default %(default)s)")
     sim.add_argument("--out", required=True, help="the trace file to write (JSON Lines)")
-    sim.add_argument("--config", default=DEFAULT_CONFIG)
-    sim.add_argument("--table", choices=registry.names(), default=None)
+    sim.add_argument("--config", default=DEFAULT_CONFIG,
+                     help="TOML config file (default: the embedded simulated table)")
+    sim.add_argument("--table", choices=registry.names(), default=None,
+                     help="the game (default: the config's table)")
     sim.add_argument("--wheel", choices=("gpio", "serial"), default=None,
                      help="a table with a wheel: write it as GPIO sensor edges or as an "
                           "automated wheel's status lines on port 'wheel' (default: the "
@@ -94,7 +106,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                           "faults: missed_pass, missing_fall, chatter_ball_a, "
                           "chatter_ball_a_worn, chatter_rotor_a, chatter_rotor_b, "
                           "chatter_pocket, rotor_b_dead")
+    return parser
 
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     command = args.command or "run"
     if args.command is None:

@@ -106,6 +106,7 @@ class Table:
         self._raw_inputs = frozenset(self.spec.gpio_inputs)
         self._schedule = schedule
         self.levels: dict[str, int] = {}
+        self._stop_level = "info"  # the shutdown record's log level (shutdown())
         self._txn: list[dict[str, Any]] | None = None  # the records of the input in hand
         self._evidence_timer: Any = None
         self.sealer: Sealer | None = None
@@ -210,7 +211,8 @@ class Table:
                 # A record shown as journaled has its body already; a masked one is new.
                 self.sink(bodies.get(id(shown)) or canonical(shown))
             if type_ in self._info:
-                level = "warning" if type_ == "alarm" else "info"
+                level = ("warning" if type_ == "alarm" else
+                         self._stop_level if type_ == "shutdown" else "info")
                 keys = self._info[type_]
                 fields = {k: v for k, v in shown.items()
                           if k != "type" and (keys is None or k in keys)}
@@ -300,8 +302,11 @@ class Table:
 
         self.as_input(end)
 
-    def shutdown(self, reason: str) -> None:
-        """The daemon stops in order: the open evidence batch and a ``shutdown`` record."""
+    def shutdown(self, reason: str, error: bool = False) -> None:
+        """The daemon stops in order: the open evidence batch and a ``shutdown`` record;
+        ``error``: it stops on an error (a component that could not start, a bug), so the
+        record is logged at error level (``journalctl -p err`` shows it), else at info."""
+        self._stop_level = "error" if error else "info"
 
         def stop() -> None:
             self._close_evidence()

@@ -296,7 +296,8 @@ class GameSpec:
             the table's newest state when the next batch is asked for.
         analyze: ``"module:function"`` of ``tablectl analyze`` (exact figures), or "".
         calibrate: ``"module:function"`` of ``tablectl calibrate`` (commissioning the
-            sensors: ``(journal, config, options, as_json) -> exit code``), or "".
+            sensors: ``(journal, config, options, as_json, parents) -> exit code``;
+            ``parents``: tablectl's own options, for the help), or "".
         log: its records a person at the table wants in the log at once (info level),
             each with the fields to show (None: all); the rest go at debug level.
         log_words: its records' console lines: record type -> the record in words, one

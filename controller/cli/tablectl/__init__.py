@@ -89,9 +89,16 @@ def _parser(config: Config | None) -> argparse.ArgumentParser:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("status", parents=[common],
-                   help="daemon running or not, last record, table state, faults, alarms")
+                   help="daemon running or not, last record, table state, faults, alarms",
+                   description="Is the daemon running, and since when; the journal's last "
+                   "record and its age; the table's state, its last game, sensor faults and "
+                   "recent alarms. It reads the journal, so it works whether the daemon runs "
+                   "or not: its first line says.")
     rc = sub.add_parser("recall", parents=[common],
-                        help="a game in full by its number (recall 17), or the last N")
+                        help="a game in full by its number (recall 17), or the last N",
+                        description="A game in full (seed 001 Art. 14), each record on a "
+                        "line in words: by its number (recall 17), or the last N (recall "
+                        "--last 3). Exit 1 when the journal does not hold it.")
     rc.add_argument("game", nargs="?", type=int, help="the spin or coup number")
     rc.add_argument("--last", type=int, default=None, help="the last N games (default 1)")
     verify.add_parser(sub, common)

@@ -5,7 +5,7 @@ ball at rest in a known pocket; hardware.md)."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from controller.core.config import Config
@@ -17,9 +17,12 @@ from controller.store.journal import Journal
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     # The game's own options (a roulette's --pocket 17) are what tablectl does not know:
     # main() hands them over as ``args.options``.
-    sub.add_parser("calibrate", parents=[common], add_help=False,
-                   help="commission the sensors (a roulette: tablectl calibrate --pocket 17; "
-                        "its options: tablectl calibrate --help)")
+    cal = sub.add_parser("calibrate", parents=[common], add_help=False,
+                         help="commission the sensors (a roulette: tablectl calibrate "
+                              "--pocket 17; its options: tablectl calibrate --help)",
+                         description="Commissioning of a table's sensors through its game's "
+                         "own code; its options: tablectl calibrate --help.")
+    cal.set_defaults(common=common)  # listed in the game's help
 
 
 def run(journal: Journal, config: Config, args: argparse.Namespace) -> int:
@@ -36,6 +39,5 @@ def run(journal: Journal, config: Config, args: argparse.Namespace) -> int:
             return 0
         raise InputError("calibrate", None, None, f"a {spec.title} table has no sensor to "
                          "calibrate")
-    command: Callable[[Journal, Config, Sequence[str], bool], int] = (
-        registry.load_callable(spec.calibrate))  # type: ignore[assignment]
-    return command(journal, config, list(args.options), args.json)
+    command: Callable[..., int] = registry.load_callable(spec.calibrate)  # type: ignore[assignment]
+    return command(journal, config, list(args.options), args.json, [args.common])

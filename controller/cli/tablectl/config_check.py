@@ -9,16 +9,19 @@ from typing import Any
 
 from controller.core.config import load_config
 from controller.core.config_check import check_file
+from controller.core.words import plain
 from controller.games import registry
 
 EXIT_ERRORS = 2  # the daemon's exit code on a bad config (RestartPreventExitStatus=2)
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
-    cfg = sub.add_parser("config", parents=[common], help="check a config file")
+    cfg = sub.add_parser("config", parents=[common], help="check a config file",
+                         description="Check a config file: tablectl config check [FILE].")
     cfg_sub = cfg.add_subparsers(dest="config_command", required=True)
     check = cfg_sub.add_parser("check", parents=[common], help="every error of a config file "
-                               "at once (exit 2 when there is one)")
+                               "at once (exit 2 when there is one)",
+                               description=plain(__doc__))
     check.add_argument("file", nargs="?", help="the config (default: --config's)")
 
 

@@ -27,15 +27,19 @@ def add_parsers(sub: Any, config: Config | None, common: argparse.ArgumentParser
     inp = sub.add_parser(
         "input", parents=[common], help="send a dealer or inspector input to the daemon, e.g. "
         "`input void reason=foreign_object`", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Send a dealer's or inspector's input to the running daemon through its "
+        "control socket,\ne.g. tablectl input void reason=foreign_object.",
         epilog=f"inputs of this {spec.title if spec else ''} table:\n{inputs}\n\nprints the "
         "table's verdict: \"accepted\" (exit 0) or \"refused: <reason>\" (exit 1)")
-    inp.add_argument("action")
+    inp.add_argument("action", help="the input (below)")
     inp.add_argument("args", nargs="*", default=[], metavar="KEY=VALUE",
                      help="the input's arguments; numbers and lists as JSON (boxes=[1,2])")
     kinds = _bets_help(spec) if spec else "(the config could not be read)"
     bet = sub.add_parser(
         "bet", parents=[common], help="place a bet through the daemon, e.g. `bet KIND --box 1 "
         "--amount 10`", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Place a bet through the running daemon's control socket,\ne.g. "
+        "tablectl bet KIND --box 1 --amount 10.",
         epilog=f"bets of this {spec.title if spec else ''} table:\n{kinds}\n\nprints the "
         "table's verdict: \"accepted\" (exit 0) or \"refused: <reason>\" (exit 1)")
     bet.add_argument("kind", help="the bet kind (below)")

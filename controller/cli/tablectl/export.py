@@ -16,6 +16,7 @@ from typing import Any, TextIO
 from controller.cli.tablectl.verify import parse_time
 from controller.core.config import Config
 from controller.core.errors import InputError
+from controller.core.words import plain
 from controller.store.export import evidence_trace, records_between
 from controller.store.journal import Journal, canonical
 from controller.trace import write_trace
@@ -24,10 +25,11 @@ from controller.trace import write_trace
 def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     e = sub.add_parser("export", parents=[common], help="records from --since to "
                        "--until (jsonl or csv), or a game's raw inputs as a trace "
-                       "(--evidence N)")
+                       "(--evidence N)", description=plain(__doc__))
     e.add_argument("--since", help="first time (ISO 8601 UTC or seconds as the journal's t)")
     e.add_argument("--until", help="end time, not included")
-    e.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
+    e.add_argument("--format", choices=("jsonl", "csv"), default="jsonl",
+                   help="records as JSON Lines or CSV (default %(default)s)")
     e.add_argument("--evidence", type=int, metavar="N",
                    help="the trace of game N (spin or coup number): its raw inputs")
     e.add_argument("--out", help="write to this file (default: standard output)")

@@ -5,6 +5,7 @@ its game's summary and evidence."""
 from __future__ import annotations
 
 import json
+import textwrap
 from datetime import UTC, datetime
 from typing import Any
 
@@ -14,6 +15,9 @@ from controller.core.words import fields
 from controller.games import registry
 from controller.store.journal import Journal
 from controller.store.recall import game_in_full, games_in_full
+
+WIDTH = 99  # columns of a line for people
+INDENT = "   "  # a game's records under its title
 
 
 def run(journal: Journal, number: int | None, last: int | None, as_json: bool) -> int:
@@ -46,7 +50,8 @@ def run(journal: Journal, number: int | None, last: int | None, as_json: bool) -
     for game in games:
         print(f"== {game['title']}")
         for rec in game["records"]:
-            print("   " + line(rec, summaries))
+            head, body = _parts(rec, summaries)
+            print("\n".join(wrapped(f"{INDENT}{head}  ", body)))
     return 0
 
 
@@ -62,12 +67,39 @@ def line(rec: dict[str, Any], summaries: dict[str, Any] | None = None) -> str:
     """One record in words: a game's result by its game's summary and evidence
     (``summaries``: by record type, ``_summaries``), any other record as its fields
     (``key value; key value``)."""
+    return "  ".join(_parts(rec, summaries))
+
+
+def _parts(rec: dict[str, Any], summaries: dict[str, Any] | None) -> tuple[str, str]:
+    """A record's line as its head (seq, time, type) and its body in words."""
     kind = rec["type"]
     head = f"seq {rec['seq']:>7}  {when(rec['t'])}  {kind}"
     recall = (_summaries() if summaries is None else summaries).get(kind)
     if recall is not None:
-        return f"{head}  {recall.summary(rec)}{recall.detail(rec)}"
-    return f"{head}  {fields(rec)}"
+        return head, f"{recall.summary(rec)}{recall.detail(rec)}"
+    return head, fields(rec)
+
+
+def wrapped(head: str, body: str, width: int = WIDTH) -> list[str]:
+    """``head`` then ``body`` cut into lines of at most ``width`` columns, the next ones
+    indented under the body's first column: between fields (``; ``) where they fit, else at
+    spaces; a word longer than the room there (a SHA-256) moves left on its line, whole."""
+    indent = " " * len(head)
+    room = width - len(indent)
+    lines: list[str] = []
+    for n, paragraph in enumerate(body.split("\n")):
+        # A field that fits in the room is one word to textwrap ("payout 350" stays whole).
+        glued = "; ".join(f.replace(" ", _GLUE) if len(f) < room else f
+                          for f in paragraph.split("; "))
+        lines += textwrap.wrap(glued, width, initial_indent=head if n == 0 else indent,
+                               subsequent_indent=indent, break_long_words=False,
+                               break_on_hyphens=False) or [head.rstrip()]
+    lines = [text.replace(_GLUE, " ") for text in lines]
+    return [text if len(text) <= width or " " in text.strip()
+            else text.strip().rjust(width) for text in lines]
+
+
+_GLUE = "\x00"  # a space inside a field, not to be cut at
 
 
 def when(t: float) -> str:

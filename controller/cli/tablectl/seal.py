@@ -11,12 +11,14 @@ from __future__ import annotations
 import argparse
 
 from controller.core.config import Config
+from controller.core.words import plain
 from controller.store.seal import key_path_for, make_key
 
 
 def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     sub.add_parser("seal-init", parents=[common],
-                   help="make the sealing key; print the verification key once")
+                   help="make the sealing key; print the verification key once",
+                   description=plain(__doc__))
 
 
 def run(config: Config, journal_path: str) -> int:

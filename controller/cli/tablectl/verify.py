@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from controller.core.errors import InputError, JournalError
+from controller.core.words import plain
 from controller.games import registry
 from controller.store.journal import Journal
 from controller.store.records import Schema, any_schema, schema
@@ -32,7 +33,8 @@ from controller.store.verify import check_full
 def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     v = sub.add_parser("verify", parents=[common], help="check the journal: hash chain "
                        "(from the last checkpoint; --full: everything), evidence, seals "
-                       "(--key)")
+                       "(--key)", description=plain(__doc__),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     v.add_argument("--full", action="store_true",
                    help="every record from the first, every evidence batch, every page")
     v.add_argument("--key", help="the verification key (64 hex digits) printed by seal-init")

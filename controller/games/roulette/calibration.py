@@ -124,12 +124,14 @@ def measure(records: Iterable[dict[str, Any]], config: Config, pocket: str) -> C
     return result
 
 
-def command(journal: Journal, config: Config, args: Sequence[str], as_json: bool) -> int:
+def command(journal: Journal, config: Config, args: Sequence[str], as_json: bool,
+            parents: Sequence[argparse.ArgumentParser] = ()) -> int:
     """``tablectl calibrate --pocket N [--turns K] [--timeout S] [--recorded S]``: read the
     rotor's passes and the pocket sensor with the ball resting in pocket N, print the
     offset and the config line. Live (default): the edges the daemon journals from now on
     (its evidence batches), until K turns with a reading (both ways) or the timeout;
-    ``--recorded S``: the last S seconds already journaled.
+    ``--recorded S``: the last S seconds already journaled. ``parents``: the options
+    tablectl took already (``--config``...), listed in the help.
 
     Returns 0 with a result, 1 with no turn read (nothing to measure).
 
@@ -137,10 +139,13 @@ def command(journal: Journal, config: Config, args: Sequence[str], as_json: bool
         InputError: not a GPIO wheel, or a pocket not on this wheel (exit 2).
     """
     parser = argparse.ArgumentParser(prog="tablectl calibrate", description=plain(__doc__),
+                                     parents=list(parents),
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pocket", required=True, help="the pocket the ball rests in")
-    parser.add_argument("--turns", type=int, default=6, help="turns to read (default 6)")
-    parser.add_argument("--timeout", type=float, default=180.0, help="seconds (live)")
+    parser.add_argument("--turns", type=int, default=6,
+                        help="turns to read (default %(default)s)")
+    parser.add_argument("--timeout", type=float, default=180,
+                        help="live: seconds to wait for the turns (default %(default)s)")
     parser.add_argument("--recorded", type=float, default=None,
                         help="use the last S seconds of the journal instead of waiting")
     options = parser.parse_args(list(args))
