@@ -29,9 +29,17 @@ from typing import Any
 import pytest
 
 from controller.cli import main as cli
+from controller.core.logs import configure
 from controller.games.roulette.simulation import RouletteSimConfig, SimulatedSpin, simulate
 from controller.trace import write_trace as write_objects
 from sim.wheel_sim import ball_track_events
+
+
+@pytest.fixture(autouse=True)
+def _logs_to_this_tests_stderr() -> None:
+    """Each test logs to its own stderr: a logger left bound to an earlier test's captured
+    stream (closed since) would fail whichever test logs next."""
+    configure("warning")
 
 Event = dict[str, Any]
 
