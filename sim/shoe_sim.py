@@ -57,6 +57,30 @@ class SimulatedShoe:
         return len(self.cards) - self.cut_index
 
 
+@dataclass
+class SimResult:
+    """What a card game's ``simulate`` made: the trace objects, the shoes behind them, and
+    how many coups or hands."""
+
+    objects: list[Any]
+    shoes: list[SimulatedShoe]
+    coups: int
+
+
+def check_settings(settings: Any, rates: tuple[str, ...]) -> None:
+    """The checks every simulated card table's settings share: ``settings.limits`` (house
+    minimum, maximum in chips) and each attribute named in ``rates`` a probability.
+
+    Raises:
+        ValueError: limits not 1 <= minimum <= maximum, or a rate outside 0 to 1.
+    """
+    if not 1 <= settings.limits[0] <= settings.limits[1]:
+        raise ValueError(f"limits must be 1 <= minimum <= maximum: {settings.limits}")
+    for name in rates:
+        if not 0.0 <= getattr(settings, name) <= 1.0:
+            raise ValueError(f"{name} must be a probability: {getattr(settings, name)}")
+
+
 class ShoeDealer:
     """Writes the trace of a dealer working a shoe; keeps the trace clock ``t`` (seconds).
 

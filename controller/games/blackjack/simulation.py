@@ -42,7 +42,13 @@ from controller.games.blackjack.shoe import SEEDS, procedures
 from controller.games.blackjack.strategy import decide
 from controller.trace import trace_from_objects
 from controller.trace import write_trace as write_jsonl
-from sim.shoe_sim import CARD_PAUSE_S, DEFAULT_PORT, ShoeDealer, SimulatedShoe, TraceObject
+from sim.shoe_sim import (
+    CARD_PAUSE_S,
+    DEFAULT_PORT,
+    ShoeDealer,
+    SimResult,
+    check_settings,
+)
 
 CHIPS: Final = (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000, 5000)
 """Chip denominations a player stacks from."""
@@ -81,21 +87,8 @@ class SimConfig:
     port: str = DEFAULT_PORT
 
     def __post_init__(self) -> None:
-        if not 1 <= self.limits[0] <= self.limits[1]:
-            raise ValueError(f"limits must be 1 <= minimum <= maximum: {self.limits}")
-        for name in ("misread_rate", "warning_rate", "insurance_rate", "exposed_rate",
-                     "bonus_rate"):
-            if not 0.0 <= getattr(self, name) <= 1.0:
-                raise ValueError(f"{name} must be a probability: {getattr(self, name)}")
-
-
-@dataclass
-class SimResult:
-    """What :func:`simulate` made: the trace objects and the shoes behind them."""
-
-    objects: list[TraceObject]
-    shoes: list[SimulatedShoe]
-    coups: int
+        check_settings(self, ("misread_rate", "warning_rate", "insurance_rate",
+                              "exposed_rate", "bonus_rate"))
 
 
 class _Dealer(ShoeDealer):

@@ -45,7 +45,14 @@ from controller.games.draw_poker.ranking import RANK_VALUES, Category, rank_hand
 from controller.games.draw_poker.shoe import CUT_BY, MIN_SHUFFLES
 from controller.trace import trace_from_objects
 from controller.trace import write_trace as write_jsonl
-from sim.shoe_sim import CARD_PAUSE_S, DEFAULT_PORT, STEP_PAUSE_S, ShoeDealer, TraceObject
+from sim.shoe_sim import (
+    CARD_PAUSE_S,
+    DEFAULT_PORT,
+    STEP_PAUSE_S,
+    ShoeDealer,
+    TraceObject,
+    check_settings,
+)
 
 PLANS: Final = ("play", "mano_nula", "fold_first", "fold_second", "refused_card",
                 "short_draw", "extra_card", "split")
@@ -71,8 +78,7 @@ class SimConfig:
     port: str = DEFAULT_PORT
 
     def __post_init__(self) -> None:
-        if not 1 <= self.limits[0] <= self.limits[1]:
-            raise ValueError(f"limits must be 1 <= minimum <= maximum: {self.limits}")
+        check_settings(self, ())
 
 
 class _Dealer(ShoeDealer):

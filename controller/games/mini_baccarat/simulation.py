@@ -40,7 +40,14 @@ from controller.games.mini_baccarat.game import MiniBaccarat, hand_total
 from controller.games.mini_baccarat.shoe import CUT_CARD, NEW_DECKS
 from controller.trace import trace_from_objects
 from controller.trace import write_trace as write_jsonl
-from sim.shoe_sim import CARD_PAUSE_S, DEFAULT_PORT, ShoeDealer, SimulatedShoe, TraceObject
+from sim.shoe_sim import (
+    CARD_PAUSE_S,
+    DEFAULT_PORT,
+    ShoeDealer,
+    SimResult,
+    TraceObject,
+    check_settings,
+)
 
 CHIPS: Final = (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000, 5000)
 """Chip denominations a bettor stacks from (chips are the unit of every amount)."""
@@ -84,23 +91,10 @@ class SimConfig:
     def __post_init__(self) -> None:
         if not 1 <= self.decks <= 8:
             raise ValueError(f"decks must be 1 to 8: {self.decks}")
-        if not 1 <= self.limits[0] <= self.limits[1]:
-            raise ValueError(f"limits must be 1 <= minimum <= maximum: {self.limits}")
+        check_settings(self, ("misread_rate", "warning_rate", "insurance_rate"))
         # A coup needs up to 18 cards (5 boxes x 3 + 3), all of them after the cut card.
         if not 18 <= self.cut_card_min_remaining < self.decks * 52 - 1:
             raise ValueError(f"cut_card_min_remaining out of range: {self.cut_card_min_remaining}")
-        for name in ("misread_rate", "warning_rate", "insurance_rate"):
-            if not 0.0 <= getattr(self, name) <= 1.0:
-                raise ValueError(f"{name} must be a probability: {getattr(self, name)}")
-
-
-@dataclass
-class SimResult:
-    """What :func:`simulate` made: the trace objects and the shoes behind them."""
-
-    objects: list[TraceObject]
-    shoes: list[SimulatedShoe]
-    coups: int
 
 
 class _Dealer(ShoeDealer):
