@@ -63,10 +63,11 @@ def test_the_rig_drives_the_lines_the_tables_driver_reads(tmp_path: Path) -> Non
         table.close()
     edges = [e for e in trace.events if isinstance(e, GpioEdge)]
     assert [(e.input, e.level) for e in seen] == [(e.input, e.level) for e in edges]
-    # At the trace's own times (the wall clock started at 1000 s; the driver takes off
-    # the microseconds between the pin's change and its callback).
+    # At the trace's own times (the wall clock started at 1000 s). The driver takes off the
+    # real time between the pin's change and its callback: microseconds, but milliseconds on
+    # a loaded machine, so the bound is loose (the order is checked exactly above).
     assert [e.t - 1000.0 for e in seen] == pytest.approx([e.t - trace.events[0].t
-                                                         for e in edges], abs=1e-3)
+                                                         for e in edges], abs=0.05)
     inputs = [e for e in trace.events if isinstance(e, DealerInput)]
     assert sent == [{"input": e.action, **e.args} for e in inputs]
     assert (played.edges, played.requests, played.not_played) == (len(edges), len(inputs), 0)
