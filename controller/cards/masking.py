@@ -131,3 +131,32 @@ def present_game(records: Sequence[Record]) -> list[Record]:
     now: raw shoe bytes from the deal's start on may carry a face-down card."""
     start = next((i + 1 for i, r in enumerate(records) if r.get("type") == DEAL_STARTS), None)
     return mask_face_down(records, reveal_turned=True, raw_hidden_from=start)
+
+
+class LiveMask:
+    """Records in journal order, one at a time, as the public may see them when they are
+    committed (the display, the feed): nothing later is known, so a face-down card stays
+    ``"??"`` (its ``card_turned`` record, when it comes, shows it) and, from a deal's start
+    (``bets_closed``) until the next game starts, the records that carry cards in (the
+    shoe's raw bytes, a dealer's correction) are masked: any of them may hold a face-down
+    card (a line split across reads, a card a player throws face down).
+
+    Args:
+        game_start: the record type that starts a game (the game's ``RecallSpec.start``);
+            a game that journals no ``bets_closed`` (roulette) is never masked.
+    """
+
+    def __init__(self, game_start: str) -> None:
+        self.game_start = game_start
+        self._raw_hidden = False
+
+    def view(self, record: Record) -> Record:
+        """``record`` as the public may see it now (the same dict when nothing is hidden)."""
+        kind = record.get("type")
+        if kind == DEAL_STARTS:
+            self._raw_hidden = True
+        elif kind == self.game_start:
+            self._raw_hidden = False
+        if kind == "card" and record.get("face_down"):
+            return public_view(record)
+        return public_view(record, hide_raw=True) if self._raw_hidden else record
