@@ -7,7 +7,9 @@ a surprise at 3 a.m. Defaults are the seed's where a seed gives one (seed 001 Ar
 
 from __future__ import annotations
 
+import grp
 import math
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -278,14 +280,40 @@ def read_config_text(path: str) -> tuple[str, str]:
     Raises:
         ConfigError: the file cannot be read.
     """
-    if path.startswith("embedded:"):
-        name = path.removeprefix("embedded:")
-        text = resources.files("controller.data").joinpath(name).read_text(encoding="utf-8")
-        return path, text
     try:
+        if path.startswith("embedded:"):
+            name = path.removeprefix("embedded:")
+            return path, resources.files("controller.data").joinpath(name).read_text(
+                encoding="utf-8")
         return path, Path(path).read_text(encoding="utf-8")
+    except PermissionError as exc:
+        raise ConfigError(path, None, None, "cannot read config: "
+                          f"{why_unreadable(exc.filename or path)}") from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(path, None, None, f"cannot read config: {exc}") from exc
+
+
+def why_unreadable(path: str | Path) -> str:
+    """Why this account may not read ``path``, in words: the first folder on its way it
+    may not enter, or the file, with its group (whose members may read it)."""
+    where = Path(path)
+    for folder in reversed(where.parents):
+        if folder.exists() and not os.access(folder, os.X_OK):
+            return (f"permission denied: this account may not enter {folder}"
+                    f"{_group_words(folder)}")
+    return f"permission denied{_group_words(where)}"
+
+
+def _group_words(path: Path) -> str:
+    try:
+        gid = path.stat().st_gid
+    except OSError:
+        return ""
+    try:
+        name = grp.getgrgid(gid).gr_name
+    except KeyError:
+        name = str(gid)
+    return f" (group {name}: run it as a member of that group, or with sudo)"
 
 
 def load_config(path: str = DEFAULT_CONFIG, overrides: dict[str, Any] | None = None) -> Config:

@@ -29,7 +29,6 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import cast
 
 from controller.cli.control import ControlError
@@ -63,11 +62,15 @@ __all__ = ["EXIT_BAD", "EXIT_NO_DAEMON", "EXIT_USAGE", "ProgressBar", "main"]
 
 def default_config() -> str:
     """The config tablectl reads when none is given: $TABLECTL_CONFIG, the installed
-    table's, or the embedded simulated table."""
+    table's (also when this account may not enter its folder: reading it then says so in
+    one line), or the embedded simulated table."""
     given = os.environ.get("TABLECTL_CONFIG")
     if given:
         return given
-    return INSTALLED_CONFIG if Path(INSTALLED_CONFIG).exists() else DEFAULT_CONFIG
+    folder = os.path.dirname(INSTALLED_CONFIG)
+    installed = os.path.exists(INSTALLED_CONFIG) or (
+        os.path.isdir(folder) and not os.access(folder, os.X_OK))
+    return INSTALLED_CONFIG if installed else DEFAULT_CONFIG
 
 
 def _common() -> argparse.ArgumentParser:
