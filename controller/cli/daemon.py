@@ -33,6 +33,7 @@ from controller.core.table import Table
 from controller.games import registry
 from controller.store.journal import Journal
 from controller.store.seal import Sealer, key_path_for
+from controller.store.verify import check_start
 
 SELF_TEST_MIN_S = 60.0
 SELF_TEST_S_PER_BYTE = 2e-6
@@ -240,31 +241,31 @@ def _devices_view(table: Table, now: Callable[[], float]) -> Callable[[], dict[s
 
 def start_table(config: Config, journal: Journal, clock: Any, log: Any,
                 guard: JournalGuard | None = None) -> tuple[EventLoop, Table]:
-    """The daemon's start on ``journal``: verify the chain from its last checkpoint, then,
-    as one input, the ``startup`` record, an alarm if the chain is broken, and the
-    recovery from that checkpoint. Time and memory depend on the records since the last
-    checkpoint, not on the journal's size (``tablectl verify --full`` checks it all).
+    """The daemon's start on ``journal``: check the checkpoint it recovers from (its own
+    record, its seal) and the chain from it to the head (``controller.store.verify``),
+    then, as one input, the ``startup`` record, an alarm if the chain is broken, and the
+    recovery from that checkpoint (an edited one is passed over). Time and memory depend
+    on the records since the last checkpoint, not on the journal's size (``tablectl
+    verify --full`` checks it all).
 
     Raises:
         UnreadableRecord: a record recovery cannot read (nothing is journaled; exit 3).
         JournalError: the start could not be journaled (a full disk): the daemon's guard
             takes it (``controller.core.journal_guard``).
     """
-    checkpoint = journal.last_checkpoint()
-    since = checkpoint["seq"] if checkpoint is not None else 0
-    chain = journal.verify(since)
-    log.info("journal", records=journal.last_seq, verified_from=since + 1,
-             verified=chain.records, head_seq=journal.last_seq, head_hash=journal.last_hash,
-             chain_ok=chain.ok, format=journal.format)
+    check = check_start(journal)
+    log.info("journal", records=journal.last_seq, verified_from=check.chain.first,
+             verified=check.chain.records, head_seq=journal.last_seq,
+             head_hash=journal.last_hash, chain_ok=check.ok, format=journal.format)
     loop, table = compose(config, journal, clock, wall=True, guard=guard)
 
     def start() -> None:
         table.emit("startup", version=__version__, config=config.source, game=config.game,
                    simulated=config.simulator.enabled)
-        if not chain.ok:
+        if not check.ok:
             # Edited records stay in the journal as evidence; play goes on, the alarm is loud.
             table.emit("alarm", code="journal_chain_broken",
-                       message=f"the journal's hash chain is broken: {chain.message}; it "
+                       message=f"the journal's hash chain is broken: {check.message}; it "
                                "was altered outside the controller")
         table.game.recover_from(journal)
 

@@ -401,9 +401,9 @@ class Journal:
         ).fetchone()
         return json.loads(row[0]) if row else None
 
-    def last_checkpoint(self) -> dict[str, Any] | None:
-        """The newest ``checkpoint`` record whose body is one (a row whose ``type`` column
-        was altered is passed over), or None."""
+    def checkpoints(self) -> Generator[dict[str, Any], None, None]:
+        """Every ``checkpoint`` record whose body is one, newest first (a row whose
+        ``type`` column was altered is passed over)."""
         self.flush()
         rows = self._db.execute(
             "SELECT body FROM records WHERE type = 'checkpoint' ORDER BY seq DESC")
@@ -413,8 +413,19 @@ class Journal:
             except ValueError:
                 continue
             if isinstance(rec, dict) and rec.get("type") == "checkpoint":
-                return rec
-        return None
+                yield rec
+
+    def last_checkpoint(self) -> dict[str, Any] | None:
+        """The newest checkpoint whose own record holds, the one a restart recovers from
+        (:func:`controller.store.verify.checkpoint_fault`: an edited checkpoint is passed
+        over), or None."""
+        from controller.store.verify import checkpoint_fault
+
+        found = self.checkpoints()
+        try:
+            return next((rec for rec in found if checkpoint_fault(self, rec) is None), None)
+        finally:
+            found.close()
 
     def hash_of(self, seq: int) -> str | None:
         """The stored hash of record ``seq`` (GENESIS for 0), None when there is none."""
