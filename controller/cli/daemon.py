@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import platform
 import signal
+import sqlite3
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -20,9 +21,12 @@ from controller.core.clock import ScaledClock, SystemClock
 from controller.core.config import Config, load_config, why_not_made
 from controller.core.errors import (
     InputError,
+    JournalDamaged,
     JournalError,
     JournalWriteError,
     TableControllerError,
+    is_damage,
+    read_error,
 )
 from controller.core.health import StatusLine, Supervisor
 from controller.core.journal_guard import EXIT_RESTART, JournalGuard
@@ -57,6 +61,8 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
         JournalError: the journal cannot be made or opened (its folder is a file), or
             another controller holds it (exit 1).
         UnreadableRecord: a record recovery cannot read (exit 3: restarting cannot help).
+        JournalDamaged: SQLite cannot read the journal's file (a damaged page), at start or
+            later (exit 3, one line; nothing journaled at start).
         JournalWriteError: a commit failed, disk full or read-only (exit 4).
         ControlError: the control socket cannot be made (exit 1).
     """
@@ -65,8 +71,18 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     config = load_config(config_path)
     spec = registry.spec(config.game)
     configure(config.log_level, config.log_format, words=spec.log_words)
-    log = get_logger(table=config.table_name)
     journal_path = journal_override or config.journal_path
+    try:
+        return _run(config, journal_path)
+    except sqlite3.DatabaseError as exc:  # a damaged page: exit 3, restarting cannot help
+        raise read_error(journal_path, exc) from exc
+
+
+def _run(config: Config, journal_path: str) -> int:
+    """:func:`cmd_run` once its config is loaded; SQLite's errors reading the journal are
+    raised as they come (``cmd_run`` says what they mean)."""
+    spec = registry.spec(config.game)
+    log = get_logger(table=config.table_name)
     log.info("startup", **_banner(config, journal_path))
     if spec.check_daemon is not None:
         spec.check_daemon(config)
@@ -98,6 +114,8 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     try:
         loop, table = start_table(config, journal, clock, log, guard)
     except JournalWriteError as exc:  # a full disk at start: run, refuse, retry (journal_guard)
+        if exc.__cause__ is not None and is_damage(exc.__cause__):
+            raise JournalDamaged(journal_path, exc.__cause__) from exc
         loop, table = compose(config, journal, clock, wall=True, guard=guard)
         guard.fail(exc)
     sealer = Sealer.load(key_path_for(journal_path, config.seal_key), config.seal_interval_s)
@@ -158,7 +176,7 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
         if simulated is not None:
             simulated.start(hardware.gpio)
         loop.run_forever(grace=0.02 * getattr(clock, "speed", 1.0))
-    except TableControllerError as exc:  # one line from main(): a known failure, no bug
+    except (TableControllerError, sqlite3.DatabaseError) as exc:  # one line from main()
         stopped_by.append(_stopped_on(exc, lifecycle))
         raise
     except Exception as exc:
@@ -254,6 +272,8 @@ def start_table(config: Config, journal: Journal, clock: Any, log: Any,
             takes it (``controller.core.journal_guard``).
     """
     check = check_start(journal)
+    if check.chain.damaged is not None:  # before anything is journaled: exit 3
+        raise JournalDamaged(journal.path, check.chain.damaged)
     log.info("journal", records=journal.last_seq, verified_from=check.chain.first,
              verified=check.chain.records, head_seq=journal.last_seq,
              head_hash=journal.last_hash, chain_ok=check.ok, format=journal.format)

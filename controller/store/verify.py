@@ -21,7 +21,8 @@ Seals are checked by :mod:`controller.store.seal` (they need the auditor's key).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import sqlite3
+from collections.abc import Callable, Iterable
 from contextlib import closing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -42,18 +43,33 @@ def check_chain(journal: Journal, since: int = 0,
     that ``seq``, when its hash is not the chain hash, when its ``type`` or ``t`` column is
     not its body's, or when a ``seq`` is missing.
     """
-    from controller.store.journal import GENESIS, VerifyResult, canonical, chain_hash
+    from controller.store.journal import GENESIS, VerifyResult
 
     prev = journal.hash_of(since)
     first = since + 1
     if prev is None:
         return VerifyResult(False, 0, since, f"record {since} is missing", first)
     prev = prev or GENESIS
-    expected = first
-    count = 0
     rows = journal.db.execute(
         "SELECT seq, t, type, body, hash FROM records WHERE seq > ? ORDER BY seq", (since,))
+    read = [since]  # the last record read
+    try:
+        return _chain(rows, prev, first, each, read)
+    except sqlite3.DatabaseError as exc:  # a damaged page: nothing past it can be read
+        return VerifyResult(False, read[0] - since, read[0] + 1,
+                            f"record {read[0] + 1} and those after it cannot be read: the "
+                            f"journal's file is damaged (SQLite: {exc})", first,
+                            damaged=str(exc))
+
+
+def _chain(rows: Iterable[tuple[int, float, str, str, str]], prev: str, first: int,
+           each: Callable[[dict[str, Any]], None] | None, read: list[int]) -> VerifyResult:
+    from controller.store.journal import VerifyResult, canonical, chain_hash
+
+    expected = first
+    count = 0
     for seq, t, type_, body, digest in rows:
+        read[0] = seq
         count += 1
         if seq != expected:
             return VerifyResult(False, count, expected, f"record {expected} is missing", first)
@@ -205,14 +221,49 @@ def check_full(journal: Journal, schema: Schema) -> FullReport:
                 unreadable.append(f"record {record['seq']} cannot be read: {exc}")
 
     report = FullReport(check_chain(journal, 0, each))
+    report.problems += _breaks_after(journal, report.chain, each)
     if integrity != "ok":
         report.problems.append(f"SQLite integrity check: {integrity}")
     report.problems += unreadable
     seen: set[int] = set()
+    try:
+        _check_batches(journal, refs, seen, report)
+    except sqlite3.DatabaseError as exc:
+        report.problems.append(f"evidence batches after batch {max(seen, default=0)} cannot "
+                               f"be read: the journal's file is damaged (SQLite: {exc})")
+    for number in sorted(set(refs) - seen):
+        report.problems.append(f"evidence batch {number} (closed by record {refs[number][0]}) "
+                               "is missing")
+    return report
+
+
+def _breaks_after(journal: Journal, chain: VerifyResult,
+                  each: Callable[[dict[str, Any]], None], limit: int = 10) -> list[str]:
+    """The chain's breaks after its first (``chain``), each checked on from the stored hash
+    of the record that broke it, so that every altered record is named (at most
+    ``limit``) and ``each`` sees every record that holds; none past a damaged page."""
+    found: list[str] = []
+    while (not chain.ok and chain.damaged is None and chain.bad_seq is not None
+           and journal.hash_of(chain.bad_seq) is not None and len(found) < limit):
+        chain = check_chain(journal, chain.bad_seq, each)
+        if not chain.ok:
+            found.append(f"BROKEN: {chain.message}")
+    return found
+
+
+def _check_batches(journal: Journal, refs: dict[int, tuple[int, dict[str, Any]]],
+                   seen: set[int], report: FullReport) -> None:
+    """Each evidence batch against the reference its closing record carries (``refs``);
+    the batches read go into ``seen``."""
+    unread = report.chain.bad_seq if report.chain.damaged is not None else None
+    skipped = 0
     for seq, batch in journal.batches():
         seen.add(batch.batch)
         report.batches += 1
         report.edges += batch.edges
+        if unread is not None and seq >= unread:  # its record is past the damage
+            skipped += 1
+            continue
         owner = refs.get(batch.batch)
         if owner is None or owner[0] != seq:
             report.problems.append(f"evidence batch {batch.batch}: no record {seq} closes it")
@@ -226,7 +277,6 @@ def check_full(journal: Journal, schema: Schema) -> FullReport:
             batch.decode()
         except ValueError as exc:
             report.problems.append(f"evidence batch {batch.batch}: cannot be decoded: {exc}")
-    for number in sorted(set(refs) - seen):
-        report.problems.append(f"evidence batch {number} (closed by record {refs[number][0]}) "
-                               "is missing")
-    return report
+    if skipped:
+        report.problems.append(f"{skipped} evidence batches closed from record {unread} on are "
+                               "not checked: their records cannot be read")

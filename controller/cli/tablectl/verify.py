@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from controller.core.words import plain
 from controller.games import registry
 from controller.store.journal import Journal
 from controller.store.records import Schema, any_schema, schema
-from controller.store.seal import Sealer, parse_verification_key, verify_seals
+from controller.store.seal import Sealer, SealReport, parse_verification_key, verify_seals
 from controller.store.verify import check_full, check_start
 
 
@@ -86,9 +87,12 @@ def journal_schema(journal: Journal) -> Schema:
     every game's (:func:`~controller.store.records.any_schema`)."""
     games: set[object] = set()
     for kind in ("startup", "checkpoint"):
-        games = {game for (game,) in journal.db.execute(
-            "SELECT DISTINCT json_extract(body, '$.game') FROM records WHERE type = ?",
-            (kind,))}
+        try:
+            games = {game for (game,) in journal.db.execute(
+                "SELECT DISTINCT json_extract(body, '$.game') FROM records WHERE type = ? "
+                "AND json_valid(body)", (kind,))}
+        except sqlite3.DatabaseError:  # a damaged page: read as any table's
+            return any_schema()
         if games:
             break
     (game, *more) = games or {None}
@@ -127,8 +131,12 @@ def run(journal: Journal, args: argparse.Namespace, key_file: Path | None = None
             key_epoch = Sealer(key_file, 0).epoch
         except JournalError:
             problems.append(f"{key_file}: the sealing key is not readable as one")
-    seals = verify_seals(journal, key, until, key_epoch)
-    if seals.seals or key is not None:
+    try:
+        seals = verify_seals(journal, key, until, key_epoch)
+    except sqlite3.DatabaseError as exc:  # a damaged page: the integrity check named it
+        seals = SealReport(problems=[f"the seals cannot be checked: the journal's file is "
+                                     f"damaged (SQLite: {exc})"])
+    if seals.seals or key is not None or not seals.ok:
         problems += seals.problems
     if getattr(args, "json", False):
         _print_json(journal, ok=not problems, records=report.chain.records, verified_from=1,
