@@ -111,19 +111,11 @@ def _run(config: Config, journal_path: str) -> int:
         if sim.enabled and sim.speed != 1.0 else SystemClock())
     stopped_by: list[str] = []
     guard = JournalGuard(clock.now)
-    try:
-        loop, table = start_table(config, journal, clock, log, guard)
-    except JournalWriteError as exc:  # a full disk at start: run, refuse, retry (journal_guard)
-        if exc.__cause__ is not None and is_damage(exc.__cause__):
-            raise JournalDamaged(journal_path, exc.__cause__) from exc
-        loop, table = compose(config, journal, clock, wall=True, guard=guard)
-        guard.fail(exc)
+    # Everything that can fail comes before anything is journaled: the sealing key, the
+    # table's recovery (run when the start is journaled, after the components), the pins,
+    # ports and control socket (a start that fails journals no restart, no voided spin).
     sealer = Sealer.load(key_path_for(journal_path, config.seal_key), config.seal_interval_s)
-    if sealer is None:
-        log.warning("journal not sealed", reason="no sealing key",
-                    make_one=f"tablectl --config {config.source} seal-init")
-    elif guard.failing is None:
-        table.start_sealing(sealer)
+    loop, table, journal_start = prepare_table(config, journal, clock, log, guard)
     lifecycle = Lifecycle()
     status_line = StatusLine(config.table_name, spec, lambda: str(table.game.state),
                              _newest(journal, spec.recall.last_game_types), guard.problem)
@@ -144,20 +136,19 @@ def _run(config: Config, journal_path: str) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    started: list[bool] = []  # the start is journaled
     # The shutdown record (with the signal's name) and the last seal are journaled just
-    # before the journal closes, whatever stopped the daemon (unless the journal fails).
+    # before the journal closes, whatever stopped the daemon once its start was journaled
+    # (unless the journal fails).
     lifecycle.add("journal", Hooks(on_stop=lambda: _close_journal(
         table, lock, owner, log, *_shutdown_reason(stopped_by, lifecycle),
-        guard.failing is None or guard.writable_again)))
+        bool(started) and (guard.failing is None or guard.writable_again))))
     simulated = None
     urls: dict[str, str] = {}
     if sim.enabled:
-        from sim.daemon import SimulatedTable, resume_from_journal
+        from sim.daemon import SimulatedTable, SimulatorResume, resume_from_journal
 
-        simulated = SimulatedTable(config, clock, loop.post,
-                                   resume_from_journal(journal, table.game.state != "closed",
-                                                       spec.bet_record, spec.recall),
-                                   str(table.game.state))
+        simulated = SimulatedTable(config, clock, loop.post, SimulatorResume())
         table.observers.append(simulated.observe)  # its dealer sees the table's state
         urls = simulated.urls
         lifecycle.add("simulator ports", Hooks(on_stop=simulated.stop,
@@ -170,6 +161,28 @@ def _run(config: Config, journal_path: str) -> int:
                             _devices_view(table, clock.now),
                             lambda: {"line": str(status_line), "journal_failing": guard.failing})
     lifecycle.add("control socket", control)
+
+    def start() -> None:
+        """The start journaled (startup, recovery), the first seal; the simulated dealer
+        goes on from the recovered table."""
+        try:
+            journal_start()
+        except JournalWriteError as exc:  # a full disk at start: run, refuse, retry
+            if exc.__cause__ is not None and is_damage(exc.__cause__):
+                raise JournalDamaged(journal_path, exc.__cause__) from exc
+            guard.fail(exc)  # the guard takes no event until the restart rebuilds the table
+        started.append(True)
+        if sealer is None:
+            log.warning("journal not sealed", reason="no sealing key",
+                        make_one=f"tablectl --config {config.source} seal-init")
+        elif guard.failing is None:
+            table.start_sealing(sealer)
+        if simulated is not None:
+            simulated.resume_at(resume_from_journal(journal, table.game.state != "closed",
+                                                    spec.bet_record, spec.recall),
+                                str(table.game.state))
+
+    lifecycle.add("journal start", Hooks(on_start=start))
     lifecycle.add("systemd notification", supervisor)  # last: READY=1 once all started
     try:
         lifecycle.start()
@@ -259,17 +272,33 @@ def _devices_view(table: Table, now: Callable[[], float]) -> Callable[[], dict[s
 
 def start_table(config: Config, journal: Journal, clock: Any, log: Any,
                 guard: JournalGuard | None = None) -> tuple[EventLoop, Table]:
-    """The daemon's start on ``journal``: check the checkpoint it recovers from (its own
-    record, its seal) and the chain from it to the head (``controller.store.verify``),
-    then, as one input, the ``startup`` record, an alarm if the chain is broken, and the
-    recovery from that checkpoint (an edited one is passed over). Time and memory depend
-    on the records since the last checkpoint, not on the journal's size (``tablectl
-    verify --full`` checks it all).
+    """The daemon's start on ``journal`` (:func:`prepare_table`), journaled at once.
 
     Raises:
-        UnreadableRecord: a record recovery cannot read (nothing is journaled; exit 3).
-        JournalError: the start could not be journaled (a full disk): the daemon's guard
-            takes it (``controller.core.journal_guard``).
+        UnreadableRecord, JournalDamaged: as :func:`prepare_table`'s start.
+        JournalError: the start could not be journaled (a full disk).
+    """
+    loop, table, start = prepare_table(config, journal, clock, log, guard)
+    start()
+    return loop, table
+
+
+def prepare_table(config: Config, journal: Journal, clock: Any, log: Any,
+                  guard: JournalGuard | None = None
+                  ) -> tuple[EventLoop, Table, Callable[[], None]]:
+    """The daemon's table on ``journal``, and its start, to call once nothing else can
+    fail: check the checkpoint it recovers from (its own record, its seal) and the chain
+    from it to the head (``controller.store.verify``) now; the start journals, as one
+    input, the ``startup`` record, an alarm if the chain is broken, and the recovery from
+    that checkpoint (an edited one is passed over). Time and memory depend on the records
+    since the last checkpoint, not on the journal's size (``tablectl verify --full``
+    checks it all).
+
+    Raises:
+        JournalDamaged: SQLite cannot read the records to check (exit 3).
+        The start raises UnreadableRecord: a record recovery cannot read (nothing is
+        journaled; exit 3); JournalError: the start could not be journaled (a full
+        disk): the daemon's guard takes it (``controller.core.journal_guard``).
     """
     check = check_start(journal)
     if check.chain.damaged is not None:  # before anything is journaled: exit 3
@@ -289,8 +318,7 @@ def start_table(config: Config, journal: Journal, clock: Any, log: Any,
                                "was altered outside the controller")
         table.game.recover_from(journal)
 
-    table.as_input(start)
-    return loop, table
+    return loop, table, lambda: table.as_input(start)
 
 
 def _close_journal(table: Table, lock: Any, owner: Owner, log: Any, reason: str,
