@@ -18,7 +18,7 @@ from controller.cli.compose import compose
 from controller.cli.control import ControlServer
 from controller.cli.daemon_lock import Owner, mark_stopped, write_owner
 from controller.core.clock import ScaledClock, SystemClock
-from controller.core.config import Config, load_config, why_not_made
+from controller.core.config import Config, check_for_daemon, load_config, why_not_made
 from controller.core.errors import (
     InputError,
     JournalDamaged,
@@ -71,6 +71,7 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     config = load_config(config_path)
     spec = registry.spec(config.game)
     configure(config.log_level, config.log_format, words=spec.log_words)
+    check_for_daemon(config)  # what `tablectl config check` and the install check too
     journal_path = journal_override or config.journal_path
     try:
         return _run(config, journal_path)
@@ -84,8 +85,6 @@ def _run(config: Config, journal_path: str) -> int:
     spec = registry.spec(config.game)
     log = get_logger(table=config.table_name)
     log.info("startup", **_banner(config, journal_path))
-    if spec.check_daemon is not None:
-        spec.check_daemon(config)
     from drivers.hardware import Hardware, open_pin_factory
     from drivers.notify import Notifier
 

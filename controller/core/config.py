@@ -335,6 +335,33 @@ def load_config(path: str = DEFAULT_CONFIG, overrides: dict[str, Any] | None = N
     return config
 
 
+def check_for_daemon(config: Config) -> None:
+    """The checks the daemon adds to :func:`load_config` before it runs the table (the
+    game's ``check_daemon``: a GPIO wheel's inputs all wired, a Pot Luck pool's hands): a
+    replay needs none of them, the daemon all. ``tablectl config check`` and the install
+    run them too, so a config they pass does not stop the daemon.
+
+    Raises:
+        ConfigError: the first that fails, naming the file and key.
+    """
+    from controller.games import registry
+
+    spec = registry.spec(config.game)
+    if spec.check_daemon is not None:
+        spec.check_daemon(config)
+
+
+def load_daemon_config(path: str) -> Config:
+    """:func:`load_config` and :func:`check_for_daemon`: the config the daemon runs on.
+
+    Raises:
+        ConfigError: as both.
+    """
+    config = load_config(path)
+    check_for_daemon(config)
+    return config
+
+
 def _toml(source: str, text: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
