@@ -141,7 +141,7 @@ def _run(config: Config, journal_path: str) -> int:
     # (unless the journal fails).
     lifecycle.add("journal", Hooks(on_stop=lambda: _close_journal(
         table, lock, owner, log, *_shutdown_reason(stopped_by, lifecycle),
-        bool(started) and (guard.failing is None or guard.writable_again))))
+        guard.failing is None or guard.writable_again, bool(started))))
     simulated = None
     urls: dict[str, str] = {}
     if sim.enabled:
@@ -321,9 +321,15 @@ def prepare_table(config: Config, journal: Journal, clock: Any, log: Any,
 
 
 def _close_journal(table: Table, lock: Any, owner: Owner, log: Any, reason: str,
-                   error: bool, writable: bool) -> None:
+                   error: bool, writable: bool, started: bool = True) -> None:
+    """The shutdown record and the last seal (``writable``), then the journal closed. A
+    daemon whose start was never journaled (``started``: a component could not start)
+    journals nothing: it logs why at error level (``journalctl -p err``)."""
     journal = table.journal
-    if writable:
+    if not started:
+        log.error("start failed", reason=reason, effect="nothing was journaled; the table "
+                  "recovers from the journal once a start succeeds")
+    elif writable:
         try:
             table.shutdown(reason, error)
             table.seal()
