@@ -405,11 +405,11 @@ class CardTable:
         bet_record = self.game.bet_record
         inputs = [r for r in records if r["type"] in (*_INPUTS, bet_record)
                   or (r["type"] == "alarm" and "bet" in r)]
-        if not inputs:
-            return
         derived = [r for r in records if r["type"] not in _MARKERS
                    and r["type"] not in _INPUTS
                    and not (r["type"] == "alarm" and r.get("code") in _NOT_REPLAYED)]
+        if not inputs and not derived:
+            return
         checker = _Replayed(derived)
         self._emit = checker
         try:
@@ -418,6 +418,7 @@ class CardTable:
         finally:
             self._emit = self._real_emit
             self.views = {}  # the ports say nothing until they talk to this daemon
+        checker.end()
         self._real_emit("recovery", inputs=len(inputs), records_checked=checker.matched,
                         mismatch=checker.mismatch, since=checkpoint["seq"] if checkpoint else 0,
                         **self.game.tag(), state=self.game.state,
@@ -477,6 +478,14 @@ class _Replayed:
             self.mismatch = (f"the replay made a {type_} record after the journal's last: "
                              "the journal ends in the middle of an input (cut)")
         return {"type": type_, **fields}
+
+    def end(self) -> None:
+        """Every input was played again: a journaled record left over was made by none of
+        them (added after the last input: a forged settlement, say), a mismatch too."""
+        if self.index < len(self.journaled) and self.mismatch is None:
+            rec = self.journaled[self.index]
+            self.mismatch = (f"record {rec['seq']} ({rec['type']}) follows the last input and "
+                             "no input makes it")
 
 
 def _correction(args: dict[str, Any]) -> Card:

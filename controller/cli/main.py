@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -30,10 +31,12 @@ from controller.core.config import (
 )
 from controller.core.errors import (
     InputError,
+    JournalDamaged,
     JournalError,
     JournalWriteError,
     TableControllerError,
     UnreadableRecord,
+    read_error,
 )
 from controller.core.events import SerialData
 from controller.core.lifecycle import Hooks, Lifecycle
@@ -132,7 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as exc:
         print(f"table-controller: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except UnreadableRecord as exc:
+    except (UnreadableRecord, JournalDamaged) as exc:
         print(f"table-controller: {exc}", file=sys.stderr)
         return EXIT_JOURNAL_UNREADABLE
     except JournalWriteError as exc:
@@ -196,6 +199,8 @@ def cmd_replay(trace_path: str, config_path: str, realtime: bool, speed: float,
                 loop.run_events(trace.events)
                 loop.run_until_idle(trace.duration + RUN_ON_S)
                 table.end_of_input(f"the trace {trace_path} ended")
+        except sqlite3.DatabaseError as exc:  # a damaged page of --journal: exit 3
+            raise read_error(path, exc) from exc
         finally:
             journal.close()
             sys.stdout.flush()

@@ -48,8 +48,10 @@ CLOCK_STEP_TOLERANCE_S = 0.5  # wall minus monotonic drifts by ms (NTP slews); s
 EVIDENCE_MAX_S = 60.0  # an evidence batch is closed at most this long after its first edge
 EVIDENCE_MAX_EDGES = 4096  # ... or at this many edges
 CHECKPOINT_EVERY = 500  # records between two checkpoints, at least
-TABLE_ALARMS = frozenset({"clock_step", "unexpected_edge", "game_open", "journal_chain_broken"})
-"""The alarm codes the table journals itself (no game makes them)."""
+TABLE_ALARMS = frozenset({"clock_step", "unexpected_edge", "game_open", "journal_chain_broken",
+                          "journal_failing"})
+"""The alarm codes the table journals itself (no game makes them; the daemon's journal
+guard journals ``journal_failing`` through it)."""
 
 # Inputs are in the journal already; logging each would drown the rest.
 _INPUT_RECORDS = frozenset({"serial", "input", "evidence", "checkpoint", "seal"})
