@@ -81,6 +81,10 @@ class WheelListener(Protocol):
         """The wheel calls "no va más" itself (the ball slows down past
         ``auto_no_more_bets_lap_s``; an automated wheel's own state)."""
 
+    def wheel_bets_open(self, t: float, seen: str) -> None:
+        """An automated wheel shows a new game's bets open (its state 2) at ``t``; the
+        listener opens bets when ``bets_follow_wheel`` lets it (issue 16)."""
+
     def spin_concluded(self, outcome: SpinOutcome) -> None:
         """The spin is concluded: a result, an invalid spin or a held one; once per spin."""
 
