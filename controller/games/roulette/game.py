@@ -214,7 +214,7 @@ class RouletteGame:
             kind = "spin_result" if number is not None else "spin_invalid"
             fields: dict[str, Any] = ({"number": number, "pocket_index": self.order.index(
                 number)} if number is not None else {"reason": reason, "reasons": [reason]})
-            self.emit(kind, spin=spin, parked=True, **fields, **common)
+            self.emit(kind, spin=spin, **fields, **common)  # common: parked=True
             for bet in parked.bets:
                 self.emit("settlement", game=spin, **settlement(bet, number))
             return
