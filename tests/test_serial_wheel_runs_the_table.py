@@ -185,20 +185,19 @@ def split_at_games(ws: WheelScript) -> tuple[list[dict[str, Any]], list[dict[str
     return events[:cut], [events[0], *events[cut:]]
 
 
-@pytest.mark.parametrize("checkpoints", [False, True])
-def test_a_restart_keeps_the_parked_spin_and_its_bets(tmp_path: Path,
-                                                      checkpoints: bool) -> None:
+def play_cut(tmp_path: Path, parts: tuple[list[dict[str, Any]], ...], checkpoints: bool
+             ) -> list[dict[str, Any]]:
+    """Each part of a trace played by a fresh table on one journal (a restart between
+    them; ``checkpoints``: one after every input that allows it); the journal's records."""
     from controller.core.clock import VirtualClock
     from controller.core.loop import EventLoop
     from controller.core.table import Table
     from controller.store.journal import Journal
     from controller.trace import read_trace
 
-    ws = parked_trace({"action": "confirm_result", "number": "17", "spin": 1})
-    first, second = split_at_games(ws)
     config = load_config(SERIAL_CONFIG)
     db = tmp_path / "cut.sqlite"
-    for n, part in enumerate((first, second)):
+    for n, part in enumerate(parts):
         trace = read_trace(str(write_trace(tmp_path / f"{n}.jsonl", part)))
         with Journal(db, durable=False) as journal:
             clock = VirtualClock(trace.events[0].t)
@@ -210,7 +209,14 @@ def test_a_restart_keeps_the_parked_spin_and_its_bets(tmp_path: Path,
             table.recover()
             loop.run_events(trace.events)
     with Journal(db, readonly=True) as journal:
-        records = list(journal.records())
+        return list(journal.records())
+
+
+@pytest.mark.parametrize("checkpoints", [False, True])
+def test_a_restart_keeps_the_parked_spin_and_its_bets(tmp_path: Path,
+                                                      checkpoints: bool) -> None:
+    ws = parked_trace({"action": "confirm_result", "number": "17", "spin": 1})
+    records = play_cut(tmp_path, split_at_games(ws), checkpoints)
     if checkpoints:
         assert any(r["type"] == "checkpoint" and r["state"].get("parked") for r in records)
     outcomes = [(r["spin"], r.get("number") or r.get("reason")) for r in records
@@ -219,6 +225,24 @@ def test_a_restart_keeps_the_parked_spin_and_its_bets(tmp_path: Path,
     pays = [(r["game"], r["box"], r["outcome"], r["payout"]) for r in records
             if r["type"] == "settlement"]
     assert pays == [(2, 2, "win", 350), (3, 3, "win", 350), (1, 1, "win", 350)]
+
+
+@pytest.mark.parametrize("checkpoints", [False, True])
+def test_a_restart_in_the_next_game_voids_it_and_keeps_the_parked_spin(
+        tmp_path: Path, checkpoints: bool) -> None:
+    # The controller stops while game 2's ball runs (after its launch): game 2 is voided
+    # (interrupted, its bet returned); spin 1 stays parked; game 3 is spin 3.
+    ws = parked_trace({"action": "confirm_result", "number": "17"})
+    events = ws.events()
+    launches = [i for i, e in enumerate(events) if e.get("text", "").startswith("*X;3;")]
+    cut = launches[5]  # the second game's second state-3 line
+    records = play_cut(tmp_path, (events[:cut], [events[0], *events[cut:]]), checkpoints)
+    outcomes = [(r["spin"], r.get("number") or r.get("reason")) for r in records
+                if r["type"] in ("spin_result", "spin_invalid")]
+    assert outcomes == [(2, "interrupted"), (3, "8"), (1, "17")]
+    pays = [(r["game"], r["box"], r["outcome"], r["payout"]) for r in records
+            if r["type"] == "settlement"]
+    assert pays == [(2, 2, "push", 0), (3, 3, "win", 350), (1, 1, "win", 350)]
 
 
 def test_a_restart_after_the_decision_does_not_settle_again(tmp_path: Path) -> None:
