@@ -8,9 +8,10 @@ over RS-232, 9600 baud 8N1, one line at a time, ending in CR (CR LF and LF accep
   (1 start, 2 bets open with the rotor turning, 3 ball in the rim, 4 no more bets, 5 winning
   number, 6 table closed or idle, 7 some firmware's extra state), ``GGG`` a game counter,
   ``NN`` the last winning number (two spaces before the first; one digit padded with a
-  space, `` 0``; ``00`` double zero), ``W`` a hex digit of warning flags (1 ball removed or
-  not sensed, 2 ball in the same direction as the rotor, 4 a sensor, motor or encoder fault,
-  8 a void game or failed launch), ``SSS`` the rotor speed (in the wheel's units: the
+  space, `` 0``; ``00`` double zero), ``W`` a hex digit of warning flags (1 ball removed on
+  a SlingShot 2, rotor speed outside its limits on a Mercury 360: :data:`MODELS`; 2 ball in
+  the same direction as the rotor, 4 a sensor, motor or encoder fault, 8 a void game or
+  failed launch), ``SSS`` the rotor speed (in the wheel's units: the
   table's config says how many rpm one unit is), ``D`` the rotor's direction (0 clockwise,
   1 counterclockwise);
 - the **extended** status line, where the firmware has it: two fields more,

@@ -20,7 +20,11 @@ second: the tracker acts on changes only.
   verdict on the next spin; a flag still up at the launch holds it (:mod:`.play`). The game
   counter ``GGG`` does not identify a game (it stays through balls that end without a
   number and failed launches, and restarts at power-on): a spin is numbered by the game;
-  the counter only has to stay the same during play.
+  the counter only has to stay the same during play. Its range and wrap are the wheel
+  family's (``[roulette] wheel_model``, ``wheel_status.MODELS``; issue 16): a counter out
+  of range is a bad field; at a launch, one other than the last launch's, the next (256
+  to 001 on a SlingShot 2 is the next) or the family's first is a ``wheel_counter_jump``
+  alarm, never a verdict. The flags' words are the family's too.
 - **Impossible transitions** are ``wheel_impossible`` alarms and never a result: state 4
   or 5 with no state 3 before it, state 3 right after 4 or 5, state 6 or 7 in play; a
   counter that changes during play is ``wheel_counter_jump``. A spin cut by one is
@@ -31,6 +35,9 @@ second: the tracker acts on changes only.
   no spin for (the game journals why) has its number journaled as ``wheel_not_a_spin``.
   While any ball that is not a spin in play runs (states 3-4) the table opens no bets and
   takes none; after a restart with a spin in play it opens none before the first line.
+- A state-2 line after a line in another state (or as the first line) tells the game the
+  wheel opened a new game's bets (``wheel_bets_open``: with ``bets_follow_wheel`` the
+  table opens bets, issue 16).
 - Bad status lines (a rotor speed above ``wheel_max_rotor_rpm`` in states 1-5 among them),
   unknown lines and over-long lines are counted and journaled as alarms
   (``wheel_bad_line``, ``wheel_unknown_line``, ``wheel_line_too_long``); never a crash.
@@ -39,7 +46,9 @@ second: the tracker acts on changes only.
   across the silence is held, never guessed. A spin whose launch or play the link was blind
   to (a gap over ``wheel_burst_gap_s`` between two lines, and the backlog after it) is held
   too: when its launch and its "no va más" came, and so whether the bets taken meanwhile
-  were late, is not known.
+  were late, is not known. Gaps are measured from each line's first byte (a line split
+  across reads was sent when it began). The port going down is a ``wheel_port_down``
+  alarm, and holds a spin in play (its lines may be lost).
 """
 
 from __future__ import annotations
