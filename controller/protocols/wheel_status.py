@@ -86,6 +86,12 @@ class WheelModel:
         """The counter of the game after ``game``: one more, wrapping past the last."""
         return self.first_game if game >= self.last_game else game + 1
 
+    def in_turn(self, last: int, game: int) -> bool:
+        """``game`` may follow ``last`` at the next launch: the same (a ball without a
+        number, a failed launch), the next (wrapping: 256 to 001 on a SlingShot 2, 255 to
+        000 on a Mercury 360) or the first (a power-on; a Mercury's table closed)."""
+        return game in (last, self.next_game(last), self.first_game)
+
     def counter_fits(self, game: int) -> bool:
         return self.first_game <= game <= self.last_game
 

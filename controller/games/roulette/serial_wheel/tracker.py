@@ -53,7 +53,7 @@ second: the tracker acts on changes only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
@@ -64,6 +64,7 @@ from controller.games.roulette.config import WHEEL_PORT, RouletteConfig
 from controller.games.roulette.serial_wheel.aftermath import OUTSIDE_PLAY, Aftermath
 from controller.games.roulette.serial_wheel.link import Gap, Link
 from controller.games.roulette.serial_wheel.play import SerialSpin, Verdict
+from controller.games.roulette.serial_wheel.view import WheelView
 from controller.games.roulette.wheel import SpinOutcome, WheelListener
 from controller.protocols import make_codec
 from controller.protocols.wheel_status import (
@@ -80,20 +81,6 @@ from controller.protocols.wheel_status import (
 )
 
 _SPEED_STATES = (1, 2, 3, 4, 5)  # SSS is the rotor's speed (a self-test reports others)
-
-
-@dataclass(frozen=True)
-class WheelView:
-    """What the wheel last said, for ``tablectl sensors``: a frozen snapshot the controller
-    thread replaces whole, so the control socket's thread may read it at any time."""
-
-    line: str | None = None
-    t: float | None = None
-    state: int | None = None
-    version: str | None = None
-    silent_since: float | None = None
-    bad_lines: int = 0
-    unknown_lines: int = 0
 
 
 class SerialWheelTracker:
@@ -188,15 +175,7 @@ class SerialWheelTracker:
         """The wheel's last status line and its age (``now`` minus its arrival, seconds),
         the link, the firmware's version and the lines it could not use, for ``tablectl
         sensors``; safe to call from any thread."""
-        v = self.view
-        link = "no line yet" if v.t is None else "talking"
-        if v.silent_since is not None:
-            link = f"silent since {v.silent_since:.3f} s (wheel_disconnected)"
-        return {WHEEL_PORT: {
-            "last_line": v.line, "age_s": None if v.t is None else round(now - v.t, 3),
-            "state": None if v.state is None else f"{v.state} ({STATES[v.state]})",
-            "link": link, "version": v.version, "bad_lines": v.bad_lines,
-            "unknown_lines": v.unknown_lines}}
+        return {WHEEL_PORT: self.view.shown(now)}
 
     # -- what the game feeds -------------------------------------------------------
     def started(self, t: float) -> None:
@@ -446,14 +425,11 @@ class SerialWheelTracker:
                      self.cfg.min_rotor_rpm)
 
     def _counter(self, t: float, line: StatusLine) -> None:
-        """The counter at a launch against the last launch's: the same (a ball without a
-        number, a failed launch), the next game (wrapping past the model's last: 256 to
-        001 on a SlingShot 2, 255 to 000 on a Mercury 360) or the first (a power-on, a
-        Mercury's table closed) is a game in turn; anything else is a jump: games went
-        by unseen. An alarm only: this ball's own lines are its evidence."""
+        """The counter at a launch against the last launch's (``WheelModel.in_turn``); a
+        jump means games went by unseen: an alarm only, this ball's own lines are its
+        evidence."""
         last, self.last_counter = self.last_counter, line.game
-        model = self.model
-        if last is None or line.game in (last, model.next_game(last), model.first_game):
+        if last is None or self.model.in_turn(last, line.game):
             return
         self.listener.alarm("wheel_counter_jump", f"the wheel's game counter went from "
                             f"{last:03d} at the last launch to {line.game:03d} at this one "
