@@ -284,6 +284,24 @@ def test_a_line_whose_first_byte_comes_after_a_gap_is_still_a_gap(replay: Replay
     assert "wheel_link" in held["details"] and held["candidate"] == "17"
 
 
+def test_a_bet_between_a_split_state_4_lines_first_byte_and_its_end_holds_the_spin(
+        replay: ReplayFn) -> None:
+    # The wheel sent "no va más" (state 4) at 2.45 s: its first bytes came then, the rest
+    # 0.6 s later; a bet at 2.75 s came after the wheel's call. It is never paid as on time.
+    ws = WheelScript().status(2, 2).status(3, 3)
+    four = status_text(4, 94, "33", 0, 160, 0) + "\r"
+    sent = ws.t - ws.period + 0.5
+    ws.raw(four[:9], t=sent)
+    ws.tb.bet(round(sent + 0.3, 6), "straight", 1, 10, numbers=["17"])
+    ws.raw(four[9:], t=sent + 0.6)
+    ws.t = sent + 1.1
+    ws.status(4, 2).line("17").status(5, 2, number="17")
+    res = run(replay, ws)
+    (held,) = res.of("spin_held")
+    assert "wheel_late_bet" in held["details"] and held["candidate"] == "17"
+    assert not res.of("settlement")
+
+
 # -- item 12: wheel families ---------------------------------------------------------
 def test_a_slingshot_counter_that_wraps_is_the_next_game(replay: ReplayFn) -> None:
     ws = WheelScript(game=255)

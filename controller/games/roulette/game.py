@@ -65,6 +65,7 @@ class RouletteGame:
         self.parked: dict[int, Parked] = {}
         # The dealer closed the table (close_table): the wheel's state 2 opens no bets.
         self.dealer_closed = False
+        self._last_bet_t: float | None = None  # the last bet of self.bets, when it came
         self.tracker = make_tracker(rc, self.order, schedule, self, config.serial)
         self.machine = RoundMachine(self.journal_transition)
 
@@ -294,6 +295,7 @@ class RouletteGame:
         placed = check_bet(bet, self.state, self.layout, self.config.rules.boxes, self.limits)
         self.emit("bet", t=bet.t, game=self.game_number, **bet_input(bet))
         self.bets.append(placed)
+        self._last_bet_t = bet.t
 
     # -- the wheel (WheelListener) ---------------------------------------------------
     def gpio(self, edge: GpioEdge) -> None:
@@ -338,10 +340,19 @@ class RouletteGame:
         self.machine.send("launch")
         return self.game_number
 
-    def auto_no_more_bets(self) -> None:
-        """The wheel's automatic "no va más" closes bets while the ball is in play."""
+    def auto_no_more_bets(self, sent: float | None) -> str | None:
+        """The wheel's automatic "no va más" closes bets while the ball is in play. When
+        the wheel sent it at ``sent`` (its line's first byte, earlier than now for a line
+        split across reads), a bet taken since came after it: the spin is held for the
+        inspector (CONTRACT §5; issue 16 item 11), never settled as if on time."""
         if self.state == "ball_in_play":
             self.machine.send("call_no_more_bets")
+        last = self._last_bet_t
+        if sent is None or not self.bets or last is None or last <= sent:
+            return None
+        return (f"a bet was taken at {last:.3f} s, after the wheel's \"no va más\" began "
+                f"arriving at {sent:.3f} s (its line came split across reads): it may "
+                "be late")
 
     def spin_concluded(self, outcome: SpinOutcome) -> None:
         """Journal the spin's verdict from its outcome, then settle (none while held)."""

@@ -321,13 +321,15 @@ class SerialWheelTracker:
         self.view = replace(self.view, line=line.text, t=t, state=line.state)
         spin = self.spin
         if spin is not None and not spin.concluded:
-            self._play(t, line, prev, spin)
+            self._play(t, line, prev, spin, first)
         else:
             self._idle(t, line, prev, prev_t)
 
     def _play(self, t: float, line: StatusLine, prev: StatusLine | None,
-              spin: SerialSpin) -> None:
-        """A line while the spin is in play."""
+              spin: SerialSpin, first: float) -> None:
+        """A line while the spin is in play (its first byte at ``first``): the first
+        state-4 line closes bets; a bet taken after its first byte came (a line split
+        across reads) came after the wheel's "no va más": held."""
         s = line.state
         if line.game != spin.game:
             self._cut(t, line, "wheel_counter_jump", "wheel_counter",
@@ -346,7 +348,9 @@ class SerialWheelTracker:
         elif s == 4:
             if spin.no_more_bets_t is None:
                 spin.no_more_bets_t = t
-                self.listener.auto_no_more_bets()
+                late = self.listener.auto_no_more_bets(first)
+                if late is not None:
+                    spin.held.setdefault("wheel_late_bet", late)
         elif s == 5:
             if spin.no_more_bets_t is None:
                 spin.held.setdefault("wheel_state", "state 5 came with no state 4 (no more "
