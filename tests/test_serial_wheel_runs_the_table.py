@@ -435,3 +435,25 @@ def test_a_gpio_wheel_takes_no_bets_follow_wheel_but_may_park(tmp_path: Path) ->
     assert not load_config(str(REPO / "config" / "roulette-sim.toml")).rules.parks
     serial = load_config(SERIAL_CONFIG).rules
     assert serial.parks and serial.follows_wheel and serial.wheel_model == "slingshot2"
+
+
+def test_a_gpio_wheels_held_spin_may_park_too(replay: ReplayFn) -> None:
+    # The GPIO wheel's held spin of tests/test_sensor_faults.py (the rotor sensors go
+    # quiet after its one pocket reading), with held_spin = "parks": the table closes for
+    # the dealer to open the next game, and the decision later settles the frozen bet.
+    from test_sensor_faults import held_trace
+
+    tb, spin = held_trace()
+    tb.meta["held_spin"] = "parks"
+    tb.inp(spin.reads[0] + 30.0, "open_bets")
+    tb.bet(spin.reads[0] + 31.0, "red", 1, 10)
+    tb.inp(spin.reads[0] + 40.0, "confirm_result", number=spin.number, by="inspector")
+    res = replay(tb)
+    (held,) = res.of("spin_held")
+    assert held["parked"] and [r["to"] for r in res.of("state")][-2:] == ["closed",
+                                                                         "bets_open"]
+    (out,) = res.of("spin_result")
+    assert (out["spin"], out["number"], out["decided_by"]) == (1, spin.number, "inspector")
+    # Only the frozen straight is settled (35 to 1); the red bet waits for spin 2.
+    assert settled(res) == [(1, 2, "win", 350)]
+    assert [b["game"] for b in res.of("bet")] == [1, 2]
