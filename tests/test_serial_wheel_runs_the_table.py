@@ -457,3 +457,29 @@ def test_a_gpio_wheels_held_spin_may_park_too(replay: ReplayFn) -> None:
     # Only the frozen straight is settled (35 to 1); the red bet waits for spin 2.
     assert settled(res) == [(1, 2, "win", 350)]
     assert [b["game"] for b in res.of("bet")] == [1, 2]
+
+
+def test_a_parked_spins_evidence_is_its_own_game_then_the_decision(tmp_path: Path) -> None:
+    # Art. 14: a disputed game recalled in full. Spin 1 was decided after games 2 and 3:
+    # its exported trace holds its own lines and bets, then the decision, and a fresh
+    # table gives the same verdict and settlement from it.
+    import json
+
+    from controller.cli.tablectl import main as tablectl
+
+    ws = parked_trace({"action": "confirm_result", "number": "17", "spin": 1,
+                       "by": "inspector"})
+    res = run_replay(write_trace(tmp_path / "t.jsonl", ws.events()), tmp_path / "j.sqlite",
+                     "--config", SERIAL_CONFIG)
+    out = tmp_path / "spin-1.jsonl"
+    with redirect_stdout(io.StringIO()):
+        assert tablectl(["--journal", str(res.journal), "export", "--evidence", "1",
+                         "--out", str(out)]) == 0
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [e["numbers"] for e in lines if "bet" in e] == [["17"]]  # game 1's bet only
+    assert lines[-1] == {"t": lines[-1]["t"], "input": "confirm_result", "number": "17",
+                         "by": "inspector"}
+    again = run_replay(out, tmp_path / "again.sqlite", "--config", SERIAL_CONFIG)
+    assert [(o["spin"], o["number"], o["decided_by"]) for o in again.outcomes] == [
+        (1, "17", "inspector")]
+    assert settled(again) == [(1, 1, "win", 350)]
