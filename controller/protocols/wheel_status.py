@@ -66,7 +66,7 @@ class WheelModel:
     9600 baud 8N1 with no flow control.
 
     Attributes:
-        name: the ``[roulette] wheel_model`` value.
+        name: the config's ``wheel_model`` value.
         title: the family in words.
         flag_names: each warning flag of ``W`` in words.
         first_game, last_game: the game counter's range (``GGG``); after ``last_game``
@@ -105,7 +105,7 @@ MODELS = {
                                               "rotor speed outside its limits"}, 0, 255,
         counter_resets_at_close=True),
 }
-"""The wheel families by ``[roulette] wheel_model``: flag 1 is "ball removed" on the
+"""The wheel families by the config's ``wheel_model``: flag 1 is "ball removed" on the
 SlingShot 2 and "rotor speed outside its limits" on the Mercury 360; the SlingShot 2
 counts games 1-256, the Mercury 360 0-255 (reset when the table closes)."""
 
