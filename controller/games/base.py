@@ -175,13 +175,15 @@ class EvidenceWindow:
     where the journal's was at ``origin`` (e.g. ``{"input": "open_bets"}`` when bets had
     reopened by themselves), played first; ``meta`` the game's settings that were
     otherwise at ``origin`` (e.g. ``{"pool": {"opening_balance": 120}}``: Pot Luck's pool
-    as it stood then), over the config's in the trace's meta."""
+    as it stood then), over the config's in the trace's meta; ``postlude`` trace inputs
+    played after the window's last input (a decision taken later, after other games)."""
 
     origin: int
     end: int
     limits: dict[str, int] | None = None
     prelude: tuple[dict[str, Any], ...] = ()
     meta: dict[str, Any] = field(default_factory=dict)
+    postlude: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass

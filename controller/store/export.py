@@ -110,6 +110,8 @@ def evidence_trace(journal: Journal, config: Config, number: int) -> list[dict[s
     out: list[dict[str, Any]] = [{"t": 0, "meta": meta}]
     out += [{"t": 0, **obj} for obj in window.prelude]
     out += [{"t": round(t - t0, 6), **obj} for t, obj in events]
+    last = round(events[-1][0] - t0, 6) if events else 0.0
+    out += [{"t": last, **obj} for obj in window.postlude]
     return out
 
 

@@ -39,6 +39,8 @@ def _make(ctx: GameContext) -> Any:
 
 _NUMBERS = BetField("numbers", "the numbers it covers, e.g. 17 20 (00: double zero)",
                     many=True)
+_SPIN = ArgSpec("spin", "the held spin decided, e.g. 12 (needed when several are parked)",
+                required=False)
 _WHICH = BetField("which", "which column or dozen: 1, 2 or 3", type=int)
 
 
@@ -68,10 +70,11 @@ SPEC = GameSpec(
         InputSpec("void", "declare the spin in play (or held) invalid (Art. 12 d-g)", (
             ArgSpec("reason", "ball_out_of_wheel, foreign_object, wheel_malfunction or "
                     "wheel_stopped"),
-            ArgSpec("by", "who decided (dealer, inspector)", required=False))),
+            ArgSpec("by", "who decided (dealer, inspector)", required=False),
+            _SPIN)),
         InputSpec("confirm_result", "give the number of a held spin (CONTRACT §5)", (
             ArgSpec("number", "a pocket of the wheel, e.g. 17 or \"00\""),
-            ArgSpec("by", "who decided (dealer, inspector)", required=False))),
+            ArgSpec("by", "who decided (dealer, inspector)", required=False), _SPIN)),
         InputSpec("set_limits", "change the table limits after the game in play (Art. 16)", (
             ArgSpec("min_bet", "whole chips"), ArgSpec("max_bet", "whole chips"))),
     ),

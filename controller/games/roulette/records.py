@@ -46,6 +46,9 @@ class _Measured:
     recovered_passes: list[dict[str, Any]] | Absent = ABSENT
     sensor_faults: dict[str, int] | Absent = ABSENT
     decided_by: str | Absent = ABSENT  # a held spin decided by a person (CONTRACT §5)
+    # Issue 16: a held spin parked (its bets frozen while the next games go on), and the
+    # decision on it (journaled whenever it comes, with the settlements of its bets).
+    parked: bool | Absent = ABSENT
     held_for: dict[str, str] | Absent | None = ABSENT
     # The serial wheel's (controller.games.roulette.serial_wheel.play).
     no_more_bets_t: float | Absent | None = ABSENT

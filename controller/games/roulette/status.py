@@ -9,11 +9,45 @@ from controller.store.journal import Journal
 
 
 def status(journal: Journal) -> GameStatus:
-    """The table's state (its state machine's last move) and the limits in force."""
+    """The table's state (its state machine's last move), the limits in force and the
+    spins parked for a decision (issue 16)."""
     state = journal.last_of("state")  # roulette journals its state machine's moves
     limits = _limits_status(journal)
-    return GameStatus(state=state["to"] if state else "closed", fields={"limits": limits},
-                      lines=[("limits", _limits_line(limits))])
+    parked = parked_spins(journal)
+    lines = [("limits", _limits_line(limits))]
+    for i, held in enumerate(parked):
+        lines.append(("parked" if i == 0 else "", _parked_line(held)))
+    return GameStatus(state=state["to"] if state else "closed",
+                      fields={"limits": limits, "parked": [
+                          {"spin": h["spin"], "seq": h["seq"], "candidate": h.get("candidate"),
+                           "details": h.get("details"), "bets": h["bets_frozen"]}
+                          for h in parked]},
+                      lines=lines)
+
+
+def parked_spins(journal: Journal) -> list[dict[str, Any]]:
+    """The ``spin_held`` records of spins parked and not decided yet, oldest first, each
+    with ``bets_frozen``: how many bets wait with it."""
+    parked: dict[int, dict[str, Any]] = {}
+    bets: dict[int, int] = {}
+    for rec in journal.records(types=("spin_held", "spin_result", "spin_invalid", "bet")):
+        kind, spin = rec["type"], int(rec["game"] if rec["type"] == "bet" else rec["spin"])
+        if kind == "bet":
+            bets[spin] = bets.get(spin, 0) + 1
+        elif kind == "spin_held" and rec.get("parked"):
+            parked[spin] = {**rec, "bets_frozen": bets.get(spin, 0)}
+        elif kind in ("spin_result", "spin_invalid"):
+            parked.pop(spin, None)
+    return [parked[s] for s in sorted(parked)]
+
+
+def _parked_line(held: dict[str, Any]) -> str:
+    why = "; ".join(str(v) for v in (held.get("details") or {}).values())
+    points = held.get("candidate")
+    to = f"points to {points}" if points else "points to no number"
+    return (f"spin {held['spin']} (seq {held['seq']}) {to}, bets frozen: {why}; decide "
+            f"it: tablectl input confirm_result number=N spin={held['spin']} (or void "
+            f"reason=... spin={held['spin']})")
 
 
 def _limits_status(journal: Journal) -> dict[str, Any] | None:

@@ -231,7 +231,7 @@ class GpioWheelTracker:
             limit = self.cfg.auto_no_more_bets_lap_s
             if limit and lap > limit and not self._long_lap_called:
                 self._long_lap_called = True
-                self.listener.auto_no_more_bets()
+                self.listener.auto_no_more_bets(None)
             self._track_until = t + (f + f * f) * lap
             self._arm_drop(t + f * lap)
         else:
