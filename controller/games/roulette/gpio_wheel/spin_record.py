@@ -64,6 +64,9 @@ class Spin:
     held: dict[str, str] = field(default_factory=dict)
     faults: dict[str, list[str]] = field(default_factory=dict)
     launch_rotor_direction: str | None = None
+    second_ball: float | None = None  # a ball on the track after this one left it
+    rotor_b_seen: int = 0  # rotor_b activations since the launch
+    periods_without_b: list[float] = field(default_factory=list)  # rotor_a alone, in a row
     declared: bool = False
     concluded: bool = False
 
