@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from controller.games.base import Schedule, TimerHandle
 from controller.games.roulette import art12
@@ -59,6 +59,7 @@ class Revolution:
     faults: tuple[tuple[str, str], ...] = ()
     reasons: tuple[Finding, ...] = ()
     uncertain: bool = False
+    b_at: float | None = None  # its one rotor_b activation, when measured
 
     @property
     def rpm(self) -> float:
@@ -151,7 +152,8 @@ class RotorTracker:
                                           f"as the one before ({self.direction}): a fault"))
                 return self._whole(last, t, period, self.direction, prev, ball_in_play,
                                    False, faults)
-            return self._whole(last, t, period, direction, prev, ball_in_play, True, faults)
+            return replace(self._whole(last, t, period, direction, prev, ball_in_play, True,
+                                       faults), b_at=bs[0])
         if k == 0 and steady:
             faults.append(("rotor_b", f"rotor_b missed its pass in the rotor revolution ending "
                                       f"at {t:.3f} s; the rotor's period is steady"))

@@ -30,10 +30,17 @@ class PocketReading:
     period: float | None = None
     fraction: float = 0.0
     trend: float | None = None
+    margin_deg: float | None = None  # from the decoded position to the pocket's nearer edge
+    error_deg: float | None = None  # the bound of its angle error, from the stamps' timing
 
     def as_record(self) -> dict[str, Any]:
-        return {"t": round(self.t, 6), "index": self.index, "number": self.number,
-                "orphan": self.orphan}
+        out: dict[str, Any] = {"t": round(self.t, 6), "index": self.index,
+                               "number": self.number, "orphan": self.orphan}
+        if self.error_deg is not None:
+            out["angle_error_deg"] = round(self.error_deg, 3)
+        if self.margin_deg is not None:
+            out["edge_margin_deg"] = round(self.margin_deg, 3)
+        return out
 
 
 @dataclass

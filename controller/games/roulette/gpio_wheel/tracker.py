@@ -24,6 +24,7 @@ Decisions where the contract leaves room (hardware.md, "Spin verdicts"):
 
 from __future__ import annotations
 
+from collections import deque
 from types import MappingProxyType
 from typing import Any
 
@@ -31,7 +32,7 @@ from controller.core.events import GpioEdge, PortStatus, SerialData
 from controller.games.base import Schedule, TimerHandle
 from controller.games.roulette import art12
 from controller.games.roulette.config import WHEEL_INPUTS, RouletteConfig
-from controller.games.roulette.gpio_wheel import ball_track, pockets
+from controller.games.roulette.gpio_wheel import ball_track, pockets, timing
 from controller.games.roulette.gpio_wheel.pocket_sensor import PocketSensor
 from controller.games.roulette.gpio_wheel.rotor import Revolution, RotorTracker, rotor_b_dead
 from controller.games.roulette.gpio_wheel.sensors import Correction, EdgeFilter
@@ -76,6 +77,7 @@ class GpioWheelTracker:
         self._long_lap_called = False
         self._prev_whole: Revolution | None = None
         self._pocket_sensor = PocketSensor()
+        self._recent: deque[Revolution] = deque(maxlen=8)  # measured whole revolutions
 
     # -- what the game asks --------------------------------------------------------
     @property
@@ -341,6 +343,13 @@ class GpioWheelTracker:
         first = pockets.confirmed(spin.readings, self.n)
         if first is None:
             return
+        later = spin.readings[spin.readings.index(first) + 1:]
+        revs = [r for r in self._recent if r.end > spin.launch_t]  # this spin's rotor
+        spread = timing.stamp_spread(revs, first, later[0] if later else None)
+        timing.bound_readings(spin.readings, spread)
+        doubt = timing.untrusted(first, spread)
+        if doubt is not None:
+            spin.held.setdefault("timing", doubt)
         deadline = self._wait.deadline if self._wait is not None else None
         wait = self.cfg.suspended_wait_rotor_revolutions
         late = art12.ball_suspended(first.t, deadline, wait) if deadline is not None else None
@@ -360,6 +369,8 @@ class GpioWheelTracker:
         for name, message in rev.faults:
             self._fault(self.filter.count(name, "missed_pass", message))
         prev, self._prev_whole = self._prev_whole, (rev if rev.whole else None)
+        if rev.b_at is not None:
+            self._recent.append(rev)
         spin = self.spin
         if spin is None or spin.concluded:
             return
