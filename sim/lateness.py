@@ -1,26 +1,26 @@
 """How late a player drove a trace's stimulus (issue 16): ``replay --realtime`` and the
 rig player.
 
-A player sleeps until each event's time and then drives it (a mock pin, a wired line, a
-serial write). On a loaded machine it wakes late, and what the controller then measures
-is not the trace: a pocket 2 ms late at 10 times the speed is a neighbouring pocket. The
-player measures, after each edge and serial write, how far behind the trace it was, in
-trace seconds; past ``bound_s`` the run is not a comparison with the trace's truth: the
-player says so (one line, a ``player_late`` alarm where it can journal one) and exits
-non-zero.
+A player sleeps until each event's time and then drives it (a mock pin, a wired line). On
+a loaded machine it wakes late, and what the controller then measures is not the trace:
+a pocket 2 ms late at 10 times the speed is a neighbouring pocket. The player measures,
+after each GPIO edge, how far behind the trace it was, in trace seconds (shoe and wheel
+bytes carry no time a verdict is measured from); past ``bound_s`` the run is not a
+comparison with the trace's truth: the player says so (one line, a ``player_late`` alarm
+where it can journal one) and exits ``EXIT_LATE``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-BOUND_S = 0.005  # trace seconds: 5 ms, a tenth of a pocket at a fast rotor's 1 s a turn
+BOUND_S = 0.005  # trace seconds: under a fifth of a pocket at a 1 s turn (27 ms a pocket)
 EXIT_LATE = 5  # the player fell behind the trace past the bound
 
 
 @dataclass
 class Lateness:
-    """The worst lateness (trace seconds) of the edges and writes one run played."""
+    """The worst lateness (trace seconds) of the edges one run played."""
 
     bound_s: float = BOUND_S
     worst_s: float = 0.0
@@ -40,11 +40,12 @@ class Lateness:
         return self.worst_s > self.bound_s
 
     def line(self) -> str:
-        """The lateness line a player prints at the end (fits 80 columns per part)."""
+        """The lateness lines a player prints at the end (two, under 80 columns)."""
         if self.due is None:
-            return "player: no edge or serial write to drive; lateness 0 ms"
-        verdict = ("over the bound: this run is not a comparison with the trace"
-                   if self.over else "within the bound")
-        return (f"player: worst lateness {1000 * self.worst_s:.3f} ms of trace time "
-                f"({self.what} due at {self.due:.6f} s; {self.count} driven); bound "
-                f"{1000 * self.bound_s:g} ms: {verdict}")
+            return "player: no GPIO edge to drive; lateness 0 ms"
+        verdict = "over the bound: not a comparison with the trace" if self.over else (
+            "within the bound")
+        return (f"player: worst lateness {1000 * self.worst_s:.3f} ms of trace time, "
+                f"{self.what} due at {self.due:.6f} s\n"
+                f"player: {self.count} edges driven; bound {1000 * self.bound_s:g} ms: "
+                f"{verdict}")

@@ -17,9 +17,9 @@ what it must conclude (hardware.md §6).
 By default each input's line is the rig's BCM pin of the same number as the table's
 (a rig board wired pin for pin); ``--pin ball_a=5`` moves one. Exit 0 once played, 2 for a
 bad trace, config or option (one line), 1 for a pin or port that cannot be opened, 5
-when it drove an edge or a serial write more than ``--max-late-ms`` (default 5) ms of
-trace time late: it measures, after each one, how far behind the trace it was, and its
-last line gives the worst (sim/lateness.py); such a run is not a comparison.
+when it drove a GPIO edge more than ``--max-late-ms`` (default 5) ms of trace time late:
+it measures, after each one, how far behind the trace it was, and its last line gives the
+worst (sim/lateness.py); such a run is not a comparison.
 """
 
 from __future__ import annotations
@@ -98,11 +98,9 @@ class RigPlayer:
             if wait > 0:
                 self.sleep(wait)
             self._play(event, played)
-            if isinstance(event, GpioEdge | SerialData):
+            if isinstance(event, GpioEdge):
                 late = (self.clock() - start) * self.speed - (event.t - origin)
-                what = (f"{event.input} edge" if isinstance(event, GpioEdge)
-                        else f"{event.port} bytes")
-                played.lateness.record(what, event.t, late)
+                played.lateness.record(f"{event.input} edge", event.t, late)
         return played
 
     def _play(self, event: Event, played: Played) -> None:

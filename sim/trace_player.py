@@ -6,7 +6,7 @@ back through the real serial reader; dealer inputs and bets are posted as the ma
 interface would. A change a pin cannot show (a level it already has) is posted as the edge
 itself, stamped now, so that both replay modes see the same events.
 
-After each edge and serial write it measures how late it was against the trace
+After each GPIO edge it measures how late it drove it against the trace
 (:class:`sim.lateness.Lateness`, trace seconds): ``lateness`` holds the worst.
 """
 
@@ -73,6 +73,5 @@ class TracePlayer:
             fd = self.serial_fds[event.port]
             while data:
                 data = data[os.write(fd, data):]
-            self.lateness.record(f"{event.port} bytes", event.t, self.now() - event.t)
         elif isinstance(event, DealerInput | BetPlaced):
             self.post(replace(event, t=self.now()))

@@ -51,11 +51,12 @@ def pair_spread(first: PocketReading, second: PocketReading | None) -> float:
     return abs(second.fraction - first.fraction) * first.period
 
 
-def stamp_spread(revs: Sequence[Revolution], first: PocketReading,
+def stamp_spread(revs: Sequence[Revolution], first: PocketReading | None,
                  second: PocketReading | None) -> float:
     """The largest spread (seconds) between stamps that the evidence shows, at least the
     stamps' resolution."""
-    return max(RESOLUTION_S, rotor_b_spread(revs), pair_spread(first, second))
+    pair = pair_spread(first, second) if first is not None else 0.0
+    return max(RESOLUTION_S, rotor_b_spread(revs), pair)
 
 
 def angle_error_deg(spread: float, period: float) -> float:

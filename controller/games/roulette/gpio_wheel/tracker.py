@@ -343,11 +343,7 @@ class GpioWheelTracker:
         first = pockets.confirmed(spin.readings, self.n)
         if first is None:
             return
-        later = spin.readings[spin.readings.index(first) + 1:]
-        revs = [r for r in self._recent if r.end > spin.launch_t]  # this spin's rotor
-        spread = timing.stamp_spread(revs, first, later[0] if later else None)
-        timing.bound_readings(spin.readings, spread)
-        doubt = timing.untrusted(first, spread)
+        doubt = timing.untrusted(first, self._bound_readings(spin, first))
         if doubt is not None:
             spin.held.setdefault("timing", doubt)
         deadline = self._wait.deadline if self._wait is not None else None
@@ -358,6 +354,17 @@ class GpioWheelTracker:
             self._conclude(now, None)
         else:
             self._conclude(now, first.index)
+
+    def _bound_readings(self, spin: Spin, first: PocketReading | None) -> float:
+        """Give the spin's decoded readings their angle error bound (issue 16), from the
+        spread of the stamps of this spin's rotor and of ``first`` and the reading after
+        it; returns the spread (seconds)."""
+        readings = spin.readings
+        later = readings[readings.index(first) + 1:] if first in readings else []
+        revs = [r for r in self._recent if r.end > spin.launch_t]  # this spin's rotor
+        spread = timing.stamp_spread(revs, first, later[0] if later else None)
+        timing.bound_readings(readings, spread)
+        return spread
 
     # -- the rotor -----------------------------------------------------------------
     def _rotor_a(self, t: float) -> None:
@@ -512,6 +519,9 @@ class GpioWheelTracker:
         assert spin is not None
         spin.concluded = True
         self._pocket_sensor.concluded(spin)
+        if any(r.period is not None and r.error_deg is None for r in spin.readings):
+            decoded = [r for r in spin.readings if r.period is not None]
+            self._bound_readings(spin, decoded[0])
         if self._rotor_deadline is not None:
             self._rotor_deadline.cancel()
             self._rotor_deadline = None
