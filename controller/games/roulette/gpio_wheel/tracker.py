@@ -77,6 +77,7 @@ class GpioWheelTracker:
         self._long_lap_called = False
         self._prev_whole: Revolution | None = None
         self._pocket_sensor = PocketSensor()
+        self._revival: ball_track.Revival | None = None  # a pass after the ball left
         self._recent: deque[Revolution] = deque(maxlen=8)  # measured whole revolutions
 
     # -- what the game asks --------------------------------------------------------
@@ -203,10 +204,22 @@ class GpioWheelTracker:
                              "not evidence of this spin's ball")
         self._held_for_second_ball(spin, t)
 
+    def _second_ball_on_track(self, spin: Spin, revival: ball_track.Revival,
+                              t: float) -> None:
+        """The passes since the ball was taken for gone are a second ball's: the track
+        goes back to what the first ball left, and the second ball is an alarm."""
+        self._revival = None
+        revival.undo(spin)
+        self._wait = revival.wait
+        self._cancel()
+        self._judge_track(t)  # the first ball's (a) and (b), off the track since left_t
+        self._second_ball(spin, "ball_a", t)
+
     def _held_for_second_ball(self, spin: Spin, t: float) -> None:
         """Conclude the spin held once each reading before the second ball is decoded
         (its rotor revolution closed): the candidate is the first one's pocket."""
-        if spin.second_ball is not None and all(r.index is not None for r in spin.readings):
+        if (spin.second_ball is not None and not spin.concluded
+                and all(r.index is not None for r in spin.readings)):
             self._conclude(t, None)
 
     def _launch(self, number: int, t: float) -> None:
@@ -214,6 +227,7 @@ class GpioWheelTracker:
         self._cancel()
         self.filter.reset()
         self.spin = Spin(number, t, launch_rotor_direction=self.rotor.direction)
+        self._revival = None
         self._wait = None
         self._long_lap_called = False
         self._track_until = t + self.cfg.launch_timeout_s
@@ -221,6 +235,10 @@ class GpioWheelTracker:
     def _ball_a(self, t: float) -> None:
         spin = self._track(t)
         if spin is None:
+            return
+        revival = self._revival
+        if revival is not None and revival.impossible(spin, t):
+            self._second_ball_on_track(spin, revival, t)
             return
         passes = spin.passes
         self._missed_ball_a(ball_track.confirm_tentative(spin))
@@ -257,7 +275,9 @@ class GpioWheelTracker:
                 f"the track (passing at {t:.3f} s): not a reading"))
             spin.readings.clear()
         if spin.left_t is not None:
-            # The ball was taken for gone, but it is on the track: a missed pass.
+            # The ball was taken for gone, but it is on the track: a missed pass (or a
+            # second ball, which its next lap shows).
+            self._revival = ball_track.Revival.take(spin, self._wait)
             spin.left_t = None
             self._wait = None
             if self._judge_timer is not None:
@@ -441,6 +461,7 @@ class GpioWheelTracker:
             self._judge_timer.cancel()
             self._judge_timer = None
         spin.track_judged = True
+        self._revival = None
         self._track_until = float("-inf")
         if spin.concluded:
             return
