@@ -40,12 +40,11 @@ class Lateness:
         return self.worst_s > self.bound_s
 
     def line(self) -> str:
-        """The lateness lines a player prints at the end (two, under 80 columns)."""
+        """The lateness lines a player prints at the end (three, under 80 columns)."""
         if self.due is None:
             return "player: no GPIO edge to drive; lateness 0 ms"
         verdict = "over the bound: not a comparison with the trace" if self.over else (
             "within the bound")
-        return (f"player: worst lateness {1000 * self.worst_s:.3f} ms of trace time, "
-                f"{self.what} due at {self.due:.6f} s\n"
-                f"player: {self.count} edges driven; bound {1000 * self.bound_s:g} ms: "
-                f"{verdict}")
+        return (f"player: worst lateness {1000 * self.worst_s:.3f} ms of trace time\n"
+                f"player: the {self.what} due at {self.due:.6f} s; {self.count} edges "
+                f"driven\nplayer: bound {1000 * self.bound_s:g} ms: {verdict}")

@@ -97,9 +97,9 @@ def test_the_player_runs_on_mock_pins_from_the_command_line(tmp_path: Path) -> N
                           capture_output=True, text=True, cwd=REPO, timeout=60)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[-2].startswith("player: worst lateness ")
+    assert lines[-3].startswith("player: worst lateness ")
     assert lines[-1].endswith("within the bound")
-    assert all(len(line) <= 80 for line in lines[-2:])
+    assert all(len(line) <= 80 for line in lines[-3:])
     edges = sum(1 for line in trace.read_text().splitlines() if '"gpio"' in line)
     assert done.stdout.startswith(f"played {trace}: {edges} edges on 5 lines, 0 shoe bytes, "
                                   "0 requests to the table;")
