@@ -65,10 +65,10 @@ SPEC = GameSpec(
         InputSpec("open_bets", "open bets for the next spin"),
         InputSpec("close_table", "close the table (bets on the layout are returned)"),
         InputSpec("no_more_bets", "\"no va más\": close bets for the spin in play"),
-        InputSpec("void", "declare the spin in play (Art. 12 d-g) or held (a-g) invalid", (
+        InputSpec("void", "declare the spin in play (Art. 12 d-g) or held (any of a-g) "
+                  "invalid", (
             ArgSpec("reason", "ball_out_of_wheel, foreign_object, wheel_malfunction or "
-                    "wheel_stopped; for a held spin also too_few_revolutions, "
-                    "same_direction or ball_suspended"),
+                    "wheel_stopped"),
             ArgSpec("by", "who decided (dealer, inspector)", required=False))),
         InputSpec("confirm_result", "give the number of a held spin (CONTRACT §5)", (
             ArgSpec("number", "a pocket of the wheel, e.g. 17 or \"00\""),
