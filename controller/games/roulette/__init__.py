@@ -67,7 +67,8 @@ SPEC = GameSpec(
         InputSpec("open_bets", "open bets for the next spin"),
         InputSpec("close_table", "close the table (bets on the layout are returned)"),
         InputSpec("no_more_bets", "\"no va más\": close bets for the spin in play"),
-        InputSpec("void", "declare the spin in play (or held) invalid (Art. 12 d-g)", (
+        InputSpec("void", "declare the spin in play (Art. 12 d-g) or held (any of a-g) "
+                  "invalid", (
             ArgSpec("reason", "ball_out_of_wheel, foreign_object, wheel_malfunction or "
                     "wheel_stopped"),
             ArgSpec("by", "who decided (dealer, inspector)", required=False),

@@ -22,7 +22,7 @@ from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
 from controller.games.base import Emit, Schedule
 from controller.games.roulette import recovery
-from controller.games.roulette.art12 import DEALER_REASONS
+from controller.games.roulette.art12 import DEALER_REASONS, REASONS
 from controller.games.roulette.bets import bet_input, check_bet, settlement
 from controller.games.roulette.config import RouletteConfig
 from controller.games.roulette.layout import RouletteBet, layout_for
@@ -114,7 +114,8 @@ class RouletteGame:
         Raises:
             RuleViolation: code ``input_refused``, with why: not allowed in this state, the
                 last ball still on the track, no spin in play to void or held to confirm, a
-                void reason outside Art. 12 (d-g), a number not on the wheel, limits out of
+                void reason outside Art. 12 (d-g; a-g for a held
+                spin), a number not on the wheel, limits out of
                 range (Art. 16), or an input a roulette table does not take.
         """
         action = inp.action
@@ -127,10 +128,17 @@ class RouletteGame:
                                     f"{self.machine.current}")
         elif action == "void":
             reason = inp.args.get("reason")
-            if reason not in DEALER_REASONS:
+            if decision_target(self, inp) is not None:
+                # RULES.md §1: "and any other case" is the dealer's or inspector's: a
+                # held spin is voided under whichever Art. 12 reason is the true one.
+                if reason not in REASONS:
+                    raise RuleViolation("input_refused", f"void: reason {show(reason)} is "
+                                        f"not one of {', '.join(REASONS)} (Art. 12 a-g)")
+            elif reason not in DEALER_REASONS:
+                # In play, (a)-(c) are still being measured by the sensors.
                 raise RuleViolation("input_refused", f"void: reason {show(reason)} is not one of "
-                                    f"{', '.join(DEALER_REASONS)} (Art. 12 d-g)")
-            decision_target(self, inp)
+                                    f"{', '.join(DEALER_REASONS)} (Art. 12 d-g); a held spin "
+                                    "takes any of a-g")
         elif action == "confirm_result":
             decision_target(self, inp)
             self._held_number(inp)
