@@ -211,6 +211,7 @@ def test_a_dealer_blackjack_against_a_doubled_and_a_split_hand(
                                                ("h17", ["AS", "6H", "4C"])])
 def test_the_dealer_stands_or_hits_a_soft_17_as_configured(dealer: str, cards: list[str]) -> None:
     bench = Bench(dealer=dealer).coup({1: 10}, "TS", "AS", "8H", "6H")
+    bench.inp("close_insurance")  # an ace up: the dealer asked for insurance (Art. 10)
     bench.inp("stand", box=1)
     bench.cards("4C")
     assert bench.hands()["dealer"] == cards

@@ -44,9 +44,12 @@ def _inputs(seed: str) -> tuple[InputSpec, ...]:
     return (
         InputSpec("open_bets", "start a coup: bets open (Art. 7)"),
         InputSpec("no_more_bets", "close bets and deal (Art. 7-8)"),
+        InputSpec("close_insurance", "the dealer closes the insurance question: the "
+                  "decisions begin (Art. 10)"),
         InputSpec("second_card_exposed", "the dealer's second card was shown by mistake: it "
                   "is the up card (Art. 8)"),
-        InputSpec("surrender", "the box withdraws for half its bet (Art. 9)", box),
+        InputSpec("surrender", "the box withdraws for half its bet, before its first "
+                  "decision (Art. 9)", box),
         InputSpec("hit", "a card to the box's hand", box),
         InputSpec("stand", "the box's hand stands (Art. 8)", box),
         InputSpec("double", "the box's hand doubles: one card, then stands", box),
@@ -82,7 +85,7 @@ def make_spec(table: str) -> GameSpec:
                  BetSpec("bonus", "the optional bonus (Art. 7)")]
         markers = ("pool_balance", *markers)
     bets.append(BetSpec("insurance", "up to half the box's bet, when the dealer's up card is "
-                        "an ace, before the first player acts (seed 002 Art. 10)"))
+                        "an ace, until close_insurance (seed 002 Art. 10)"))
     return GameSpec(
         name=table,
         title=TITLES[table],
