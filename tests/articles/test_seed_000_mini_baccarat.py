@@ -106,6 +106,18 @@ def test_art_2_a_card_over_the_4_deck_count_stops_play_until_the_inspector_clear
     assert run.outcomes(1) == {1: "punto"}
 
 
+@pytest.mark.parametrize("left_out", ("shuffle", "cut", "load"))
+def test_art_2_the_sabot_after_the_cut_card_is_shuffled_cut_and_loaded_again(
+        tmp_path: Path, left_out: str) -> None:
+    # The sabot follows the card tables' procedures (seed 002 Art. 6 a-c, RULES.md §3):
+    # with a step left out after the cut card, no coup opens.
+    steps = [s for s in ("shuffle", "cut", "load") if s != left_out]
+    trace = Trace().burn_until(104).line("[Cut]").procedure(steps, burn="KD")
+    run = play(tmp_path, trace.coup(COUP1_BETS, *shoe_order(COUP1_BOXES, COUP1_BANCA)))
+    assert run.alarms("shoe_not_ready") and "seed 002 Art. 6" in str(run.alarms())
+    assert not run.of("coup_start") and not run.of("card")
+
+
 @pytest.mark.parametrize("decks", [1, 6, 8])
 def test_art_2_a_trace_for_another_number_of_decks_is_refused(tmp_path: Path,
                                                               decks: int) -> None:

@@ -112,11 +112,28 @@ def test_art_5abcdef_a_step_left_out_keeps_the_first_game_from_opening(
         tmp_path: Path, left_out: str) -> None:
     steps = [s for s in NEW_DECKS if s != left_out]
     run = play(tmp_path, table(ready=False).procedure(steps, burn="2C").coup(*COUP))
-    # Without "load" the burn card comes before the shoe holds any cards.
-    assert (("card_before_ready" if left_out == "load" else "procedure_out_of_order")
-            in run.codes())
+    first = run.alarms()[0]
+    if left_out == "load":
+        # Without "load" the burn card comes before the shoe holds any cards: refused,
+        # neither a burn nor the procedure's last step.
+        assert first["code"] == "card_before_ready" and first["burn"] is True
+        assert not run.of("burn")
+    else:
+        assert first["code"] == "procedure_out_of_order"
     assert run.alarms("shoe_not_ready")  # "antes de empezar la distribución de las cartas"
     assert not run.of("coup_start") and not run.of("card")
+
+
+def test_art_5f_a_card_read_before_the_load_is_refused_and_not_counted(
+        tmp_path: Path) -> None:
+    # "Colocar las cartas en el zapato": the cards count from the load on.
+    trace = table(ready=False).procedure(NEW_DECKS[:-1], burn="2C")
+    run = play(tmp_path, trace.procedure(("load",), burn="3C").coup(*COUP))
+    (early,) = run.alarms()
+    assert early["code"] == "card_before_ready" and early["burn"] is True
+    (burn,) = run.of("burn")
+    assert burn["card"] == "3C" and burn["cards_left"] == PACK - 1
+    assert run.settlements() == [(1, "main", 10, "win", 15)]
 
 
 def test_art_5_steps_out_of_order_are_an_alarm_and_not_journaled(tmp_path: Path) -> None:
@@ -153,6 +170,18 @@ def test_art_5e_6b_cut_card_with_half_the_pack_left_is_in_place(tmp_path: Path) 
     assert not run.alarms()
 
 
+def test_art_5e_6b_cut_card_with_fewer_than_40_cards_left_stops_play(tmp_path: Path) -> None:
+    # "a no menos de 40 cartas de la base": a coup dealt to 39 cards left (the reserve's
+    # own alarm stops play), then the cut card.
+    trace = table().burn_until(41).inp("open_bets").bet("main", 1, 10).inp("no_more_bets")
+    run = play(tmp_path, trace.cards("5C", "6C").line("[Cut]"))
+    assert run.codes()[0] == "cut_card_missing"
+    (cut,) = run.of("cut_card")
+    assert cut["cards_left"] == 39 and cut["late"] is True
+    (late,) = run.alarms("cut_card_late")
+    assert late["stops_play"] is True and "seed 002 Art. 5 e" in late["message"]
+
+
 def test_art_5e_6b_no_cut_card_before_the_last_40_cards_stops_play(tmp_path: Path) -> None:
     run = play(tmp_path, table().burn_until(39))  # "a no menos de 40 cartas de la base"
     (missing,) = run.alarms()
@@ -171,6 +200,26 @@ def test_art_6abcd_after_the_cut_card_no_game_before_shuffle_cut_load_and_burn(
     assert refused["code"] == "shoe_not_ready" and refused["seq"] > closed["seq"]
     assert run.steps("cut_card") == [*CUT_CARD, "burn"]
     assert run.settlements() == [(1, "main", 10, "win", 15)]
+
+
+@pytest.mark.parametrize("left_out", CUT_CARD)
+def test_art_6abc_a_step_left_out_after_the_cut_card_keeps_the_next_coup_from_opening(
+        tmp_path: Path, left_out: str) -> None:
+    steps = [s for s in CUT_CARD if s != left_out]
+    trace = table().burn_until(HALF_PACK).line("[Cut]").procedure(steps, burn="KD")
+    run = play(tmp_path, trace.coup(*COUP))
+    assert run.alarms("shoe_not_ready")
+    assert not run.of("coup_start") and not run.of("card")
+
+
+def test_art_6d_no_coup_before_the_burn_ends_the_procedure(tmp_path: Path) -> None:
+    # "Quemar cartas: Antes de iniciar la partida".
+    trace = table().burn_until(HALF_PACK).line("[Cut]").procedure(CUT_CARD, burn=None)
+    run = play(tmp_path, trace.inp("open_bets").cards("KD", line="Burn").coup(*COUP))
+    assert run.codes() == ["shoe_not_ready"]
+    assert run.steps("cut_card") == [*CUT_CARD, "burn"]
+    (start,) = run.of("coup_start")
+    assert start["seq"] > run.alarms()[0]["seq"]
 
 
 def test_art_6_the_cut_card_in_a_coup_ends_the_shoe_after_it(tmp_path: Path) -> None:
@@ -308,7 +357,9 @@ def test_art_8_no_stand_before_the_deal_is_complete(tmp_path: Path) -> None:
     assert run.settlements() == [(1, "main", 10, "win", 10)]  # 16 against 9C 7D KS: bust
 
 
-def test_art_8_the_boxes_act_left_to_right(tmp_path: Path) -> None:
+def test_art_8_the_boxes_act_in_box_order_a_decision_of_rules_4(tmp_path: Path) -> None:
+    # Art. 8 orders the deal, not the decisions ("cualquier jugador se puede plantar"):
+    # box order is RULES.md §4's decision.
     deal = two_card_deal([("TS", "2H"), ("9S", "3H")], ("5C", "9D"))
     trace = table().coup((("main", 1, 10), ("main", 2, 10)), *deal)
     trace.inp("hit", box=2).inp("stand", box=1).inp("stand", box=2).cards("KS")  # 24: bust
@@ -316,6 +367,26 @@ def test_art_8_the_boxes_act_left_to_right(tmp_path: Path) -> None:
     (refused,) = run.alarms()
     assert refused["code"] == "not_this_box"
     assert [(d["box"], d["action"]) for d in run.of("decision")] == [(1, "stand"), (2, "stand")]
+
+
+# The decisions after the deal are on the missing pages: RULES.md §4 decides them, tested
+# under Art. 8, whose compulsory deal they follow.
+def test_art_8_a_hand_doubles_on_its_first_two_cards_only_rules_4(tmp_path: Path) -> None:
+    trace = one_box(("2S", "3H"), ("9C", "7D")).inp("hit", box=1).cards("4S")  # 9
+    run = play(tmp_path, trace.inp("double", box=1).inp("stand", box=1).cards("KS"))
+    (refused,) = run.alarms()
+    assert refused["code"] == "double_not_allowed" and "RULES.md §4" in refused["message"]
+    assert run.settlements() == [(1, "main", 10, "win", 10)]  # 9 against 26
+
+
+def test_art_8_a_box_splits_once_rules_4(tmp_path: Path) -> None:
+    trace = one_box(("8S", "8H"), ("9C", "7D")).inp("split", box=1).cards("8D")
+    run = play(tmp_path, trace.inp("split", box=1).inp("stand", box=1).cards("2C")
+               .inp("stand", box=1).cards("KS"))  # 16, 10; the dealer 26
+    (refused,) = run.alarms()
+    assert refused["code"] == "split_once"
+    assert [h["cards"] for h in run.result()["boxes"][0]["hands"]] == [["8S", "8D"],
+                                                                      ["8H", "2C"]]
 
 
 # -- Art. 9: surrender ("retiro") --------------------------------------------------------------
@@ -392,6 +463,14 @@ def test_art_10_insurance_pays_2_to_1_when_the_hole_card_is_a_figure(tmp_path: P
     trace = insured(("TS", "7H"), ("AS", "KH"), 5).inp("stand", box=1)
     run = play(tmp_path, trace)
     assert run.settlements() == [(1, "insurance", 5, "win", 10), (1, "main", 10, "lose", -10)]
+
+
+def test_art_10_insurance_loses_when_the_hole_card_is_a_nine(tmp_path: Path) -> None:
+    # "apuesta a que la segunda carta del dealer será una figura o un '10'": a nine is
+    # neither (Mini-Bacará's insurance is on a nine: seed 000 Art. 11, another rule).
+    trace = insured(("TS", "8H"), ("AS", "9H"), 5).inp("stand", box=1)
+    run = play(tmp_path, trace)  # AS 9H: soft 20
+    assert run.settlements() == [(1, "insurance", 5, "lose", -5), (1, "main", 10, "lose", -10)]
 
 
 def test_art_10_insurance_loses_when_the_hole_card_is_no_ten(tmp_path: Path) -> None:
