@@ -104,6 +104,9 @@ MUTATIONS = (
     Mutation("surrender_closed_by_another_box", "a box surrenders until its own first "
              "decision", "controller/games/blackjack/checks.py", "if found.acted:",
              "if self.coup.acted:", (("002", "9"),)),
+    Mutation("limits_changed_unannounced", "players told before a limits change",
+             "controller/games/roulette/game.py", 'self.emit("limits_announced", game=',
+             "dict(game=", (("001", "16"),)),
     Mutation("pot_luck_surrender_on_by_default", "seed 004 has no surrender",
              "controller/games/blackjack/config.py", "surrender=not pot_luck",
              "surrender=True", (("004", "8"),)),
