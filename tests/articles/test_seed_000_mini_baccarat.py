@@ -192,6 +192,27 @@ def test_art_5_one_bettor_on_one_box_opens_and_bets_add_up_to_the_box_maximum(
     assert run.settlements() == [(3, "punto", 1000, "win", 1000)]  # 9 against 7
 
 
+def test_art_4_5_a_bet_on_another_s_box_needs_its_holder_s_authorization(
+        tmp_path: Path) -> None:
+    # Art. 4 "Puede intervenir en el juego de sus vecinos, previa la respectiva
+    # autorización"; Art. 5 "Los apostadores de pie no pueden apostar en casilleros sin
+    # apuestas. Sólo pueden acompañar aumentando las existentes hasta el máximo".
+    trace = Trace().inp("open_bets")
+    trace.add(bet="banca", box=2, amount=10, by="standing", authorized=True)  # empty box
+    trace.add(bet="punto", box=3, amount=10, by="seated", authorized=True)  # seated: may
+    trace.add(bet="punto", box=3, amount=10, by="standing")  # no authorization said
+    trace.add(bet="punto", box=3, amount=995, by="standing", authorized=True)  # over max
+    trace.add(bet="punto", box=3, amount=20, by="standing", authorized=True)
+    trace.inp("no_more_bets").cards(*shoe_order({3: ("9S", "TC")}, ("3H", "4D")))
+    run = play(tmp_path, trace)
+    reasons = [a["message"] for a in run.alarms("bet_refused")]
+    assert "standing_on_empty_box" in reasons[0] and "not_authorized" in reasons[1]
+    assert "box maximum" in reasons[2] and len(reasons) == 3
+    assert [(b.get("by"), b["total"]) for b in run.of("bet_placed")] == [("seated", 10),
+                                                                          ("standing", 30)]
+    assert run.settlements() == [(3, "punto", 30, "win", 30)]  # 9 against 7
+
+
 # -- Art. 6: the deal ----------------------------------------------------------------------
 def test_art_6_boxes_left_to_right_then_the_banca_face_down_then_second_cards(
         tmp_path: Path) -> None:

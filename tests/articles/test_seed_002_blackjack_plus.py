@@ -260,6 +260,25 @@ def test_art_7_bets_within_the_table_s_limits(tmp_path: Path) -> None:
     assert run.of("bets_closed")[0]["boxes"] == [2]
 
 
+def test_art_7_a_bet_joining_another_s_box_needs_its_holder_s_consent(tmp_path: Path) -> None:
+    # "Para poder adherirse a una postura adicionalmente se requerirá el consentimiento
+    # del jugador que ocupa la misma": the dealer says who placed it, and the consent.
+    trace = table().inp("open_bets").add(bet="main", box=1, amount=10, by="standing",
+                                         authorized=True)  # box 1 has no bet yet
+    trace.bet("main", 1, 10).add(bet="main", box=1, amount=10, by="seated")
+    trace.add(bet="main", box=1, amount=10, by="standing", authorized=False)
+    trace.add(bet="main", box=1, amount=20, by="standing", authorized=True)
+    trace.inp("no_more_bets").cards(*COUP[1:])
+    run = play(tmp_path, trace)
+    assert [a["message"].split(":")[1].strip() for a in run.alarms("bet_refused")] == [
+        "standing_on_empty_box", "not_authorized", "not_authorized"]
+    (joined,) = [b for b in run.of("bet_placed") if "by" in b]
+    assert (joined["by"], joined["authorized"], joined["total"]) == ("standing", True, 30)
+    assert run.settlements() == [(1, "main", 30, "win", 45)]  # one hand for the box
+    recalled = tablectl_out(run.journal, "recall", "--json")
+    assert '"by": "standing"' in recalled and '"authorized": true' in recalled
+
+
 # -- Art. 8: the two-card deal ---------------------------------------------------------------------
 FIRSTS = ("2S", "3S", "4S", "5S", "6S", "7S", "8S")
 SECONDS = ("TH", "TD", "TC", "9H", "9D", "9C", "8H")  # 12 to 16: each box decides

@@ -359,3 +359,14 @@ def test_art_8_surrender_and_insurance_where_the_operator_s_rules_say(tmp_path: 
     deal = two_card_deal([("TS", "6H")], ("9S", "7D"))
     run = play(tmp_path, table(surrender=True).coup(BOX1, *deal).inp("surrender", box=1))
     assert run.settlements() == [(1, "main", 10, "surrender", -5), (1, "pool", 1, "lose", -1)]
+
+
+def test_art_7_a_bet_joining_another_s_box_needs_its_holder_s_consent(tmp_path: Path) -> None:
+    # "others may join with consent": the dealer says who placed the bet, and the consent.
+    trace = table().inp("open_bets").bet("main", 1, 10).bet("pool", 1, 1)
+    trace.add(bet="main", box=1, amount=10, by="standing", authorized=False)
+    trace.add(bet="main", box=1, amount=10, by="standing", authorized=True)
+    run = play(tmp_path, trace.inp("no_more_bets").cards(*COUP[1:]))
+    (refused,) = run.alarms("bet_refused")
+    assert "not_authorized" in refused["message"] and "seed 004 Art. 7" in refused["message"]
+    assert run.settlements() == [(1, "main", 20, "win", 30), (1, "pool", 1, "lose", -1)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.cards.consent import check_consent
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced
 from controller.core.words import given
@@ -44,6 +45,9 @@ class Checks:
             raise RuleViolation("bad_amount", f"a bet is a positive number of chips (\"Las "
                                 f"apuestas se harán sólo con fichas\", Art. 7): "
                                 f"{given(bet.amount)}")
+        # Art. 7: "se requerirá el consentimiento del jugador que ocupa la misma".
+        check_consent(bet, any(box == bet.box for box, _ in self.bets),
+                      f"seed {'004' if self.config.table == 'pot_luck' else '002'} Art. 7")
 
     def check_table_bet(self, bet: BetPlaced) -> None:
         """A main bet (Pot Luck: also a pool bet, a bonus) before the first card, within the

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.cards.consent import FIELDS as CONSENT
 from controller.cards.evidence import window_finder
 from controller.games.base import (
     ArgSpec,
@@ -78,14 +79,15 @@ def _pool_at(start: dict[str, Any]) -> dict[str, Any]:
 def make_spec(table: str) -> GameSpec:
     """The ``GameSpec`` of ``blackjack_plus`` or ``pot_luck``."""
     seed = SEEDS[table]
-    bets = [BetSpec("main", "the box's bet, before the first card (Art. 7)")]
+    bets = [BetSpec("main", "the box's bet, before the first card (Art. 7)", CONSENT)]
     markers: tuple[str, ...] = ("dealer_turn", "shoe_procedure")
     if table == "pot_luck":
-        bets += [BetSpec("pool", "the box's pool bet, required with its bet (Art. 7)"),
-                 BetSpec("bonus", "the optional bonus (Art. 7)")]
+        bets += [BetSpec("pool", "the box's pool bet, required with its bet (Art. 7)",
+                         CONSENT),
+                 BetSpec("bonus", "the optional bonus (Art. 7)", CONSENT)]
         markers = ("pool_balance", *markers)
     bets.append(BetSpec("insurance", "up to half the box's bet, when the dealer's up card is "
-                        "an ace, until close_insurance (seed 002 Art. 10)"))
+                        "an ace, until close_insurance (seed 002 Art. 10)", CONSENT))
     return GameSpec(
         name=table,
         title=TITLES[table],
