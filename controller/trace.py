@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.cards.consent import BY
 from controller.core.config import BUTTON_INPUTS, Config
 from controller.core.errors import TraceError
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, SerialData
@@ -199,6 +200,7 @@ class _Words:
     actions: frozenset[str]
     bets: dict[str, tuple[str, ...]]
     ports: frozenset[str]
+    consent: frozenset[str]  # the tables whose bets say who placed them (``by``)
 
 
 _WORDS: _Words | None = None
@@ -212,7 +214,9 @@ def _words() -> _Words:
         _WORDS = _Words(frozenset(order), tuple(order),
                         frozenset(a for s in specs for a in s.input_actions),
                         {s.name: s.bet_kinds for s in specs},
-                        frozenset(p for s in specs for p in s.serial_ports))
+                        frozenset(p for s in specs for p in s.serial_ports),
+                        frozenset(s.name for s in specs
+                                  if any(f.name == "by" for f in s.bet_fields)))
     return _WORDS
 
 
@@ -385,7 +389,8 @@ def _event(line: _Line, kind: str, t: float, table: str, ports: set[str],
     if bet_kind not in kinds:
         raise line.error("bet", f"unknown bet kind {bet_kind!r} for {table}; kinds: "
                          f"{', '.join(kinds)}")
-    line.only("t", "bet", "box", "amount", "numbers", "which")
+    consent = ("by", "authorized") if table in words.consent else ()
+    line.only("t", "bet", "box", "amount", "numbers", "which", *consent)
     numbers = obj.get("numbers")
     if numbers is not None and (not isinstance(numbers, list)
                                 or not all(isinstance(n, str) for n in numbers)):
@@ -395,5 +400,10 @@ def _event(line: _Line, kind: str, t: float, table: str, ports: set[str],
     if which is not None and (isinstance(which, bool) or not isinstance(which, int)
                               or not -MAX_INT <= which <= MAX_INT):
         raise line.error("which", f"must be 1, 2 or 3, got {show(which)}")
+    by, authorized = obj.get("by"), obj.get("authorized")
+    if by is not None and by not in BY:
+        raise line.error("by", f"must be one of {', '.join(BY)}, got {show(by)}")
+    if authorized is not None and not isinstance(authorized, bool):
+        raise line.error("authorized", f"must be true or false, got {show(authorized)}")
     return BetPlaced(t, bet_kind, line.integer("box", 1), line.integer("amount", 1),
-                     tuple(numbers) if numbers is not None else None, which)
+                     tuple(numbers) if numbers is not None else None, which, by, authorized)

@@ -56,7 +56,9 @@ class BetPlaced:
     """A bet placed on the layout (CONTRACT §2 ``bet``); ``amount`` in chips.
 
     ``numbers`` (roulette inside bets) are strings, "00" for double zero; ``which`` is the
-    column or dozen (1-3).
+    column or dozen (1-3). At a card table, ``by`` says who placed it (``holder``,
+    ``seated``, ``standing``) and ``authorized`` the holder's consent
+    (``controller.cards.consent``); None when not said.
     """
 
     t: float
@@ -65,6 +67,8 @@ class BetPlaced:
     amount: int
     numbers: tuple[str, ...] | None = None
     which: int | None = None
+    by: str | None = None
+    authorized: bool | None = None
 
 
 Event = GpioEdge | SerialData | PortStatus | DealerInput | BetPlaced

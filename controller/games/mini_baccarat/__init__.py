@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.cards.consent import FIELDS as CONSENT
 from controller.cards.evidence import window_finder
 from controller.games.base import (
     ArgSpec,
@@ -47,10 +48,11 @@ SPEC = GameSpec(
     load_config=config.load_config,
     check_config=config.check_config,
     bets=(
-        BetSpec("punto", "on the box's hand (Art. 4-5), before the first card"),
-        BetSpec("banca", "on the Banca against the box (Art. 4-5), before the first card"),
+        BetSpec("punto", "on the box's hand (Art. 4-5), before the first card", CONSENT),
+        BetSpec("banca", "on the Banca against the box (Art. 4-5), before the first card",
+                CONSENT),
         BetSpec("insurance", "up to half the box's Punto bet, when the Banca's first card is "
-                "a nine (Art. 11)"),
+                "a nine (Art. 11)", CONSENT),
     ),
     inputs=(
         InputSpec("open_bets", "start a coup: bets open (Art. 4)"),

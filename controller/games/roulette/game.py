@@ -258,13 +258,19 @@ class RouletteGame:
         return Limits(lo, hi)
 
     def _set_limits(self, limits: Limits) -> None:
-        """Seed 001 Art. 16: limits change "despues de concluir dicha partida". A game starts
-        when bets open (RULES.md §1 decision): while the table is closed the change applies
-        at once; made while bets are open, a ball is in play or the spin is not yet settled,
-        it is journaled as ``requested`` and applies once that game is settled (or the table
-        is closed). A later request before then replaces it."""
+        """Seed 001 Art. 16: limits change "previa comunicación a los jugadores que se
+        encuentran en la mesa y despues de concluir dicha partida". First the players are
+        told: a ``limits_announced`` record ("from the next spin, limits 5–500", for the
+        display). A game starts when bets open (RULES.md §1 decision): while the table is
+        closed the change applies at once, after its announcement; made while bets are
+        open, a ball is in play or the spin is not yet settled, it is journaled as
+        ``requested`` and applies once that game is settled (or the table is closed). A
+        later request before then replaces it, announced in its turn."""
         self.pending_limits = limits
         at_once = self.state == "closed"
+        self.emit("limits_announced", game=self.game_number, min_bet=limits.min_bet,
+                  max_bet=limits.max_bet, applies="now" if at_once else "after_game",
+                  text=f"from the next spin, limits {limits.min_bet}\u2013{limits.max_bet}")
         self.emit("config_change", key="limits", min_bet=limits.min_bet,
                   max_bet=limits.max_bet, status="requested",
                   note="table closed: applies at once" if at_once else

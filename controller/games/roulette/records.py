@@ -103,10 +103,26 @@ class Bet:
     which: int | Absent = ABSENT
 
 
+@record("limits_announced")
+class LimitsAnnounced:
+    """Seed 001 Art. 16: the players are told of a limits change before it takes effect
+    ("previa comunicación a los jugadores que se encuentran en la mesa"): the limits to come
+    (whole chips); ``applies`` ``now`` (the table is closed) or ``after_game`` (once game
+    ``game`` is settled); the ``text`` a display shows, "from the next spin, limits
+    5–500"."""
+
+    game: int
+    min_bet: int
+    max_bet: int
+    applies: str
+    text: str
+
+
 @extends("alarm")
 class AlarmGame:
     game: int | Absent = ABSENT
 
 
-RECORDS: tuple[type, ...] = (SpinStart, SpinResult, SpinInvalid, SpinHeld, Bet, AlarmGame)
+RECORDS: tuple[type, ...] = (SpinStart, SpinResult, SpinInvalid, SpinHeld, Bet, LimitsAnnounced,
+                             AlarmGame)
 """Everything a roulette table journals besides the shared records."""
