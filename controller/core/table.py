@@ -352,6 +352,8 @@ class Table:
             return self._person(event, game.verify_bet, game.place_bet)
         elif isinstance(event, DealerInput):
             self.emit("input", t=event.t, action=event.action, **event.args)
+            if event.action == "dealer":  # every table's (TABLE_INPUTS), not the game's
+                return self._person(event, _verify_dealer, self._dealer)
             return self._person(event, game.verify_input, game.dealer_input)
         elif isinstance(event, SerialData):
             self.emit("serial", t=event.t, port=event.port, text=event.data.decode("latin-1"))
@@ -375,6 +377,10 @@ class Table:
             self.game.refused(event, exc)
             return Verdict.refusal(exc)
         return ACCEPTED
+
+    def _dealer(self, inp: DealerInput) -> None:
+        """Journal who deals from now on (a ``dealer`` record: issue 21)."""
+        self.emit("dealer", t=inp.t, name=str(inp.args["name"]).strip())
 
     def _gpio(self, edge: GpioEdge) -> None:
         if self.journal.edge(edge.t + self._offset, edge.input, edge.level) and (
@@ -410,3 +416,15 @@ class Table:
             self.emit("evidence", reason="interval")
         else:
             self._arm_evidence(due)
+
+
+def _verify_dealer(inp: DealerInput) -> None:
+    """A dealer's name is a word of at most 40 characters: it heads a line of statistics.
+
+    Raises:
+        RuleViolation: ``bad_dealer``, an empty or overlong name.
+    """
+    name = inp.args.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > 40:
+        raise RuleViolation("bad_dealer", f"a dealer's name is 1 to 40 characters, got "
+                            f"{name!r}")

@@ -64,6 +64,8 @@ class Spin:
     held: dict[str, str] = field(default_factory=dict)
     faults: dict[str, list[str]] = field(default_factory=dict)
     launch_rotor_direction: str | None = None
+    release: PocketReading | None = None  # the pocket under the ball at its launch
+    release_deg: float = 0.0  # the angle of the sensor that saw the launch
     declared: bool = False
     concluded: bool = False
 
@@ -112,6 +114,8 @@ class Spin:
             "pocket_readings": [r.as_record() for r in self.readings],
             "details": {r: self.reasons[r] for r in reasons},
         }
+        if self.release is not None and self.release.index is not None:
+            out["release_index"] = self.release.index
         if self.extra_max:
             out["ball_revolutions_max"] = len(self.passes) + self.extra_max
         if self.recovered:
