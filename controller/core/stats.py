@@ -64,6 +64,26 @@ def chi_square(observed: Sequence[int], probabilities: Sequence[float]) -> dict[
     return out
 
 
+def pooled(labels: Sequence[str], observed: Sequence[int], probabilities: Sequence[float]
+           ) -> dict[str, Any]:
+    """:func:`chi_square` where the sample allows: the last cells (the rarest, when the
+    cells run from common to rare) are pooled into one, "<label> or more", until every
+    expected count is at least :data:`MIN_EXPECTED` or two cells are left.
+
+    Returns the :func:`chi_square` figures and ``cells``: each ``{"label", "count",
+    "expected"}`` as tested."""
+    n = sum(observed)
+    labels_, obs, probs = list(labels), list(observed), list(probabilities)
+    while len(obs) > 2 and n * probs[-1] < MIN_EXPECTED:
+        obs[-2:] = [obs[-2] + obs[-1]]
+        probs[-2:] = [probs[-2] + probs[-1]]
+        labels_[-2:] = [labels_[-2].removesuffix(" or more") + " or more"]
+    out = chi_square(obs, probs)
+    out["cells"] = [{"label": lab, "count": o, "expected": round(n * p, 3)}
+                    for lab, o, p in zip(labels_, obs, probs, strict=True)]
+    return out
+
+
 def share(count: int, n: int, expected: float) -> dict[str, Any]:
     """``count`` of ``n`` as a share with its 95 % Wilson interval (``low``, ``high``), and
     the ``expected`` share beside it; the interval is None when ``n`` is 0."""
@@ -99,6 +119,23 @@ def trials_to_detect(p0: float, p1: float, alpha: float = ALPHA, power: float = 
     za, zb = float(stats.norm.isf(alpha)), float(stats.norm.ppf(power))
     root = za * math.sqrt(p0 * (1 - p0)) + zb * math.sqrt(p1 * (1 - p1))
     return math.ceil((root / (p1 - p0)) ** 2)
+
+
+def verdict(fig: dict[str, Any]) -> str:
+    """A :func:`chi_square` result in words, one line under 80 columns: the statistic,
+    its dof, p-value and 5 % critical value and whether it is significant; or why no test
+    was made."""
+    if fig["test"]:
+        return str(fig["test"])
+    word = "significant at 5%" if fig["p_value"] < ALPHA else "no sign of bias"
+    critical = f", 5% critical {fig['critical_5pct']:.3f}" if "critical_5pct" in fig else ""
+    return (f"chi2 {fig['chi_square']:.1f}, {fig['dof']} dof, p {p_text(fig['p_value'])}"
+            f"{critical}: {word}")
+
+
+def p_text(p: float) -> str:
+    """A p-value in a few characters."""
+    return f"{p:.3f}" if p >= 0.001 else f"{p:.1e}"
 
 
 def chart(title: str, x_label: str, labels: Sequence[str], counts: Sequence[int],

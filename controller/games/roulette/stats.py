@@ -216,11 +216,11 @@ def lines(fig: dict[str, Any]) -> list[str]:
     out += [("pockets " if i == 0 else " " * 8) + " ".join(cells[i:i + 8])
             for i in range(0, len(cells), 8)]
     out = [line.rstrip() for line in out]
-    out.append(f"fair?   {_fit(fig)}")
+    out.append(f"fair?   {stats.verdict(fig)}")
     for width in SECTOR_SIZES:
         top = max((s for s in fig["sectors"] if s["size"] == width), key=lambda s: s["count"])
         p = ("no test (expected under 5)" if top["p_value"] is None
-             else f"p {_p(top['p_value'])} (x{len(fig['sectors'])} sectors)")
+             else f"p {stats.p_text(top['p_value'])} (x{len(fig['sectors'])} sectors)")
         names = "-".join(top["pockets"][:5]) + ("-..." if width > 5 else "")
         out.append(f"{'sectors' if width == SECTOR_SIZES[0] else '':<8}{width}: {names} "
                    f"{top['count']} vs {top['expected']:.1f}, {p}")
@@ -241,7 +241,7 @@ def lines(fig: dict[str, Any]) -> list[str]:
         peak = max(range(DROP_BINS), key=lambda k: drop["counts"][k])
         out.append(f"drop    {drop['n']} spins, most at {peak * 30}-{peak * 30 + 30} deg "
                    f"({drop['counts'][peak]})")
-        out.append(f"        {_fit(drop)}")
+        out.append(f"        {stats.verdict(drop)}")
     else:
         out.append("drop    no lap times in these results: no drop zone")
     if not fig["dealers"]:
@@ -250,20 +250,8 @@ def lines(fig: dict[str, Any]) -> list[str]:
         peak = max(range(size), key=lambda k: row["counts"][k])
         out.append(f"dealer  {name[:30]}: {row['spins']} spins, most {peak} pockets on "
                    f"({row['counts'][peak]})")
-        out.append(f"        {_fit(row)}")
+        out.append(f"        {stats.verdict(row)}")
     return out
-
-
-def _fit(fig: dict[str, Any]) -> str:
-    if fig["test"]:
-        return fig["test"]
-    verdict = "significant at 5%" if fig["p_value"] < stats.ALPHA else "no sign of bias"
-    return (f"chi2 {fig['chi_square']:.1f}, {fig['dof']} dof, p {_p(fig['p_value'])} "
-            f"(5% critical {fig['critical_5pct']:.3f}): {verdict}")
-
-
-def _p(p: float) -> str:
-    return f"{p:.3f}" if p >= 0.001 else f"{p:.1e}"
 
 
 def _spins(row: dict[str, Any]) -> str:
