@@ -167,3 +167,19 @@ def test_the_drop_angle_follows_the_laps_and_the_ball_direction() -> None:
     assert drop_angle([1.0, 1.25], "cw") == pytest.approx(turns * 360)
     assert drop_angle([1.0, 1.25], "ccw") == pytest.approx(360 - turns * 360)
     assert drop_angle([1.25], "cw") is None
+
+
+def test_the_figures_are_scipy_stats_own() -> None:
+    from scipy import stats as sp
+
+    counts = [12, 7, 9, 3, 9]
+    fit = stats.chi_square(counts, [0.2] * 5)
+    ref = sp.chisquare(counts, [8] * 5)
+    assert fit["chi_square"] == pytest.approx(ref.statistic, abs=1e-4)
+    assert fit["p_value"] == pytest.approx(ref.pvalue, rel=1e-9)
+    assert fit["critical_5pct"] == pytest.approx(sp.chi2.isf(0.05, 4), abs=1e-3)
+    assert stats.upper_tail([0, 3, 9], 40, 0.1) == pytest.approx(
+        [1.0, sp.binom.sf(2, 40, 0.1), sp.binom.sf(8, 40, 0.1)], rel=1e-9)
+    ci = sp.binomtest(18, 37).proportion_ci(0.95, method="wilson")
+    row = stats.share(18, 37, 18 / 37)
+    assert (row["low"], row["high"]) == pytest.approx((ci.low, ci.high), abs=1e-6)

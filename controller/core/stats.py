@@ -12,7 +12,11 @@ journal again. ``figures()["charts"]`` are the charts, each ``{"title", "x_label
 
 Every test here follows one rule (issue 21 §3): where an expected count is under
 :data:`MIN_EXPECTED`, no χ² test is made; the figures say so and give the counts. The
-special functions are scipy.stats' (χ², binomial, normal), never our own.
+special functions are scipy's, never our own: ``scipy.special``'s χ², binomial and normal
+distribution functions, the very routines ``scipy.stats`` calls (``chi2.sf`` is
+``chdtrc``, ``binom.sf`` is ``bdtrc``), imported alone because ``scipy.stats`` takes twice
+the time and memory to import (the command's budget is 5 s and 100 MB on a Pi);
+tests/test_stats_roulette.py checks each figure against ``scipy.stats``.
 """
 
 from __future__ import annotations
@@ -42,14 +46,14 @@ def chi_square(observed: Sequence[int], probabilities: Sequence[float]) -> dict[
     number of cells minus one; ``critical_5pct`` the χ² value the statistic must pass to be
     significant at 5 %.
     """
-    from scipy import stats
+    from scipy import special
 
     cells = [(o, p) for o, p in zip(observed, probabilities, strict=True) if p > 0]
     n = sum(o for o, _ in cells)
     expected = [n * p for _, p in cells]
     dof = len(cells) - 1
     out: dict[str, Any] = {"n": n, "chi_square": None, "dof": dof, "p_value": None,
-                           "critical_5pct": round(float(stats.chi2.isf(ALPHA, dof)), 3),
+                           "critical_5pct": round(float(special.chdtri(dof, ALPHA)), 3),
                            "min_expected": round(min(expected), 3) if expected else 0.0,
                            "test": None}
     if n == 0:
@@ -58,9 +62,9 @@ def chi_square(observed: Sequence[int], probabilities: Sequence[float]) -> dict[
         out["test"] = (f"too few: an expected count is {min(expected):.1f}, under "
                        f"{MIN_EXPECTED:g}: no test made")
     else:
-        result = stats.chisquare([o for o, _ in cells], expected)
-        out["chi_square"] = round(float(result.statistic), 4)
-        out["p_value"] = float(result.pvalue)
+        statistic = sum((o - e) ** 2 / e for (o, _), e in zip(cells, expected, strict=True))
+        out["chi_square"] = round(statistic, 4)
+        out["p_value"] = float(special.chdtrc(dof, statistic))
     return out
 
 
@@ -85,25 +89,28 @@ def pooled(labels: Sequence[str], observed: Sequence[int], probabilities: Sequen
 
 
 def share(count: int, n: int, expected: float) -> dict[str, Any]:
-    """``count`` of ``n`` as a share with its 95 % Wilson interval (``low``, ``high``), and
-    the ``expected`` share beside it; the interval is None when ``n`` is 0."""
-    from scipy import stats
+    """``count`` of ``n`` as a share with its 95 % Wilson score interval (``low``,
+    ``high``), and the ``expected`` share beside it; the interval is None when ``n`` is 0."""
+    from scipy import special
 
     out: dict[str, Any] = {"count": count, "n": n, "share": None, "low": None, "high": None,
                            "expected": round(expected, 6)}
     if n:
-        ci = stats.binomtest(count, n, expected).proportion_ci(0.95, method="wilson")
-        out.update(share=round(count / n, 6), low=round(float(ci.low), 6),
-                   high=round(float(ci.high), 6))
+        z = float(special.ndtri(0.975))
+        p = count / n
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+        out.update(share=round(p, 6), low=round(max(0.0, centre - half), 6),
+                   high=round(min(1.0, centre + half), 6))
     return out
 
 
-def upper_tail(count: int, n: int, p: float) -> float:
-    """P(X >= ``count``) for X ~ Binomial(``n``, ``p``): the one-sided p-value of a count
-    this high."""
-    from scipy import stats
+def upper_tail(counts: Sequence[int], n: int, p: float) -> list[float]:
+    """P(X >= each of ``counts``) for X ~ Binomial(``n``, ``p``): the one-sided p-value of
+    a count this high (``bdtrc(k - 1, n, p)``, scipy's ``binom.sf(k - 1, n, p)``)."""
+    from scipy import special
 
-    return float(stats.binom.sf(count - 1, n, p))
+    return [1.0 if k <= 0 else float(special.bdtrc(k - 1, n, p)) for k in counts]
 
 
 def trials_to_detect(p0: float, p1: float, alpha: float = ALPHA, power: float = POWER
@@ -112,11 +119,11 @@ def trials_to_detect(p0: float, p1: float, alpha: float = ALPHA, power: float = 
     true share ``p1`` > ``p0`` with probability ``power`` (the normal approximation to the
     binomial: n = ((z₁₋α·√(p0·q0) + z_power·√(p1·q1)) / (p1 − p0))²); None when ``p1`` is
     not above ``p0`` (nothing to detect)."""
-    from scipy import stats
+    from scipy import special
 
     if p1 <= p0:
         return None
-    za, zb = float(stats.norm.isf(alpha)), float(stats.norm.ppf(power))
+    za, zb = float(special.ndtri(1 - alpha)), float(special.ndtri(power))
     root = za * math.sqrt(p0 * (1 - p0)) + zb * math.sqrt(p1 * (1 - p1))
     return math.ceil((root / (p1 - p0)) ** 2)
 
@@ -135,6 +142,8 @@ def verdict(fig: dict[str, Any]) -> str:
 
 def p_text(p: float) -> str:
     """A p-value in a few characters."""
+    if p == 0:
+        return "< 1e-300"
     return f"{p:.3f}" if p >= 0.001 else f"{p:.1e}"
 
 
@@ -181,6 +190,7 @@ class Fold(Protocol):
     """A game's figures, folded one record at a time (see the module doc)."""
 
     reads: tuple[str, ...]  # the record types it is given
+    fields: tuple[str, ...]  # the keys of them it reads (empty: whole records)
 
     def fold(self, record: dict[str, Any]) -> None: ...
 
@@ -236,23 +246,40 @@ def bounds(journal: Journal, results: tuple[str, ...], window: Window
 
 
 def records(journal: Journal, types: tuple[str, ...], after: int, until: int | None,
-            carried: tuple[str, ...] = ()) -> Iterator[dict[str, Any]]:
+            carried: tuple[str, ...] = (), fields: tuple[str, ...] = ()
+            ) -> Iterator[dict[str, Any]]:
     """The records of ``types`` with ``after`` < seq <= ``until``, oldest first, read as a
     stream; first, for each of ``carried`` (a state such as who deals), its newest record
-    at or before ``after``, so the window starts with the state in force."""
+    at or before ``after``, so the window starts with the state in force. With ``fields``
+    (top-level keys) each record holds its ``type`` and those alone (a key it lacks is
+    None), picked out by SQLite: a spin's evidence need not be parsed to count it."""
     import json
+
+    keys = ("type", *fields) if fields else ()
+    column = (f"json_extract(body, {', '.join(_path(k) for k in keys)})" if keys
+              else "body")
+
+    def read(body: str) -> dict[str, Any]:
+        return dict(zip(keys, json.loads(body), strict=True)) if keys else json.loads(body)
 
     db = journal.db
     for kind in carried:
-        row = db.execute("SELECT body FROM records WHERE type = ? AND seq <= ? "
+        row = db.execute(f"SELECT {column} FROM records WHERE type = ? AND seq <= ? "
                          "ORDER BY seq DESC LIMIT 1", (kind, after)).fetchone()
         if row is not None:
-            yield json.loads(row[0])
+            yield read(row[0])
     marks = ",".join("?" * len(types))
-    sql = f"SELECT body FROM records WHERE type IN ({marks}) AND seq > ?"
+    sql = f"SELECT {column} FROM records WHERE type IN ({marks}) AND seq > ?"
     args: list[Any] = [*types, after]
     if until is not None:
         sql += " AND seq <= ?"
         args.append(until)
     for (body,) in db.execute(sql + " ORDER BY seq", args):
-        yield json.loads(body)
+        yield read(body)
+
+
+def _path(key: str) -> str:
+    """A top-level key as an SQLite JSON path literal (``'$."number"'``)."""
+    if not key.replace("_", "").isalnum():
+        raise ValueError(f"not a record field: {key!r}")
+    return f"'$.\"{key}\"'"

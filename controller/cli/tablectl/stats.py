@@ -56,7 +56,8 @@ def run(journal: Journal, config: Config, args: argparse.Namespace) -> int:
     with journal.snapshot():
         after, until = stats.bounds(journal, spec.recall.results, window)
         carried = tuple(kind for kind in fold.reads if kind == "dealer")
-        for record in stats.records(journal, fold.reads, after, until, carried):
+        for record in stats.records(journal, fold.reads, after, until, carried,
+                                    fold.fields):
             fold.fold(record)
     figures = fold.figures()
     if args.plot and hook.games(figures):

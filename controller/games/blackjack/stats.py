@@ -45,6 +45,7 @@ class BlackjackFold:
     time."""
 
     reads: tuple[str, ...] = ("coup_start", "coup_result")
+    fields: tuple[str, ...] = ("decks", "dealer")
 
     def __init__(self, decks: int, rule: str) -> None:
         self.shoe = (decks, rule)  # the config's, until a coup_start says

@@ -29,6 +29,7 @@ class DrawPokerFold:
     """Draw poker's figures, one ``hand_result`` at a time."""
 
     reads: tuple[str, ...] = ("hand_result",)
+    fields: tuple[str, ...] = ("boxes",)
 
     def __init__(self) -> None:
         self.counts = [0] * len(CLASSES)

@@ -43,6 +43,7 @@ class MiniBaccaratFold:
     """Mini-Bacará's figures, one ``coup_result`` at a time."""
 
     reads: tuple[str, ...] = ("coup_result",)
+    fields: tuple[str, ...] = ("banca", "boxes")
 
     def __init__(self) -> None:
         self.outcomes = dict.fromkeys(OUTCOMES, 0)

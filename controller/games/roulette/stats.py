@@ -43,12 +43,15 @@ LEAVE_SPEED_REV_S = 0.45
 fitted in ``sim.wheel_sim``). A wheel whose balls leave faster or slower shifts every
 estimated drop angle alike; a drop zone's peak stays a peak."""
 UNNAMED = "(no dealer named)"
+DEALERS_SHOWN = 4  # on the one screen
 
 
 class RouletteFold:
     """Roulette's figures, one ``spin_result`` (or ``dealer`` change) at a time."""
 
     reads: tuple[str, ...] = ("spin_result", "dealer")
+    fields: tuple[str, ...] = ("name", "spin", "number", "pocket_index", "release_index",
+                               "rotor_direction", "lap_times", "ball_direction")
 
     def __init__(self, wheel: str) -> None:
         self.wheel = wheel
@@ -149,17 +152,15 @@ def sector_scan(counts: list[int], order: tuple[str, ...],
     ``{"size", "pockets", "count", "expected", "p_value"}``, ``p_value`` one-sided and
     multiplied by the ``len(sizes) × N`` sectors looked at (at most 1); None when its
     expected count is under 5 (no test)."""
-    from scipy import stats as sp
-
     n, size = sum(counts), len(order)
     looked = len(sizes) * size
     out: list[dict[str, Any]] = []
     for width in sizes:
         sums = [sum(counts[(i + k) % size] for k in range(width)) for i in range(size)]
         expected = n * width / size
-        raw = sp.binom.sf([c - 1 for c in sums], n, width / size) if n else [1.0] * size
+        raw = stats.upper_tail(sums, n, width / size)
         for i, count in enumerate(sums):
-            p = min(1.0, float(raw[i]) * looked) if expected >= stats.MIN_EXPECTED else None
+            p = min(1.0, raw[i] * looked) if expected >= stats.MIN_EXPECTED else None
             out.append({"size": width, "pockets": [order[(i + k) % size] for k in range(width)],
                         "count": count, "expected": round(expected, 3), "p_value": p})
     return out
@@ -223,7 +224,7 @@ def lines(fig: dict[str, Any]) -> list[str]:
              else f"p {stats.p_text(top['p_value'])} (x{len(fig['sectors'])} sectors)")
         names = "-".join(top["pockets"][:5]) + ("-..." if width > 5 else "")
         out.append(f"{'sectors' if width == SECTOR_SIZES[0] else '':<8}{width}: {names} "
-                   f"{top['count']} vs {top['expected']:.1f}, {p}")
+                   f"{top['count']:,} vs {top['expected']:,.1f}, {p}")
     detect_ = fig["spins_to_detect"]
     worst = detect_["worst_pocket"]
     out.append(f"detect  pocket {worst['number']} at {worst['share']:.2%} (fair "
@@ -239,18 +240,21 @@ def lines(fig: dict[str, Any]) -> list[str]:
     drop = fig["drop_zone"]
     if drop["n"]:
         peak = max(range(DROP_BINS), key=lambda k: drop["counts"][k])
-        out.append(f"drop    {drop['n']} spins, most at {peak * 30}-{peak * 30 + 30} deg "
+        out.append(f"drop    {drop['n']:,} spins, most at {peak * 30}-{peak * 30 + 30} deg "
                    f"({drop['counts'][peak]})")
         out.append(f"        {stats.verdict(drop)}")
     else:
         out.append("drop    no lap times in these results: no drop zone")
     if not fig["dealers"]:
         out.append("dealer  no release measured (a GPIO wheel's): no signature")
-    for name, row in list(fig["dealers"].items())[:4]:
+    for name, row in list(fig["dealers"].items())[:DEALERS_SHOWN]:
         peak = max(range(size), key=lambda k: row["counts"][k])
-        out.append(f"dealer  {name[:30]}: {row['spins']} spins, most {peak} pockets on "
-                   f"({row['counts'][peak]})")
+        out.append(f"dealer  {name[:30]}: {row['spins']:,} spins, most {peak} pockets on "
+                   f"({row['counts'][peak]:,})")
         out.append(f"        {stats.verdict(row)}")
+    if len(fig["dealers"]) > DEALERS_SHOWN:
+        out.append(f"        and {len(fig['dealers']) - DEALERS_SHOWN} dealers more: --json "
+                   "or a window of their shifts (--since, --until)")
     return out
 
 
