@@ -169,3 +169,20 @@ def test_an_empty_dealer_name_is_refused(tmp_path: Path) -> None:
     res = run_replay(trace, tmp_path / "j.sqlite")
     assert not res.of("dealer")
     assert any("dealer's name" in a["message"] for a in res.alarms())
+
+
+def test_a_page_folds_each_new_result_into_the_same_figures(journal: Path) -> None:
+    from controller.core import stats
+    from controller.core.config import DEFAULT_CONFIG, load_config
+
+    config = load_config(DEFAULT_CONFIG)
+    ts = [r[0] for r in sqlite3.connect(journal).execute(
+        "SELECT t FROM records WHERE type = 'spin_result' ORDER BY seq")]
+    with Journal(journal, readonly=True) as j:
+        _, whole = stats.fold_window(j, config, stats.Window())
+        _, page = stats.fold_window(j, config, stats.Window(until=ts[19] + 1e-6))
+        assert page.figures()["spins"] == 20
+        after, _ = stats.bounds(j, ("spin_result",), stats.Window(since=ts[19] + 1e-6))
+        for record in stats.records(j, page.reads, after, None, (), page.fields):
+            page.fold(record)  # one at a time, as the page sees them journaled
+    assert page.figures() == whole.figures()

@@ -220,6 +220,31 @@ class Window:
     until: float | None = None
 
 
+def fold_window(journal: Journal, config: Config, window: Window
+                ) -> tuple[StatsHook, Fold]:
+    """The table's game's statistics (its spec's hook) with the window's games folded in,
+    read as a stream in one snapshot of the journal: what ``tablectl stats`` prints, and
+    what a page keeps, folding each new record of ``fold.reads`` as it is journaled.
+
+    Raises:
+        LookupError: the table's game has no statistics.
+    """
+    from controller.games import registry
+
+    spec = registry.spec(config.game)
+    if not spec.stats:
+        raise LookupError(f"a {spec.title} table has no statistics")
+    hook = registry.load_callable(spec.stats)
+    assert isinstance(hook, StatsHook), spec.stats
+    fold = hook.make(config)
+    carried = tuple(kind for kind in fold.reads if kind == "dealer")
+    with journal.snapshot():
+        after, until = bounds(journal, spec.recall.results, window)
+        for record in records(journal, fold.reads, after, until, carried, fold.fields):
+            fold.fold(record)
+    return hook, fold
+
+
 def bounds(journal: Journal, results: tuple[str, ...], window: Window
            ) -> tuple[int, int | None]:
     """The records ``after`` < seq <= ``until`` (None: to the end) that hold the window's

@@ -39,8 +39,6 @@ def run(journal: Journal, config: Config, args: argparse.Namespace) -> int:
             this game has no statistics (exit 1).
     """
     spec = registry.spec(config.game)
-    if not spec.stats:
-        raise JournalError(f"a {spec.title} table has no statistics")
     if args.last is not None and args.last < 1:
         raise InputError("--last", None, None, f"must be at least 1, got {args.last}")
     window = stats.Window(args.last, parse_time(args.since, "--since") if args.since else None,
@@ -51,14 +49,10 @@ def run(journal: Journal, config: Config, args: argparse.Namespace) -> int:
         raise JournalError(f"{journal.path} holds a {other.title if other else game} "
                            f"table's games, not a {spec.title} table's: no statistics "
                            "(give that table's config with --config)")
-    hook: stats.StatsHook = registry.load_callable(spec.stats)  # type: ignore[assignment]
-    fold = hook.make(config)
-    with journal.snapshot():
-        after, until = stats.bounds(journal, spec.recall.results, window)
-        carried = tuple(kind for kind in fold.reads if kind == "dealer")
-        for record in stats.records(journal, fold.reads, after, until, carried,
-                                    fold.fields):
-            fold.fold(record)
+    try:
+        hook, fold = stats.fold_window(journal, config, window)
+    except LookupError as exc:
+        raise JournalError(str(exc)) from None
     figures = fold.figures()
     if args.plot and hook.games(figures):
         try:
