@@ -186,3 +186,14 @@ def test_a_page_folds_each_new_result_into_the_same_figures(journal: Path) -> No
         for record in stats.records(j, page.reads, after, None, (), page.fields):
             page.fold(record)  # one at a time, as the page sees them journaled
     assert page.figures() == whole.figures()
+
+
+def test_the_daemons_status_line_names_the_dealer() -> None:
+    from controller.core.health import StatusLine
+    from controller.games import registry
+
+    line = StatusLine("roulette-1", registry.spec("roulette"), lambda: "bets_open", None,
+                      dealer="Ana")
+    assert "bets_open; dealer Ana; no spin yet" in str(line)
+    line.observe({"type": "dealer", "seq": 4, "name": "Bea"})
+    assert "; dealer Bea;" in str(line)

@@ -107,7 +107,8 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
         table.start_sealing(sealer)
     lifecycle = Lifecycle()
     status_line = StatusLine(config.table_name, spec, lambda: str(table.game.state),
-                             _newest(journal, spec.recall.last_game_types), guard.problem)
+                             _newest(journal, spec.recall.last_game_types), guard.problem,
+                             _dealer(journal))
     supervisor = Supervisor(notifier, lifecycle, loop.call_at, clock, status_line)
     table.observers.append(supervisor.observe)
     guard.on_change = supervisor.refresh
@@ -204,6 +205,12 @@ def _self_test_allowance_s(journal_path: str) -> float:
 def _newest(journal: Journal, types: Sequence[str]) -> dict[str, Any] | None:
     found = [rec for kind in types if (rec := journal.last_of(kind)) is not None]
     return max(found, key=lambda rec: rec["seq"], default=None)
+
+
+def _dealer(journal: Journal) -> str | None:
+    """Who deals: the newest ``dealer`` record's name (issue 21), or None."""
+    rec = journal.last_of("dealer")
+    return None if rec is None else str(rec.get("name", ""))
 
 
 def _shutdown_reason(stopped_by: list[str], lifecycle: Lifecycle) -> tuple[str, bool]:
