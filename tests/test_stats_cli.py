@@ -197,3 +197,27 @@ def test_the_daemons_status_line_names_the_dealer() -> None:
     assert "bets_open; dealer Ana; no spin yet" in str(line)
     line.observe({"type": "dealer", "seq": 4, "name": "Bea"})
     assert "; dealer Bea;" in str(line)
+
+
+def test_a_card_table_restarted_mid_coup_plays_its_dealer_inputs_again_unchanged(
+        tmp_path: Path) -> None:
+    from test_card_table_restart import coup_events, play
+
+    from controller.core.events import DealerInput
+
+    events = coup_events()
+    at = events[9].t  # after the Art. 5 procedure and the burn, before the bets
+    events[9:9] = [DealerInput(at, "dealer", {"name": "Ana"}),
+                   DealerInput(at, "dealer", {"name": ""}),  # refused: an alarm
+                   DealerInput(at, "dealer", {})]  # refused: no name
+    half = len(events) - 4
+    path = tmp_path / "journal.sqlite"
+    play(path, events[:half])
+    play(path, events[half:], start=events[half - 1].t)
+    with Journal(path, readonly=True) as j:
+        recs = list(j.records())
+    (recovery,) = [r for r in recs if r["type"] == "recovery"]
+    assert recovery["mismatch"] is None
+    assert [r["name"] for r in recs if r["type"] == "dealer"] == ["Ana"]
+    codes = [r["code"] for r in recs if r["type"] == "alarm"]
+    assert codes.count("bad_dealer") == 1 and codes.count("missing_argument") == 1

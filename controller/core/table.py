@@ -39,7 +39,7 @@ from controller.core.errors import JournalWriteError, RuleViolation
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, PortStatus, SerialData
 from controller.core.logs import get_logger
 from controller.games import registry
-from controller.games.base import ACCEPTED, GameContext, Verdict
+from controller.games.base import ACCEPTED, TABLE_INPUTS, Emit, GameContext, Verdict
 from controller.store.journal import Journal, canonical
 from controller.store.records import build, schema
 from controller.store.seal import Sealer
@@ -352,8 +352,9 @@ class Table:
             return self._person(event, game.verify_bet, game.place_bet)
         elif isinstance(event, DealerInput):
             self.emit("input", t=event.t, action=event.action, **event.args)
-            if event.action == "dealer":  # every table's (TABLE_INPUTS), not the game's
-                return self._person(event, _verify_dealer, self._dealer)
+            if event.action in TABLE_INPUT_ACTIONS:  # every table's, not the game's
+                return self._person(event, verify_table_input,
+                                    lambda inp: table_input(inp, self.emit))
             return self._person(event, game.verify_input, game.dealer_input)
         elif isinstance(event, SerialData):
             self.emit("serial", t=event.t, port=event.port, text=event.data.decode("latin-1"))
@@ -377,10 +378,6 @@ class Table:
             self.game.refused(event, exc)
             return Verdict.refusal(exc)
         return ACCEPTED
-
-    def _dealer(self, inp: DealerInput) -> None:
-        """Journal who deals from now on (a ``dealer`` record: issue 21)."""
-        self.emit("dealer", t=inp.t, name=str(inp.args["name"]).strip())
 
     def _gpio(self, edge: GpioEdge) -> None:
         if self.journal.edge(edge.t + self._offset, edge.input, edge.level) and (
@@ -418,8 +415,14 @@ class Table:
             self._arm_evidence(due)
 
 
-def _verify_dealer(inp: DealerInput) -> None:
-    """A dealer's name is a word of at most 40 characters: it heads a line of statistics.
+TABLE_INPUT_ACTIONS = frozenset(i.action for i in TABLE_INPUTS)
+"""The inputs the table takes itself, whatever its game (``GameSpec.all_inputs``)."""
+
+
+def verify_table_input(inp: DealerInput) -> None:
+    """Check one of ``TABLE_INPUT_ACTIONS`` (its arguments are checked against its spec
+    first): a dealer's name is a word of at most 40 characters, as it heads a line of
+    statistics.
 
     Raises:
         RuleViolation: ``bad_dealer``, an empty or overlong name.
@@ -428,3 +431,9 @@ def _verify_dealer(inp: DealerInput) -> None:
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 40:
         raise RuleViolation("bad_dealer", f"a dealer's name is 1 to 40 characters, got "
                             f"{name!r}")
+
+
+def table_input(inp: DealerInput, emit: Emit) -> None:
+    """Do one of ``TABLE_INPUT_ACTIONS``: ``dealer`` journals who deals from now on (a
+    ``dealer`` record, issue 21). A card table's restart plays it again through here."""
+    emit("dealer", t=inp.t, name=str(inp.args["name"]).strip())
