@@ -101,8 +101,7 @@ class InputSpec:
 
 
 TABLE_INPUTS: tuple[InputSpec, ...] = (
-    InputSpec("dealer", "who deals from now on (journaled as a dealer record; tablectl "
-              "stats gives each dealer's figures; status and recall show it)",
+    InputSpec("dealer", "who deals from now on (a dealer record: tablectl stats per dealer)",
               (ArgSpec("name", "the dealer's name or badge, e.g. Ana"),)),
 )
 """The inputs every table takes, whatever its game; the table handles them itself."""

@@ -89,7 +89,7 @@ def _parser(config: Config | None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tablectl", description=plain(__doc__),
                                      parents=[common],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     sub.add_parser("status", parents=[common],
                    help="daemon running or not, last record, table state, faults, alarms",
                    description="Is the daemon running, and since when; the journal's last "
