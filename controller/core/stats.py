@@ -277,7 +277,7 @@ def records(journal: Journal, types: tuple[str, ...], after: int, until: int | N
     stream; first, for each of ``carried`` (a state such as who deals), its newest record
     at or before ``after``, so the window starts with the state in force. With ``fields``
     (top-level keys) each record holds its ``type`` and those alone (a key it lacks is
-    None), picked out by SQLite: a spin's evidence need not be parsed to count it."""
+    None), picked out by SQLite: a result's evidence need not be parsed to count it."""
     import json
 
     keys = ("type", *fields) if fields else ()
