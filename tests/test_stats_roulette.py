@@ -183,3 +183,26 @@ def test_the_figures_are_scipy_stats_own() -> None:
     ci = sp.binomtest(18, 37).proportion_ci(0.95, method="wilson")
     row = stats.share(18, 37, 18 / 37)
     assert (row["low"], row["high"]) == pytest.approx((ci.low, ci.high), abs=1e-6)
+
+
+def test_a_double_zero_wheel_has_38_pockets_and_two_zeros() -> None:
+    order = WHEEL_ORDERS["double_zero"]
+    fold = RouletteFold("double_zero")
+    for i in range(38 * 5):  # 5 a pocket: the test is made, and the sample is exactly fair
+        fold.fold({"type": "spin_result", "spin": i, "number": order[i % 38],
+                   "pocket_index": i % 38})
+    fig = fold.figures()
+    assert fig["dof"] == 37 and fig["critical_5pct"] == 52.192
+    assert fig["chi_square"] == 0 and fig["p_value"] == pytest.approx(1.0)
+    assert fig["counts"]["00"] == 5
+    assert fig["shares"]["zero"]["count"] == 10
+    assert fig["shares"]["zero"]["expected"] == pytest.approx(2 / 38, abs=1e-6)
+    assert len(fig["sectors"]) == 3 * 38
+
+
+def test_a_result_of_another_wheel_is_one_clear_error() -> None:
+    from controller.core.errors import InputError
+
+    fold = RouletteFold("single_zero")
+    with pytest.raises(InputError, match="'00' is not a pocket of the single_zero wheel"):
+        fold.fold({"type": "spin_result", "spin": 3, "number": "00", "pocket_index": 19})
