@@ -25,6 +25,8 @@ each figure next to its goal (issue 8) and the reference it is measured against.
 7-9. Operations (issue 11, bench/ops.py): start to
    ``READY=1``; idle CPU and wake-ups of the daemon over 60 s (``BENCH_IDLE_S``); journal
    growth per spin, coup and day.
+12. ``tablectl stats`` (issue 21, bench/stats_bench.py) over 100,000 spins: wall time and
+   peak memory (goals: at most 5 s and 100 MB); the pit page's redraw after one result.
 """
 
 from __future__ import annotations
@@ -507,6 +509,9 @@ def main() -> None:
         ops.bench_ready(scratch)
         ops.bench_idle(scratch)
         ops.bench_growth(scratch)
+        import stats_bench
+
+        stats_bench.bench_stats(scratch)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"(bench process peak RSS {peak:.0f} MB; figures vary with the machine's load)")
 

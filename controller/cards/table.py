@@ -46,7 +46,12 @@ from controller.cards.shoe_lines import (
 from controller.core.config import Config
 from controller.core.errors import RuleViolation, UnreadableRecord
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
-from controller.core.table import TABLE_ALARMS
+from controller.core.table import (
+    TABLE_ALARMS,
+    TABLE_INPUT_ACTIONS,
+    table_input,
+    verify_table_input,
+)
 from controller.games import registry
 from controller.games.base import Emit
 from controller.protocols import make_codec
@@ -234,6 +239,18 @@ class CardTable:
         try:
             self.verify_input(inp)
             self.dealer_input(inp)
+        except RuleViolation as exc:
+            self.refused(inp, exc)
+
+    def _table_input(self, inp: DealerInput) -> None:
+        """An input every table takes (``TABLE_INPUT_ACTIONS``), played again on restart:
+        checked and done as the Table did it live (``controller.core.table``)."""
+        try:
+            spec = registry.games().get(self.config.game)
+            if spec is not None:
+                spec.verify_arguments(inp)
+            verify_table_input(inp)
+            table_input(inp, self._emit)
         except RuleViolation as exc:
             self.refused(inp, exc)
 
@@ -439,7 +456,11 @@ class CardTable:
         elif kind == "input":
             args = {k: v for k, v in rec.items()
                     if k not in ("type", "seq", "t", "action", "source")}
-            self._input(DealerInput(t, rec["action"], args))
+            inp = DealerInput(t, rec["action"], args)
+            if inp.action in TABLE_INPUT_ACTIONS:  # the Table's own, as it did it live
+                self._table_input(inp)
+            else:
+                self._input(inp)
         else:  # a bet: the game's record of it accepted, or the alarm that refused it
             self._bet(bet_from_fields(t, rec["bet"] if kind == "alarm" else rec))
 

@@ -117,7 +117,8 @@ def _run(config: Config, journal_path: str) -> int:
     loop, table, journal_start = prepare_table(config, journal, clock, log, guard)
     lifecycle = Lifecycle()
     status_line = StatusLine(config.table_name, spec, lambda: str(table.game.state),
-                             _newest(journal, spec.recall.last_game_types), guard.problem)
+                             _newest(journal, spec.recall.last_game_types), guard.problem,
+                             _dealer(journal))
     supervisor = Supervisor(notifier, lifecycle, loop.call_at, clock, status_line)
     table.observers.append(supervisor.observe)
     guard.on_change = supervisor.refresh
@@ -235,6 +236,12 @@ def _self_test_allowance_s(journal_path: str) -> float:
 def _newest(journal: Journal, types: Sequence[str]) -> dict[str, Any] | None:
     found = [rec for kind in types if (rec := journal.last_of(kind)) is not None]
     return max(found, key=lambda rec: rec["seq"], default=None)
+
+
+def _dealer(journal: Journal) -> str | None:
+    """Who deals: the newest ``dealer`` record's name (issue 21), or None."""
+    rec = journal.last_of("dealer")
+    return None if rec is None else str(rec.get("name", ""))
 
 
 def _shutdown_reason(stopped_by: list[str], lifecycle: Lifecycle) -> tuple[str, bool]:

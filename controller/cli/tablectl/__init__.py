@@ -10,7 +10,8 @@ record and its age; table state, last game, sensor faults, alarms), ``recall GAM
 by time, or a game's raw inputs as a trace), ``seal-init`` (the sealing key), ``calibrate``
 (the pocket sensor's angle, from a ball resting in a known pocket), ``config check FILE``
 (every error of a config at once), ``analyze GAME`` (exact figures through the table's own
-rules code).
+rules code), ``stats`` (surveillance figures over a window of games: --last, --since,
+--until; --plot FILE.png).
 ``input``, ``bet`` and ``sensors`` (``--watch``: live) talk to the running daemon through
 its control socket; ``input`` and ``bet`` print the table's verdict. Every command takes
 ``--json``: one JSON document on stdout instead of lines for people.
@@ -43,6 +44,7 @@ from controller.cli.tablectl import (
     recall,
     seal,
     sensors,
+    stats,
     status,
     verify,
 )
@@ -98,7 +100,7 @@ def _parser(config: Config | None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tablectl", description=plain(__doc__),
                                      parents=[common],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     sub.add_parser("status", parents=[common],
                    help="daemon running or not, last record, table state, faults, alarms",
                    description="Is the daemon running, and since when; the journal's last "
@@ -120,6 +122,7 @@ def _parser(config: Config | None) -> argparse.ArgumentParser:
     calibrate.add_parser(sub, common)
     config_check.add_parser(sub, common)
     analyze.add_parser(sub, common)
+    stats.add_parser(sub, common)
     return parser
 
 
@@ -195,6 +198,8 @@ def _on_journal(journal: Journal, config: Config, args: argparse.Namespace) -> i
         return export.run(journal, _game_of(journal, config), args)
     if args.command == "status":
         return status.run(journal, config, args.json)
+    if args.command == "stats":
+        return stats.run(journal, config, args)
     if args.command == "calibrate":
         return calibrate.run(journal, config, args)
     return recall.run(journal, args.game, args.last, args.json)

@@ -70,7 +70,7 @@ def _bets_help(spec: GameSpec) -> str:
 
 def _inputs_help(spec: GameSpec) -> str:
     lines = []
-    for inp in spec.inputs:
+    for inp in spec.all_inputs:
         args = " ".join(f"{a.name}=" + ("..." if a.required else "[...]") for a in inp.args)
         lines.append(f"  {inp.action} {args}".rstrip())
         lines.append(f"      {inp.help}")

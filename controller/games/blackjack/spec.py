@@ -106,6 +106,7 @@ def make_spec(table: str) -> GameSpec:
         simulate=f"{_HERE}.simulation:write_trace",
         daemon_simulator=f"{_HERE}.simulation:daemon_events",
         analyze=f"{_HERE}.analysis:command",
+        stats=f"{_HERE}.stats:STATS",
         log={name: None for name in ("coup_start", "coup_result", "shoe_procedure", "cut_card",
                                      "decision", "pool_balance", "box_refused")},
         log_words=log.WORDS,

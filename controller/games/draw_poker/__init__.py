@@ -91,6 +91,7 @@ SPEC = GameSpec(
                       markers=("round_action", "draw_start"),
                       summary=recall.summary, detail=recall.detail),
     simulate="controller.games.draw_poker.simulation:write_trace",
+    stats="controller.games.draw_poker.stats:STATS",
     daemon_simulator="controller.games.draw_poker.simulation:daemon_events",
     analyze="controller.games.draw_poker.analysis:command",
     log={name: None for name in ("hand_start", "bets_closed", "round_action", "draw",

@@ -78,6 +78,7 @@ SPEC = GameSpec(
                       markers=("shoe_procedure",),
                       summary=recall.summary, detail=recall.detail),
     simulate="controller.games.mini_baccarat.simulation:write_trace",
+    stats="controller.games.mini_baccarat.stats:STATS",
     daemon_simulator="controller.games.mini_baccarat.simulation:daemon_events",
     analyze="controller.games.mini_baccarat.analysis:command",
     log={name: None for name in ("coup_start", "coup_result", "shoe_procedure", "cut_card")},

@@ -95,6 +95,7 @@ SPEC = GameSpec(
     simulate="controller.games.roulette.simulation:write_trace",
     simulate_options=("--spins", "--scenario", "--wheel"),
     calibrate="controller.games.roulette.calibration:command",
+    stats="controller.games.roulette.stats:STATS",
     daemon_simulator="controller.games.roulette.simulation:daemon_events",
     # A spin's evidence is long: the log line keeps what the pit reads; the journal keeps all.
     log={

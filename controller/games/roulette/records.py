@@ -41,6 +41,7 @@ class _Measured:
     lap_times: list[float] | Absent = ABSENT
     rotor_periods: list[float] | Absent = ABSENT
     pocket_readings: list[dict[str, Any]] | Absent = ABSENT
+    release_index: int | Absent = ABSENT  # the pocket under the ball at its launch
     details: dict[str, Any] | Absent = ABSENT
     ball_revolutions_max: int | Absent = ABSENT
     recovered_passes: list[dict[str, Any]] | Absent = ABSENT

@@ -74,6 +74,8 @@ class Spin:
     second_ball: float | None = None  # a ball on the track after this one left it
     rotor_b_seen: int = 0  # rotor_b activations since the launch
     periods_without_b: list[float] = field(default_factory=list)  # rotor_a alone, in a row
+    release: PocketReading | None = None  # the pocket under the ball at its launch
+    release_deg: float = 0.0  # the angle of the sensor that saw the launch
     declared: bool = False
     concluded: bool = False
 
@@ -122,6 +124,8 @@ class Spin:
             "pocket_readings": [r.as_record() for r in self.readings],
             "details": {r: self.reasons[r] for r in reasons},
         }
+        if self.release is not None and self.release.index is not None:
+            out["release_index"] = self.release.index
         if self.extra_max:
             out["ball_revolutions_max"] = len(self.passes) + self.extra_max
         if self.recovered:

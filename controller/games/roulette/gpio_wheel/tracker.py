@@ -37,7 +37,7 @@ from controller.games.roulette.gpio_wheel.pocket_sensor import PocketSensor
 from controller.games.roulette.gpio_wheel.readings import PocketReadings
 from controller.games.roulette.gpio_wheel.rotor import Revolution, RotorTracker, rotor_b_dead
 from controller.games.roulette.gpio_wheel.sensors import Correction, EdgeFilter
-from controller.games.roulette.gpio_wheel.spin_record import Spin
+from controller.games.roulette.gpio_wheel.spin_record import PocketReading, Spin
 from controller.games.roulette.gpio_wheel.suspended_wait import SuspendedWait
 from controller.games.roulette.wheel import SpinOutcome, WheelListener
 
@@ -182,17 +182,20 @@ class GpioWheelTracker(PocketReadings):
             number = self.listener.ball_launched(t, f"{name} at {t:.3f} s")
             if number is None:
                 return
-            self._launch(number, t)
+            self._launch(number, t, name)
         if name == "ball_a":
             self._ball_a(t)
         else:
             self._ball_b(t)
 
-    def _launch(self, number: int, t: float) -> None:
-        """Start tracking spin ``number`` at ``t`` (the first ball activation)."""
+    def _launch(self, number: int, t: float, name: str) -> None:
+        """Start tracking spin ``number`` at ``t`` (the first ball activation, of sensor
+        ``name``: where the ball was released, for the dealer's signature)."""
         self._cancel()
         self.filter.reset()
-        self.spin = Spin(number, t, launch_rotor_direction=self.rotor.direction)
+        self.spin = Spin(number, t, launch_rotor_direction=self.rotor.direction,
+                         release=PocketReading(t), release_deg=(
+                             0.0 if name == "ball_a" else self.cfg.ball_b_deg))
         self._revival = None
         self._wait = None
         self._long_lap_called = False
@@ -332,6 +335,8 @@ class GpioWheelTracker(PocketReadings):
             spin.held.setdefault("rotor", rev.faults[0][1])
         if rev.whole and rev.direction is not None:
             pockets.decode(spin.readings, rev, self.order, trend, self.cfg.ball_pocket_deg)
+            if spin.release is not None:  # the pocket under the ball at its release
+                pockets.decode([spin.release], rev, self.order, None, spin.release_deg)
             self._held_for_second_ball(spin, rev.end)
             if spin.concluded:
                 return
