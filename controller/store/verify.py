@@ -85,15 +85,20 @@ class FullReport:
 
 
 def check_full(journal: Journal, schema: Schema) -> FullReport:
-    """Everything in the journal (see the module doc); ``schema`` reads the records."""
+    """Everything in the journal (see the module doc); ``schema`` reads the records.
+
+    Streamed: the records and the evidence batches are walked side by side, each in its
+    order (a batch is written with the record that closes it, so both run in the same
+    order), and nothing is kept of either but the problems: memory does not grow with
+    the journal."""
     integrity = journal.integrity()
-    refs: dict[int, tuple[int, dict[str, Any]]] = {}
     unreadable: list[str] = []
+    evidence = _EvidenceWalk(journal)
 
     def each(record: dict[str, Any]) -> None:
         ref = record.get("evidence")
         if isinstance(ref, dict) and isinstance(ref.get("batch"), int):
-            refs[ref["batch"]] = (record["seq"], ref)
+            evidence.closed(record["seq"], ref)
         if len(unreadable) < 10:
             try:
                 check(schema, record)
@@ -101,28 +106,58 @@ def check_full(journal: Journal, schema: Schema) -> FullReport:
                 unreadable.append(f"record {record['seq']} cannot be read: {exc}")
 
     report = FullReport(check_chain(journal, 0, each))
+    evidence.rest()
     if integrity != "ok":
         report.problems.append(f"SQLite integrity check: {integrity}")
-    report.problems += unreadable
-    seen: set[int] = set()
-    for seq, batch in journal.batches():
-        seen.add(batch.batch)
-        report.batches += 1
-        report.edges += batch.edges
-        owner = refs.get(batch.batch)
-        if owner is None or owner[0] != seq:
-            report.problems.append(f"evidence batch {batch.batch}: no record {seq} closes it")
-            continue
-        ref = owner[1]
-        if ref.get("sha256") != batch.sha256 or ref.get("edges") != batch.edges:
-            report.problems.append(f"evidence batch {batch.batch}: its SHA-256 is not the one "
-                                   f"record {seq} carries: the batch was altered")
-            continue
-        try:
-            batch.decode()
-        except ValueError as exc:
-            report.problems.append(f"evidence batch {batch.batch}: cannot be decoded: {exc}")
-    for number in sorted(set(refs) - seen):
-        report.problems.append(f"evidence batch {number} (closed by record {refs[number][0]}) "
-                               "is missing")
+    report.problems += unreadable + evidence.problems
+    report.batches, report.edges = evidence.batches, evidence.edges
     return report
+
+
+class _EvidenceWalk:
+    """The evidence batches, walked in batch order as the records that close them come."""
+
+    def __init__(self, journal: Journal) -> None:
+        self._batches = journal.batches()
+        self._next = next(self._batches, None)
+        self.problems: list[str] = []
+        self.batches = 0
+        self.edges = 0
+
+    def _advance(self) -> None:
+        assert self._next is not None
+        self.batches += 1
+        self.edges += self._next[1].edges
+        self._next = next(self._batches, None)
+
+    def closed(self, seq: int, ref: dict[str, Any]) -> None:
+        """Record ``seq`` says it closes the batch of ``ref`` (its number and SHA-256)."""
+        number = ref["batch"]
+        while self._next is not None and self._next[1].batch < number:
+            self._unclosed()
+        if self._next is None or self._next[1].batch > number:
+            self.problems.append(f"evidence batch {number} (closed by record {seq}) is missing")
+            return
+        closing, batch = self._next
+        self._advance()
+        if closing != seq:
+            self.problems.append(f"evidence batch {batch.batch}: no record {closing} closes it")
+        elif ref.get("sha256") != batch.sha256 or ref.get("edges") != batch.edges:
+            self.problems.append(f"evidence batch {batch.batch}: its SHA-256 is not the one "
+                                 f"record {seq} carries: the batch was altered")
+        else:
+            try:
+                batch.decode()
+            except ValueError as exc:
+                self.problems.append(f"evidence batch {batch.batch}: cannot be decoded: {exc}")
+
+    def _unclosed(self) -> None:
+        assert self._next is not None
+        closing, batch = self._next
+        self.problems.append(f"evidence batch {batch.batch}: no record {closing} closes it")
+        self._advance()
+
+    def rest(self) -> None:
+        """The batches no record closed (after the last reference, or the chain's break)."""
+        while self._next is not None:
+            self._unclosed()
