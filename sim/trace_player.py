@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, SerialData
@@ -29,7 +29,7 @@ class TracePlayer:
         post: the loop's entry point, for inputs and bets.
     """
 
-    def __init__(self, events: list[Event], now: Callable[[], float],
+    def __init__(self, events: Sequence[Event], now: Callable[[], float],
                  to_wall: Callable[[float], float], gpio: GpioInputs | None,
                  serial_fds: dict[str, int], post: Callable[[Event], None]) -> None:
         self.events = events
