@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, SerialData
@@ -33,7 +33,7 @@ class TracePlayer:
         post: the loop's entry point, for inputs and bets.
     """
 
-    def __init__(self, events: list[Event], now: Callable[[], float],
+    def __init__(self, events: Sequence[Event], now: Callable[[], float],
                  to_wall: Callable[[float], float], gpio: GpioInputs | None,
                  serial_fds: dict[str, int], post: Callable[[Event], None],
                  bound_s: float = BOUND_S) -> None:

@@ -31,6 +31,7 @@ from controller.core.words import given
 from controller.store.records import RecordError, Schema, check
 
 if TYPE_CHECKING:
+    from controller.store.evidence import Batch
     from controller.store.journal import Journal, VerifyResult
 
 
@@ -205,15 +206,20 @@ class FullReport:
 
 
 def check_full(journal: Journal, schema: Schema) -> FullReport:
-    """Everything in the journal (see the module doc); ``schema`` reads the records."""
+    """Everything in the journal (see the module doc); ``schema`` reads the records.
+
+    Streamed: the records and the evidence batches are walked side by side, each in its
+    order (a batch is written with the record that closes it, so both run in the same
+    order), and nothing is kept of either but the problems: memory does not grow with
+    the journal."""
     integrity = journal.integrity()
-    refs: dict[int, tuple[int, dict[str, Any]]] = {}
     unreadable: list[str] = []
+    evidence = _EvidenceWalk(journal)
 
     def each(record: dict[str, Any]) -> None:
         ref = record.get("evidence")
         if isinstance(ref, dict) and isinstance(ref.get("batch"), int):
-            refs[ref["batch"]] = (record["seq"], ref)
+            evidence.closed(record["seq"], ref)
         if len(unreadable) < 10:
             try:
                 check(schema, record)
@@ -222,18 +228,11 @@ def check_full(journal: Journal, schema: Schema) -> FullReport:
 
     report = FullReport(check_chain(journal, 0, each))
     report.problems += _breaks_after(journal, report.chain, each)
+    evidence.rest(report.chain.bad_seq if report.chain.damaged is not None else None)
     if integrity != "ok":
         report.problems.append(f"SQLite integrity check: {integrity}")
-    report.problems += unreadable
-    seen: set[int] = set()
-    try:
-        _check_batches(journal, refs, seen, report)
-    except sqlite3.DatabaseError as exc:
-        report.problems.append(f"evidence batches after batch {max(seen, default=0)} cannot "
-                               f"be read: the journal's file is damaged (SQLite: {exc})")
-    for number in sorted(set(refs) - seen):
-        report.problems.append(f"evidence batch {number} (closed by record {refs[number][0]}) "
-                               "is missing")
+    report.problems += unreadable + evidence.problems
+    report.batches, report.edges = evidence.batches, evidence.edges
     return report
 
 
@@ -251,32 +250,72 @@ def _breaks_after(journal: Journal, chain: VerifyResult,
     return found
 
 
-def _check_batches(journal: Journal, refs: dict[int, tuple[int, dict[str, Any]]],
-                   seen: set[int], report: FullReport) -> None:
-    """Each evidence batch against the reference its closing record carries (``refs``);
-    the batches read go into ``seen``."""
-    unread = report.chain.bad_seq if report.chain.damaged is not None else None
-    skipped = 0
-    for seq, batch in journal.batches():
-        seen.add(batch.batch)
-        report.batches += 1
-        report.edges += batch.edges
-        if unread is not None and seq >= unread:  # its record is past the damage
-            skipped += 1
-            continue
-        owner = refs.get(batch.batch)
-        if owner is None or owner[0] != seq:
-            report.problems.append(f"evidence batch {batch.batch}: no record {seq} closes it")
-            continue
-        ref = owner[1]
-        if ref.get("sha256") != batch.sha256 or ref.get("edges") != batch.edges:
-            report.problems.append(f"evidence batch {batch.batch}: its SHA-256 is not the one "
-                                   f"record {seq} carries: the batch was altered")
-            continue
+class _EvidenceWalk:
+    """The evidence batches, walked in batch order as the records that close them come
+    (in seq order, as the chain is checked): nothing of either is kept."""
+
+    def __init__(self, journal: Journal) -> None:
+        self._batches = journal.batches()
+        self._next: tuple[int, Batch] | None = None
+        self.problems: list[str] = []
+        self.batches = 0
+        self.edges = 0
+        self._last = 0  # the last batch read
+        self._read()
+
+    def _read(self) -> None:
         try:
-            batch.decode()
-        except ValueError as exc:
-            report.problems.append(f"evidence batch {batch.batch}: cannot be decoded: {exc}")
-    if skipped:
-        report.problems.append(f"{skipped} evidence batches closed from record {unread} on are "
-                               "not checked: their records cannot be read")
+            self._next = next(self._batches, None)
+        except sqlite3.DatabaseError as exc:
+            self._next = None
+            self.problems.append(f"evidence batches after batch {self._last} cannot be "
+                                 f"read: the journal's file is damaged (SQLite: {exc})")
+
+    def _advance(self) -> None:
+        assert self._next is not None
+        self.batches += 1
+        self.edges += self._next[1].edges
+        self._last = self._next[1].batch
+        self._read()
+
+    def closed(self, seq: int, ref: dict[str, Any]) -> None:
+        """Record ``seq`` says it closes the batch of ``ref`` (its number and SHA-256)."""
+        number = ref["batch"]
+        while self._next is not None and self._next[1].batch < number:
+            self._unclosed()
+        if self._next is None or self._next[1].batch > number:
+            self.problems.append(f"evidence batch {number} (closed by record {seq}) is missing")
+            return
+        closing, batch = self._next
+        self._advance()
+        if closing != seq:
+            self.problems.append(f"evidence batch {batch.batch}: no record {closing} closes it")
+        elif ref.get("sha256") != batch.sha256 or ref.get("edges") != batch.edges:
+            self.problems.append(f"evidence batch {batch.batch}: its SHA-256 is not the one "
+                                 f"record {seq} carries: the batch was altered")
+        else:
+            try:
+                batch.decode()
+            except ValueError as exc:
+                self.problems.append(f"evidence batch {batch.batch}: cannot be decoded: {exc}")
+
+    def _unclosed(self) -> None:
+        assert self._next is not None
+        closing, batch = self._next
+        self.problems.append(f"evidence batch {batch.batch}: no record {closing} closes it")
+        self._advance()
+
+    def rest(self, unread: int | None) -> None:
+        """The batches no record closed (after the last reference, or a break); with
+        ``unread``, the first record a damaged page hides, those it closes are counted
+        apart: they cannot be checked."""
+        skipped = 0
+        while self._next is not None:
+            if unread is not None and self._next[0] >= unread:
+                skipped += 1
+                self._advance()
+            else:
+                self._unclosed()
+        if skipped:
+            self.problems.append(f"{skipped} evidence batches closed from record {unread} on "
+                                 "are not checked: their records cannot be read")

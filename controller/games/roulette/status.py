@@ -27,18 +27,27 @@ def status(journal: Journal) -> GameStatus:
 
 def parked_spins(journal: Journal) -> list[dict[str, Any]]:
     """The ``spin_held`` records of spins parked and not decided yet, oldest first, each
-    with ``bets_frozen``: how many bets wait with it."""
+    with ``bets_frozen``: how many bets wait with it. Holds are rare: only they and the
+    records around each parked one are read, never the whole journal's bets."""
     parked: dict[int, dict[str, Any]] = {}
-    bets: dict[int, int] = {}
-    for rec in journal.records(types=("spin_held", "spin_result", "spin_invalid", "bet")):
-        kind, spin = rec["type"], int(rec["game"] if rec["type"] == "bet" else rec["spin"])
-        if kind == "bet":
-            bets[spin] = bets.get(spin, 0) + 1
-        elif kind == "spin_held" and rec.get("parked"):
-            parked[spin] = {**rec, "bets_frozen": bets.get(spin, 0)}
-        elif kind in ("spin_result", "spin_invalid"):
-            parked.pop(spin, None)
-    return [parked[s] for s in sorted(parked)]
+    for rec in journal.records(types=("spin_held",)):
+        if rec.get("parked"):
+            parked[int(rec["spin"])] = rec
+    if not parked:
+        return []
+    first = min(rec["seq"] for rec in parked.values())
+    for rec in journal.records(after=first, types=("spin_result", "spin_invalid")):
+        parked.pop(int(rec["spin"]), None)
+    return [{**parked[s], "bets_frozen": _bets_of(journal, parked[s])} for s in sorted(parked)]
+
+
+def _bets_of(journal: Journal, held: dict[str, Any]) -> int:
+    """How many bets of ``held``'s spin were taken: those since the game before it ended."""
+    (since,) = journal.db.execute(
+        "SELECT coalesce(max(seq), 0) FROM records WHERE type IN "
+        "('spin_result', 'spin_invalid', 'spin_held') AND seq < ?", (held["seq"],)).fetchone()
+    return sum(1 for rec in journal.records(after=since, types=("bet",))
+               if rec["seq"] < held["seq"] and rec.get("game") == held["spin"])
 
 
 def _parked_line(held: dict[str, Any]) -> str:
