@@ -31,6 +31,7 @@ each figure next to its goal (issue 8) and the reference it is measured against.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import resource
@@ -48,6 +49,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 sys.path.insert(0, str(ROOT / "bench"))
 
+from harness import Run, Section, choose, write_json  # noqa: E402
+
 
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
@@ -63,7 +66,8 @@ def _met(ok: bool) -> str:
     return "met" if ok else "NOT met"
 
 
-def bench_replay(scratch: Path) -> None:
+def bench_replay(run: Run) -> None:
+    scratch = run.scratch
     trace = scratch / "spins-1000.jsonl"
     t0 = time.perf_counter()
     subprocess.run([BIN / "table-controller", "simulate", "--spins", "1000", "--seed", "1",
@@ -84,13 +88,17 @@ def bench_replay(scratch: Path) -> None:
             spins[rec["spin"]] = rec.get("number") or rec["reason"]
     verify = subprocess.run([BIN / "tablectl", "--journal", journal, "verify", "--full"],
                             capture_output=True, text=True)
-    print("== 1. replay of 1,000 simulated spins")
+    print("== replay: replay of 1,000 simulated spins")
     print(f"   trace: {edges} GPIO edges, simulated in {sim_s:.1f} s")
     print(f"   the whole command (start, parse, controller, journal, print): {wall:.2f} s "
           f"= {edges / wall:,.0f} edges/s")
     # The best of three of each phase: the machine's other work only ever adds time.
+    run.figure("replay_1000_spins_s", wall)
     phases = [_replay_phases(trace, scratch) for _ in range(3)]
     parse_s, run_s = min(p for p, _ in phases), min(r for _, r in phases)
+    run.figure("replay_parse_s", parse_s)
+    run.figure("replay_controller_s", run_s)
+    run.figure("replay_controller_over_parse", run_s / parse_s)
     print(f"   reading and checking the trace {parse_s:.2f} s; the controller (tracking, state "
           f"machines, journal) {run_s:.2f} s (best of 3 each) = {run_s / parse_s:.1f}x "
           f"(goal at most 3x: {_met(run_s <= 3 * parse_s)}), {edges / run_s:,.0f} edges/s")
@@ -160,8 +168,9 @@ def _timed_handle(table: Any, journal: Any, decided: list[float], handled: list[
     return handle
 
 
-def bench_commit(scratch: Path) -> list[float]:
-    """Decision to commit on a durable journal; returns the bare commit times of this run."""
+def bench_commit(run: Run) -> None:
+    """Decision to commit on a durable journal, against the bare commits of this run."""
+    scratch = run.scratch
     from controller.cli.compose import compose
     from controller.core.clock import VirtualClock
     from controller.core.config import apply_overrides, load_config
@@ -183,19 +192,20 @@ def bench_commit(scratch: Path) -> list[float]:
     loop.handler = _timed_handle(table, journal, decisions, handled, written)
     loop.run_events(tr.events)
     journal.close()
-    bare = _bare_commit_s(scratch / "bare.sqlite")
-    print("== 2. decision to commit, durable journal (WAL, synchronous=FULL), 60 spins")
+    bare = run.bare_commits(_bare_commit_s)
+    print("== commit: decision to commit, durable journal (WAL, synchronous=FULL), 60 spins")
     print(f"   each input that journals records, its first record (the decision) to its "
           f"commit: {_ms(decisions)}")
     print(f"   of which the SQLite transaction alone (BEGIN to COMMIT, one fsync): "
           f"{_ms(written)}; its arrival to its commit: {_ms(handled)}")
     print(f"   bare SQLite insert+commit, same run: {_ms(bare)}")
     ratio = _percentile(decisions, 99) / _percentile(bare, 99)
+    run.figure("decision_commit_p99_over_bare", ratio)
     print(f"   p99 {ratio:.2f}x the bare commit's (goal at most 1.5x: {_met(ratio <= 1.5)})")
-    return bare
 
 
-def bench_daemon(scratch: Path) -> None:
+def bench_daemon(run: Run) -> None:
+    scratch = run.scratch
     """The daemon on its simulated roulette table, 50 times faster than life, for about
     40 s: fsyncs (strace, when installed) and journal bytes per spin."""
     journal = scratch / "daemon.sqlite"
@@ -229,25 +239,29 @@ def bench_daemon(scratch: Path) -> None:
     size = journal.stat().st_size
     commits = next((int(line.split("commits=")[1].split()[0]) for line in log.open()
                     if "commits=" in line), None)
-    print(f"== 3. the daemon: simulated roulette at 50x for 40 s: {spins} spins, {records} "
+    print(f"== daemon: the daemon: simulated roulette at 50x for 40 s: {spins} spins, {records} "
           f"records")
     if strace and counts.exists():
         syncs = sum(int(line.split()[3]) for line in counts.open()
                     if line.strip().endswith(("fsync", "fdatasync")))
+        run.figure("daemon_fsyncs_per_spin", syncs / spins)
         print(f"   fsyncs (strace: fsync + fdatasync): {syncs} = {syncs / spins:.1f} a spin "
-              f"(goal under 15: {_met(syncs / spins < 15)}; commits {commits})")
+              f"(goal at most 8: {_met(syncs / spins <= 8)}; commits {commits})")
     else:
+        run.figure("daemon_fsyncs_per_spin", (commits or 0) / spins)
         print(f"   commits (one fsync of the WAL each; strace not installed): {commits} = "
-              f"{(commits or 0) / spins:.1f} a spin (goal under 15)")
+              f"{(commits or 0) / spins:.1f} a spin (goal at most 8)")
+    run.figure("daemon_journal_bytes_per_spin", size / spins)
     print(f"   journal: {size / 1024:.0f} KB = {size / spins / 1024:.1f} KB a spin "
-          f"(goal under 6 KB: {_met(size / spins < 6 * 1024)})")
+          f"(goal at most 5 KB: {_met(size / spins <= 5 * 1024)})")
 
 
-def bench_start(scratch: Path) -> None:
+def bench_start(run: Run) -> None:
+    scratch = run.scratch
     """Time to ready and peak memory at start on short and long journals."""
     from journals import tile, time_to_ready
 
-    print("== 4. time to ready and peak memory at start (a fresh process: open, verify "
+    print("== start: time to ready and peak memory at start (a fresh process: open, verify "
           "from the last checkpoint, recover; the median of 5 starts)")
     base = scratch / "start-roulette.sqlite"
     trace = scratch / "spins-300.jsonl"
@@ -320,20 +334,23 @@ print(" ".join(f"{k}:{v:.1f}" for k, v in sorted(samples.items())))
 """
 
 
-def bench_memory(scratch: Path) -> None:
+def bench_memory(run: Run) -> None:
+    scratch = run.scratch
     out = subprocess.run([sys.executable, "-c", _MEMORY_CHILD, scratch], capture_output=True,
                          text=True, check=True).stdout.split()
     samples = {int(k): float(v) for k, v in (item.split(":") for item in out)}
     first = min(k for k in samples if k >= 100)
     last = max(samples)
-    print("== 5. resident memory of the controller (daemon code path: Table, spin tracker, "
+    print("== memory: resident memory of the controller (daemon code path: Table, spin tracker, "
           "state machine, journal; the simulator's spins in batches of 50, on trace time)")
     print(f"   after {first} spins: {samples[first]:.1f} MB; after {last} spins: "
           f"{samples[last]:.1f} MB (goal < 60 MB, no growth after the first 100)")
     print(f"   samples: {', '.join(f'{k}: {v:.1f}' for k, v in sorted(samples.items()))}")
 
 
-def bench_shoe(scratch: Path, bare: list[float]) -> None:
+def bench_shoe(run: Run) -> None:
+    scratch = run.scratch
+    bare = run.bare_commits(_bare_commit_s)
     from controller.games.mini_baccarat.game import analyze
     from controller.protocols import make_codec
 
@@ -345,7 +362,7 @@ def bench_shoe(scratch: Path, bare: list[float]) -> None:
         codec.feed(data[i:i + 512])
     dt = time.perf_counter() - t0
     line_rate = 9600 / 10 / (len(data) / len(lines))  # 8N1: 10 bits a byte
-    print("== 6. card shoe")
+    print("== shoe: card shoe")
     print(f"   codec: {len(lines) / dt:,.0f} lines/s; the 9600-baud line carries "
           f"{line_rate:.0f} lines/s ({len(lines) / dt / line_rate:,.0f} x headroom)")
     latency = _coup_latency(scratch)
@@ -414,7 +431,8 @@ WHEEL_SPINS = 40
 """Spins of the simulated serial wheel in the state-5 latency figure."""
 
 
-def bench_wheel(scratch: Path) -> None:
+def bench_wheel(run: Run) -> None:
+    scratch = run.scratch
     from controller.protocols import make_codec
 
     lines = [f"*X;{s};{g:03d};{n:>2};0;{v:03d};{g % 2}\r" for g in range(250)
@@ -428,7 +446,7 @@ def bench_wheel(scratch: Path) -> None:
             codec.feed(data[i:i + 512])
     dt = (time.perf_counter() - t0) / 10
     line_rate = 9600 / 10 / (len(data) / len(lines))  # 8N1: 10 bits a byte
-    print("== 7. serial wheel (status lines)")
+    print("== wheel: serial wheel (status lines)")
     print(f"   codec: {len(lines) / dt:,.0f} lines/s; the 9600-baud line carries "
           f"{line_rate:.0f} lines/s ({len(lines) / dt / line_rate:,.0f} x headroom)")
     latency = _state5_latency(scratch)
@@ -479,39 +497,56 @@ def _state5_latency(scratch: Path) -> list[float]:
     loop.run_events(trace.events)
     journal.close()
     return results
-def bench_poker() -> None:
+def bench_poker(run: Run) -> None:
     from controller.games.draw_poker.analysis import bare_enumeration, census
 
     hands, bare_s = bare_enumeration()
     result = census()
-    print("== 8. draw poker: the census of five-card hands (tablectl analyze draw_poker)")
+    print("== poker: draw poker: the census of five-card hands (tablectl analyze draw_poker)")
     print(f"   {result.hands:,} hands ranked by the table's code: {result.seconds:.2f} s; "
           f"the bare loop enumerating the {hands:,} hands: {bare_s:.2f} s "
           f"(ranking x{result.seconds / bare_s:.1f})")
 
 
-def main() -> None:
+def sections() -> dict[str, Section]:
+    """Every section, by the name its heading gives, in the order a whole run takes."""
+    import ops
+    import sd
+    import stats_bench
+
+    return {
+        "replay": bench_replay, "commit": bench_commit, "daemon": bench_daemon,
+        "start": bench_start, "memory": bench_memory, "shoe": bench_shoe,
+        "wheel": bench_wheel, "poker": bench_poker,
+        "ready": lambda run: ops.bench_ready(run.scratch),
+        "idle": lambda run: ops.bench_idle(run.scratch),
+        "growth": lambda run: ops.bench_growth(run.scratch),
+        "stats": lambda run: stats_bench.bench_stats(run.scratch),
+        "verify": sd.bench_verify_memory, "replay-memory": sd.bench_replay_memory,
+        "replay-vs-base": sd.bench_replay_vs_base,
+        "pi": sd.bench_pi,
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Throughput, latency, memory and write "
+                                     "figures of this machine, each next to its goal.")
+    parser.add_argument("--only", metavar="NAME[,NAME]",
+                        help="run only these sections (the names in their headings)")
+    parser.add_argument("--json", metavar="FILE", type=Path,
+                        help="also write every figure as JSON to FILE")
+    args = parser.parse_args(argv)
+    every = sections()
+    chosen = choose(every, args.only)
     print(f"table-controller benchmarks on {os.uname().machine}, {os.cpu_count()} cores, "
-          f"Python {sys.version.split()[0]}")
+          f"Python {sys.version.split()[0]}; sections: {', '.join(chosen)}")
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
-        scratch = Path(tmp)
-        bench_replay(scratch)
-        bare = bench_commit(scratch)
-        bench_daemon(scratch)
-        bench_start(scratch)
-        bench_memory(scratch)
-        bench_shoe(scratch, bare)
-        bench_wheel(scratch)
-        bench_poker()
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        import ops
-
-        ops.bench_ready(scratch)
-        ops.bench_idle(scratch)
-        ops.bench_growth(scratch)
-        import stats_bench
-
-        stats_bench.bench_stats(scratch)
+        run = Run(Path(tmp))
+        for name in chosen:
+            every[name](run)
+            sys.stdout.flush()
+        if args.json is not None:
+            write_json(args.json, run)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"(bench process peak RSS {peak:.0f} MB; figures vary with the machine's load)")
 

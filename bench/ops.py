@@ -115,7 +115,7 @@ def bench_ready(scratch: Path) -> None:
         proc, took, notify = _start(config, f"ready{i}")
         times.append(took)
         _stop(proc, notify)
-    print("== 9. start to READY=1 (GPIO roulette on mock pins, fake notify socket; the "
+    print("== ready: start to READY=1 (GPIO roulette on mock pins, fake notify socket; the "
           "journal verified first)")
     print(f"   median {statistics.median(times):.2f} s, slowest {max(times):.2f} s "
           f"over {len(times)} starts (a Pi 4 is about 5x slower)")
@@ -142,7 +142,7 @@ def bench_idle(scratch: Path) -> None:
         _stop(proc, notify)
     os.close(master)
     os.close(slave)
-    print(f"== 10. idle CPU over {span:.0f} s (no simulator, watchdog on as under the unit; "
+    print(f"== idle: idle CPU over {span:.0f} s (no simulator, watchdog on as under the unit; "
           "goal < 0.5 %)")
     for label in tables:
         cpu = after[label][0] - before[label][0]
@@ -162,7 +162,7 @@ def bench_growth(scratch: Path) -> None:
         subprocess.run([BIN / "table-controller", "replay", trace, "--journal", journal],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         sizes[kind] = journal.stat().st_size / 300
-    print("== 11. journal growth (replays of 300 simulated spins and coups into a journal: "
+    print("== growth: journal growth (replays of 300 simulated spins and coups into a journal: "
           "decision records, evidence batches, checkpoints)")
     print(f"   roulette: {sizes['spin'] / 1024:.1f} KiB a spin (edges in evidence batches); "
           f"{SPINS_PER_DAY} spins a day: {sizes['spin'] * SPINS_PER_DAY / 2**20:.0f} MiB a "

@@ -75,7 +75,7 @@ def bench_stats(scratch: Path) -> None:
     rss_mb = peak / 1024 if peak > before else float("nan")
     size_mb = path.stat().st_size / 2**20
     redraw = _redraw_s(figures["wheel"])
-    print(f"== 12. tablectl stats over {figures['spins']:,} spins (a {size_mb:.0f} MiB "
+    print(f"== stats: tablectl stats over {figures['spins']:,} spins (a {size_mb:.0f} MiB "
           f"journal built in {built_s:.0f} s)")
     print(f"   the whole command (start, imports, read, figures): {wall:.2f} s "
           f"(goal at most 5 s: {'met' if wall <= 5 else 'NOT met'})")

@@ -1,0 +1,120 @@
+"""The bench's frame: named sections, chosen with ``--only``, figures kept for ``--json``,
+and a CPU quota that stands for one Raspberry Pi 4 core (the ``pi`` section).
+
+A section is a function of one :class:`Run`; it prints its heading (``== NAME: ...``) and
+its lines, and records each figure with :meth:`Run.figure` under a stable key, so that
+``--json FILE`` writes every figure measured in the run: one number a key, no samples.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+PI_SHARE = 0.2
+"""A Pi 4 core against one core of this machine, as a CPU quota: a fifth of a core (a
+Cortex-A72 at 1.5 GHz runs this Python code some four to five times slower than a
+desktop x86 core)."""
+
+
+@dataclass
+class Run:
+    """One bench run: its scratch folder and the figures measured so far."""
+
+    scratch: Path
+    figures: dict[str, Any] = field(default_factory=dict)
+    _bare: list[float] | None = None
+
+    def figure(self, key: str, value: Any) -> Any:
+        """Keep ``value`` (a number, a bool or a short string) under ``key``."""
+        self.figures[key] = round(value, 4) if isinstance(value, float) else value
+        return value
+
+    def bare_commits(self, measure: Callable[[Path], list[float]]) -> list[float]:
+        """The bare SQLite commit times of this run, measured once."""
+        if self._bare is None:
+            self._bare = measure(self.scratch / "bare.sqlite")
+        return self._bare
+
+
+Section = Callable[[Run], None]
+
+
+def choose(sections: dict[str, Section], only: str | None) -> list[str]:
+    """The sections ``--only`` names (comma-separated), in the bench's order.
+
+    Raises:
+        SystemExit: a name that is no section (one line, exit 2).
+    """
+    if not only:
+        return list(sections)
+    names = [n.strip() for n in only.split(",") if n.strip()]
+    unknown = [n for n in names if n not in sections]
+    if unknown:
+        print(f"bench: --only: no section {unknown[0]!r}; the sections are "
+              f"{', '.join(sections)}", file=sys.stderr)
+        raise SystemExit(2)
+    return [n for n in sections if n in names]
+
+
+def write_json(path: Path, run: Run) -> None:
+    path.write_text(json.dumps(run.figures, indent=2, sort_keys=True) + "\n")
+
+
+class Quota:
+    """A CPU cgroup limited to ``share`` of one core (cgroup v2 ``cpu.max`` or v1
+    ``cpu.cfs_quota_us``), for child processes; :meth:`make` returns None, with the
+    reason in :attr:`why_not`, where no cgroup can be made (not root, no cpu
+    controller)."""
+
+    why_not = ""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    @classmethod
+    def make(cls, share: float, name: str = "table-controller-bench") -> Quota | None:
+        period = 100_000
+        quota = int(period * share)
+        v2 = Path("/sys/fs/cgroup")
+        v1 = v2 / "cpu"
+        try:
+            if (v2 / "cgroup.controllers").exists():
+                if "cpu" not in (v2 / "cgroup.controllers").read_text().split():
+                    cls.why_not = "the cgroup v2 hierarchy has no cpu controller"
+                    return None
+                folder = v2 / name
+                folder.mkdir(exist_ok=True)
+                (folder / "cpu.max").write_text(f"{quota} {period}\n")
+            elif (v1 / "cpu.cfs_quota_us").exists():
+                folder = v1 / name
+                folder.mkdir(exist_ok=True)
+                (folder / "cpu.cfs_period_us").write_text(f"{period}\n")
+                (folder / "cpu.cfs_quota_us").write_text(f"{quota}\n")
+            else:
+                cls.why_not = "no cpu cgroup is mounted"
+                return None
+        except OSError as exc:
+            cls.why_not = f"a cgroup cannot be made here ({exc.strerror})"
+            return None
+        return cls(folder)
+
+    def run(self, command: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+        """``command`` run to its end inside the quota (its children too)."""
+        procs = self.folder / "cgroup.procs"
+
+        def enter() -> None:
+            procs.write_text(f"{os.getpid()}\n")
+
+        return subprocess.run(command, preexec_fn=enter, text=True, **kwargs)
+
+    def remove(self) -> None:
+        with contextlib.suppress(OSError):  # a process of it still runs: left as is
+            self.folder.rmdir()

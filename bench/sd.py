@@ -1,0 +1,150 @@
+"""Issue 20's figures: memory that does not grow with the journal or the trace, replay
+against the commit before the journal was rebuilt, and the Pi's CPU quota.
+
+- ``verify``: ``tablectl verify --full`` on a journal of some 80 MB (a replayed session
+  tiled), its peak memory (goal < 64 MB, whatever the size).
+- ``replay-memory``: ``table-controller replay`` of a 10,000-spin trace, its peak memory
+  (goal < 128 MB).
+- ``replay-vs-base``: the whole replay command of 1,000 spins, this tree against commit
+  ``BASE`` (extracted from git into the scratch folder), in turn, A B A B, in one run
+  (goal: at least 1.5x as fast).
+- ``pi``: the decision-to-commit, replay and start-up sections again inside a cgroup of a
+  fifth of a core (one Pi 4 core), both printed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from harness import PI_SHARE, Quota, Run
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+BASE = "31501a9"
+"""The commit before the journal was rebuilt (issue 8), the replay's reference."""
+
+
+def _met(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
+def _peak_mb(command: list[str], **kwargs: object) -> tuple[float, int, float]:
+    """Run ``command``; its own peak resident memory (MB), exit code and wall time (s)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            **kwargs)  # type: ignore[call-overload]
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_maxrss / 1024, proc.returncode, time.perf_counter() - t0
+
+
+def _simulated(run: Run, spins: int, seed: int) -> Path:
+    trace = run.scratch / f"spins-{spins}-{seed}.jsonl"
+    if not trace.exists():
+        subprocess.run([BIN / "table-controller", "simulate", "--spins", str(spins),
+                        "--seed", str(seed), "--out", trace], check=True)
+    return trace
+
+
+def bench_verify_memory(run: Run) -> None:
+    from journals import tile
+
+    trace = _simulated(run, 200, 1)
+    source = run.scratch / "verify-source.sqlite"
+    subprocess.run([BIN / "table-controller", "replay", trace, "--journal", source],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    big = run.scratch / "verify-big.sqlite"
+    records = tile(source, big, 230_000)
+    size = big.stat().st_size / 1e6
+    peak, rc, wall = _peak_mb([str(BIN / "tablectl"), "--journal", str(big), "verify",
+                               "--full"])
+    run.figure("verify_full_peak_mb", peak)
+    run.figure("verify_full_journal_mb", size)
+    print(f"== verify: tablectl verify --full of a {size:.0f} MB journal ({records:,} "
+          f"records): exit {rc} in {wall:.1f} s")
+    print(f"   peak memory {peak:.0f} MB (goal under 64 MB, whatever the size: "
+          f"{_met(peak < 64)})")
+    big.unlink()
+
+
+def bench_replay_memory(run: Run) -> None:
+    trace = _simulated(run, 10_000, 3)
+    size = trace.stat().st_size / 1e6
+    peak, rc, wall = _peak_mb([str(BIN / "table-controller"), "replay", str(trace),
+                               "--journal", str(run.scratch / "replay-10k.sqlite")])
+    run.figure("replay_peak_mb", peak)
+    print(f"== replay-memory: replay of 10,000 simulated spins (a {size:.0f} MB trace): "
+          f"exit {rc} in {wall:.0f} s")
+    print(f"   peak memory {peak:.0f} MB (goal under 128 MB: {_met(peak < 128)})")
+
+
+def bench_replay_vs_base(run: Run) -> None:
+    base = run.scratch / "base"
+    base.mkdir(exist_ok=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", BASE], capture_output=True)
+    if archive.returncode != 0:
+        print(f"== replay-vs-base: skipped: commit {BASE} is not in this clone's history")
+        return
+    subprocess.run(["tar", "-x", "-C", str(base)], input=archive.stdout, check=True)
+    trace = _simulated(run, 1000, 1)
+    env = {**os.environ, "PYTHONPATH": str(base)}
+    old = [sys.executable, "-m", "controller.cli.main", "replay", str(trace)]
+    new = [str(BIN / "table-controller"), "replay", str(trace)]
+    pairs = []
+    for i in range(3):
+        journal = run.scratch / f"vs-{i}"
+        _, rc_new, t_new = _peak_mb([*new, "--journal", f"{journal}-new.sqlite"])
+        _, rc_old, t_old = _peak_mb([*old, "--journal", f"{journal}-old.sqlite"], env=env,
+                                    cwd=base)
+        if rc_new or rc_old:
+            print(f"== replay-vs-base: skipped: a replay failed (this tree exit {rc_new}, "
+                  f"{BASE} exit {rc_old})")
+            return
+        pairs.append((t_new, t_old))
+    speedup = statistics.median(old / new for new, old in pairs)
+    run.figure("replay_speedup_over_base", speedup)
+    print(f"== replay-vs-base: replay of 1,000 spins, whole command, this tree against "
+          f"{BASE}, in turn (3 pairs)")
+    print(f"   now {statistics.median(n for n, _ in pairs):.2f} s, then "
+          f"{statistics.median(o for _, o in pairs):.2f} s: {speedup:.2f}x as fast "
+          f"(goal at least 1.5x: {_met(speedup >= 1.5)})")
+
+
+PI_SECTIONS = ("commit", "replay", "ready")
+
+
+def bench_pi(run: Run) -> None:
+    quota = Quota.make(PI_SHARE)
+    if quota is None:
+        print(f"== pi: skipped: {Quota.why_not}; the Pi's figures need a CPU cgroup (root)")
+        return
+    out = run.scratch / "pi.json"
+    try:
+        child = quota.run([sys.executable, str(ROOT / "bench" / "bench.py"), "--only",
+                           ",".join(PI_SECTIONS), "--json", str(out)],
+                          capture_output=True)
+    finally:
+        quota.remove()
+    print(f"== pi: {', '.join(PI_SECTIONS)} again inside a CPU quota of {PI_SHARE:g} of a "
+          "core (one Pi 4 core)")
+    if child.returncode != 0 or not out.exists():
+        print(f"   the quota's run failed (exit {child.returncode}): "
+              f"{child.stderr.strip().splitlines()[-1:] or ''}")
+        return
+    figures = json.loads(out.read_text())
+    for line in child.stdout.splitlines():
+        if line.startswith("   "):
+            print(f"   pi |{line[2:]}")
+    for key in ("decision_commit_p99_over_bare", "replay_controller_over_parse",
+                "replay_1000_spins_s"):
+        if key in figures:
+            run.figure(f"pi_{key}", figures[key])
+            here = run.figures.get(key)
+            also = f" (full speed: {here:g})" if here is not None else ""
+            print(f"   pi {key}: {figures[key]:g}{also}")
