@@ -35,6 +35,16 @@ def test_a_split_gives_the_odd_cents_one_each_from_mano() -> None:
     assert share(95, 1) == [95]
 
 
+def test_a_split_pot_is_shared_whole_not_concept_by_concept() -> None:
+    # Four antes of 1 and the loser's bet of 1: 4.75 after the 5% (3.80 of antes, 0.95 of
+    # bets) among boxes 2, 3, 4 (from Mano): 158 cents each and one odd cent, to box 2.
+    stakes = [Stake(1, 100, 100), Stake(2, 100, 100), Stake(3, 100, 100), Stake(4, 100, 100)]
+    paid = pay(stakes, [2, 3, 4])
+    assert [c.antes + c.bets for c in paid.paid] == [159, 158, 158]
+    assert sum(c.antes for c in paid.paid) == 380 and sum(c.bets for c in paid.paid) == 95
+    assert all(c.bets >= 0 for c in paid.paid)
+
+
 def test_the_payment_of_num_19_concept_by_concept() -> None:
     # Antes 3 x 10; box 3 wins; box 1 bet 100 and box 2 20; box 3's own bets 100.
     stakes = [Stake(1, 1000, 10000), Stake(2, 1000, 2000), Stake(3, 1000, 10000)]
