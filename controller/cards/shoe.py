@@ -257,6 +257,18 @@ class ShoeSession:
         self._emit("manual_card", t=t, card=str(card))
         return self._take(t, card, burn=False, correction=True)
 
+    def lost_card(self, t: float, card: Card) -> Card | None:
+        """A card the dealer says was dealt while the shoe's input was lost
+        (``controller.cards.waiting``); counted like a read card.
+
+        Returns the card for the game, or None when it raised an alarm (composition).
+        """
+        return self._take(t, card, burn=False, correction=False, lost=True)
+
+    def stop(self, t: float, code: str, message: str, **extra: Any) -> None:
+        """Stop play on the shoe until ``inspector_clear``: a stopping alarm ``code``."""
+        self._stop(t, code, message, **extra)
+
     def inspector_clear(self, t: float, note: str) -> dict[str, Any]:
         """The inspector resumes play after the stopping alarms; journals ``note``.
 
@@ -369,7 +381,8 @@ class ShoeSession:
                 assert_never(line)
         return None
 
-    def _take(self, t: float, card: Card, *, burn: bool, correction: bool) -> Card | None:
+    def _take(self, t: float, card: Card, *, burn: bool, correction: bool,
+              lost: bool = False) -> Card | None:
         what = f"{'burn card' if burn else 'card'} {card}"
         if not self._loaded:
             self._alarm(
@@ -427,7 +440,7 @@ class ShoeSession:
                 card=str(card),
             )
             return None
-        if self._misreads_pending and not correction:
+        if self._misreads_pending and not (correction or lost):
             self._stop(
                 t,
                 "card_before_correction",

@@ -333,11 +333,24 @@ def test_num_10_a_replacement_missing_voids_the_player_s_hand(tmp_path: Path) ->
 
 
 def test_num_10_a_card_too_many_voids_the_player_s_hand(tmp_path: Path) -> None:
-    trace = called().discard(1, ["7C"], "KH", "KC")  # two cards for one
-    run = replay(tmp_path, trace)
+    # Box 3 draws last (order from Mano: 1, 2, 3): no discard can still come to place a
+    # second card, so it is one too many for him.
+    trace = called().discard(1, []).discard(2, [])
+    run = replay(tmp_path, trace.discard(3, ["4S"], "KH", "KC"))  # two cards for one
     (void,) = run.of("hand_void")
-    assert (void["box"], void["reason"], void["cards_held"]) == (1, "wrong_count", 6)
+    assert (void["box"], void["reason"], void["cards_held"]) == (3, "wrong_count", 6)
     assert run.of("draw_start")[0]["order"] == [1, 2, 3] and not codes(run)
+
+
+def test_num_9_10_a_card_after_his_replacements_waits_for_the_next_discard(
+        tmp_path: Path) -> None:
+    # Box 1 throws one and is dealt two: the second may be box 2's replacement, dealt
+    # before box 2's discard was entered. It waits for that discard, which places it.
+    trace = called().discard(1, ["7C"], "KH", "KC").discard(2, ["3S"])
+    run = replay(tmp_path, trace)
+    assert not run.of("hand_void")
+    assert codes(run) == ["decision_missing"]
+    assert [c["hand"] for c in run.whole("card")][15:] == ["box 1", "box 2"]
 
 
 # -- num. 11: a card dealt face up, refused ---------------------------------------------------

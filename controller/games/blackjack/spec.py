@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.cards.evidence import window_finder
+from controller.cards.waiting import LOST_CARDS_INPUT
 from controller.games.base import (
     ArgSpec,
     BetSpec,
@@ -59,6 +60,7 @@ def _inputs(seed: str) -> tuple[InputSpec, ...]:
                     required=False))),
         InputSpec("inspector_clear", "the inspector resumes play after a stopping alarm", (
             ArgSpec("note", "what was checked", required=False),)),
+        LOST_CARDS_INPUT,
         InputSpec("new_shoe", f"replace the decks (seed {seed} Art. 4)", (
             ArgSpec("reason", "why", required=False),)),
     )
