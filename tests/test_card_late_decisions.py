@@ -13,10 +13,18 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "articles"))
 from card_traces import Trace, play, two_card_deal
 from poker_traces import PokerTrace, money, payouts, replay, result
+
+from controller.cli.compose import compose
+from controller.core.clock import VirtualClock
+from controller.core.config import apply_overrides, load_config
+from controller.core.events import DealerInput, Event
+from controller.store.journal import Journal
+from controller.trace import trace_from_objects
 
 
 # -- Mini-Bacará: the five choice after the Banca's second card (seed 000 Art. 8) ----------
@@ -126,3 +134,30 @@ def test_num_9_a_replacement_before_its_discard_goes_to_the_player_who_throws(
     assert money(pay[(2, "ante")][1]) == money("18.5")
     assert money(pay[(2, "bet")][1]) == money(19)
     assert pay[(1, "ante")] == ("lose", -10) and pay[(3, "bet")] == ("lose", -10)
+
+
+def test_a_card_waiting_for_its_decision_still_waits_after_a_restart(
+        tmp_path: Path) -> None:
+    # The daemon restarts while 5D waits for box 1's decision: the replay of the journal's
+    # inputs makes it wait again, and the hit entered after the restart places it.
+    events = trace_from_objects("bj", enumerate(bj_one_box().cards("5D").events, 1)).events
+    config = apply_overrides(load_config(), {"table": "blackjack_plus", "decks": 6}, "test")
+    path = tmp_path / "journal.sqlite"
+
+    def run(more: list[Event], start: float) -> list[dict[str, Any]]:
+        with Journal(path, durable=False) as journal:
+            clock = VirtualClock(start)
+            loop, table = compose(config, journal, clock)
+            table.recover()
+            loop.run_events(more)
+        with Journal(path, readonly=True) as journal:
+            return list(journal.records())
+
+    run(events, 0.0)
+    t = events[-1].t
+    recs = run([DealerInput(t + 1, "hit", {"box": 1}), DealerInput(t + 2, "stand", {"box": 1})],
+               t + 0.5)
+    (recovery,) = [r for r in recs if r["type"] == "recovery"]
+    assert recovery["mismatch"] is None and "box 1" in recovery["waiting_for"]
+    (result,) = [r for r in recs if r["type"] == "coup_result"]
+    assert result["boxes"][0]["hands"][0]["cards"] == ["9S", "4H", "5D"]
