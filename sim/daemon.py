@@ -5,13 +5,29 @@ The game's registry entry names its simulator (``GameSpec.daemon_simulator``): a
 that yields batches of trace events from a start time, and may look at the table's newest
 state between them (:class:`TableState`), as a dealer looks at the table before the next
 game. This module knows no game.
+
+The simulated equipment does what the table asks, or refuses the input with one line:
+
+- A simulated dealer's input waits until the table has read the shoe bytes written before
+  it (the pseudo-terminal's input queue is empty), as a real dealer enters a decision once
+  its card is out: posted straight to the loop, an input would otherwise overtake the card
+  it follows on a loaded machine (a hit before its card).
+- A person's input that the simulator cannot follow (its module's ``REFUSED_INPUTS``,
+  action -> why: a card table's simulated dealer deals one session from the shoe it made
+  at the start and cannot carry out ``new_shoe``) is refused before it reaches the table
+  (:meth:`SimulatedTable.screen`): nothing is done, the reply says why in one line.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import struct
+import sys
+import termios
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
@@ -20,9 +36,14 @@ from controller.core.config import Config
 from controller.core.events import BetPlaced, DealerInput, Event, SerialData
 from controller.core.loop import start_thread
 from controller.games import registry
-from controller.games.base import RecallSpec
+from controller.games.base import RecallSpec, Verdict
 from controller.store.journal import Journal
 from sim.trace_player import TracePlayer
+
+READ_WAIT_S = 2.0
+"""Wall seconds a simulated dealer's input waits, at most, for the shoe bytes before it to
+be read; past it the input goes anyway (the reader is stuck: the table says so)."""
+READ_POLL_S = 0.001
 
 
 @dataclass(frozen=True)
@@ -158,15 +179,64 @@ class SimulatedTable:
         self.spec = registry.spec(config.game)
         self.fds: list[int] = []
         self.masters: dict[str, int] = {}
+        self.slaves: dict[str, int] = {}
         self.urls: dict[str, str] = {}
         for port in sorted({*self.spec.ports(config), *config.serial}):
             master, slave = os.openpty()
             self.fds += [master, slave]
             self.masters[port] = master
+            self.slaves[port] = slave
             self.urls[port] = os.ttyname(slave)
         self._stop = threading.Event()
         self._player: TracePlayer | None = None
         self._thread: threading.Thread | None = None
+
+    def refused_inputs(self) -> dict[str, str]:
+        """The inputs the game's simulator cannot follow: action -> why, in words."""
+        path = self.spec.daemon_simulator
+        if not path:
+            return {}
+        module = sys.modules.get(path.partition(":")[0])
+        if module is None:
+            registry.load_callable(path)
+            module = sys.modules[path.partition(":")[0]]
+        refused = getattr(module, "REFUSED_INPUTS", {})
+        return dict(refused) if isinstance(refused, dict) else {}
+
+    def screen(self, post: Callable[..., None]) -> Callable[..., None]:
+        """``post`` (the loop's, for the control socket) refusing the inputs the simulator
+        cannot follow, with their one line, before they reach the table."""
+        refused = self.refused_inputs()
+
+        def screened(event: Event, reply: Callable[[Any], None] | None = None) -> None:
+            if isinstance(event, DealerInput) and event.action in refused:
+                if reply is not None:
+                    reply(Verdict(False, "simulator_cannot", refused[event.action]))
+                return
+            post(event, reply)
+
+        return screened
+
+    def _unread(self) -> bool:
+        """Bytes written to a port that its reader has not read yet."""
+        for slave in self.slaves.values():
+            try:
+                queued = fcntl.ioctl(slave, termios.FIONREAD, struct.pack("i", 0))
+            except OSError:  # closed on the way out
+                return False
+            if struct.unpack("i", queued)[0]:
+                return True
+        return False
+
+    def _post_after_the_shoe(self, event: Event) -> None:
+        """Post a simulated dealer's input once the shoe's bytes before it are read (see
+        the module doc); anything else at once."""
+        if isinstance(event, DealerInput | BetPlaced):
+            deadline = time.monotonic() + READ_WAIT_S
+            while (self._unread() and time.monotonic() < deadline
+                   and not self._stop.wait(READ_POLL_S)):
+                pass
+        self.post(event)
 
     def start(self, gpio: Any) -> None:
         """Play the game's simulated events into ``gpio`` (mock pins) and the ptys."""
@@ -181,7 +251,7 @@ class SimulatedTable:
                 if self._stop.is_set():
                     return
                 self._player = TracePlayer(events, self.clock.now, self.clock.to_wall, gpio,
-                                           self.masters, self.post)
+                                           self.masters, self._post_after_the_shoe)
                 if self._stop.is_set():  # stopped while the player was being made
                     return
                 self._player.run()

@@ -5,14 +5,19 @@ would be played at once, a burst in which a dealer input overtakes the cards it 
 
 from __future__ import annotations
 
+import os
+import tty
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from controller.core.clock import VirtualClock
 from controller.core.config import load_config
+from controller.core.events import DealerInput, Event
 from controller.games import registry
-from sim.daemon import SimulatorResume, TableState
+from controller.games.base import Verdict
+from sim.daemon import SimulatedTable, SimulatorResume, TableState
 
 CONFIGS = sorted((Path(__file__).resolve().parents[1] / "config").glob("*-sim.toml"))
 START = 5000.0  # seconds of the controller clock: a daemon started long after boot
@@ -30,3 +35,55 @@ def test_the_simulated_session_begins_at_start_in_time_order(path: Path) -> None
     times = [event.t for event in batch]
     assert min(times) >= START, f"{path.name}: an event at {min(times)} s, before {START} s"
     assert times == sorted(times)
+
+
+CARD_SIMS = [p for p in CONFIGS if load_config(str(p)).game in (
+    "mini_baccarat", "blackjack_plus", "pot_luck", "draw_poker")]
+
+
+@pytest.mark.parametrize("path", CARD_SIMS, ids=lambda p: p.stem)
+def test_a_simulated_card_table_refuses_new_shoe_in_one_line(path: Path) -> None:
+    # Issue 16, item 18: the simulated dealer's session is made up front from one shoe; a
+    # person's new_shoe would leave the table waiting for new decks while the simulated
+    # dealer deals on. It is refused before the table, with one line; others pass.
+    config = load_config(str(path))
+    table = SimulatedTable(config, VirtualClock(), lambda e: None, SimulatorResume())
+    try:
+        posted: list[Event] = []
+        replies: list[Verdict] = []
+        post = table.screen(lambda event, reply=None: posted.append(event))
+        post(DealerInput(1.0, "new_shoe", {"reason": "a marked card"}), replies.append)
+        post(DealerInput(2.0, "inspector_clear", {}), replies.append)
+    finally:
+        table.stop()
+    (refused,) = replies
+    assert not refused.accepted and refused.code == "simulator_cannot"
+    assert "new_shoe" in refused.reason and "\n" not in refused.reason
+    assert [e.action for e in posted if isinstance(e, DealerInput)] == ["inspector_clear"]
+
+
+def test_a_simulated_dealer_s_input_waits_for_the_shoe_bytes_before_it() -> None:
+    # A hit posted while its card's bytes sit unread in the pseudo-terminal would overtake
+    # the card (issue 16, item 18): the input is posted only once they are read.
+    config = load_config(str(next(p for p in CARD_SIMS if "blackjack" in p.stem)))
+    posted: list[Event] = []
+    table = SimulatedTable(config, VirtualClock(), posted.append, SimulatorResume())
+    try:
+        master, slave = table.masters["shoe"], table.slaves["shoe"]
+        tty.setraw(slave)  # as the serial driver opens it (pyserial: raw, no line editing)
+        os.write(master, b"[Game]<Card:5D>\r\n")
+        assert table._unread()
+        looks: list[bool] = []
+        unread = table._unread
+
+        def looked() -> bool:
+            looks.append(unread())
+            if len(looks) == 3:
+                os.read(slave, 100)  # the serial reader reads the card's line
+            return looks[-1]
+
+        table._unread = looked  # type: ignore[method-assign]
+        table._post_after_the_shoe(DealerInput(1.0, "hit", {"box": 1}))
+    finally:
+        table.stop()
+    assert looks == [True, True, True, False] and len(posted) == 1

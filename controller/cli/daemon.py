@@ -146,7 +146,9 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     hardware = lifecycle.add("hardware", Hardware(config, loop.post, clock, urls,
                                                   factory=pin_factory))
     assert isinstance(hardware, Hardware)
-    control = ControlServer(config.control_socket, config.control_group, loop.post, clock.now,
+    # A simulated table refuses what its simulator cannot follow (sim.daemon).
+    post = simulated.screen(loop.post) if simulated is not None else loop.post
+    control = ControlServer(config.control_socket, config.control_group, post, clock.now,
                             hardware.sensors, config.game, tuple(config.serial),
                             _devices_view(table, clock.now),
                             lambda: {"line": str(status_line), "journal_failing": guard.failing})

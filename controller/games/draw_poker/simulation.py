@@ -54,6 +54,10 @@ from sim.shoe_sim import (
     TraceObject,
     check_settings,
 )
+from sim.shoe_sim import REFUSED_INPUTS as SHOE_REFUSED
+
+REFUSED_INPUTS: Final = SHOE_REFUSED
+"""The inputs of a person this simulated table cannot follow (``sim.daemon``)."""
 
 PLANS: Final = ("play", "mano_nula", "fold_first", "fold_second", "refused_card",
                 "short_draw", "extra_card", "split")
