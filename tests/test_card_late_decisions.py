@@ -161,3 +161,14 @@ def test_a_card_waiting_for_its_decision_still_waits_after_a_restart(
     assert recovery["mismatch"] is None and "box 1" in recovery["waiting_for"]
     (result,) = [r for r in recs if r["type"] == "coup_result"]
     assert result["boxes"][0]["hands"][0]["cards"] == ["9S", "4H", "5D"]
+
+
+def test_a_misread_card_before_its_decision_waits_corrected_for_it(tmp_path: Path) -> None:
+    # The hit's card passes the reader unread before the hit is entered; the dealer enters
+    # it (5D), then the hit: 5D is box 1's, entered by hand.
+    trace = bj_one_box().line("[Game]<Game>").inp("card", card="5D").inp("hit", box=1)
+    run = play(tmp_path, trace.inp("stand", box=1))
+    assert "misread_waiting" in run.codes()
+    (five,) = [r for r in run.whole("card") if r["card"] == "5D"]
+    assert (five["hand"], five["manual"]) == ("box 1", True)
+    assert run.settlements(1) == [(1, "main", 10, "win", 10)]  # 18 against 17

@@ -226,7 +226,7 @@ class CardTable:
                 self.shoe.change_decks(t, str(args.get("reason", "requested")))
             case "card":
                 card = self.shoe.manual_card(t, _correction(args))
-                if card is not None:
+                if card is not None and not self.waiting.takes(t, card, manual=True):
                     self.game.card(t, card, manual=True)
             case "lost_cards":
                 self.waiting.lost_cards(t, self.waiting.verify_lost_cards(args.get("cards")))
@@ -324,7 +324,8 @@ class CardTable:
                 continue
             try:
                 if isinstance(result, MisreadLine):
-                    self.game.misread(t)
+                    if not self.waiting.misread(t):
+                        self.game.misread(t)
                 elif not self.waiting.takes(t, result):
                     self.game.card(t, result)
             except RuleViolation as exc:

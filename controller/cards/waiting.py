@@ -80,6 +80,7 @@ class WaitingCards:
         """Why shoe input may have been lost while a card could be due (None: nothing
         lost); play waits for ``lost_cards``."""
         self._named: str | None = None  # the decision the last alarm named
+        self._misreads = 0  # misread cards that wait for their correction here
 
     @property
     def pending(self) -> bool:
@@ -104,19 +105,43 @@ class WaitingCards:
         return None
 
     # -- a card read -----------------------------------------------------------------
-    def takes(self, t: float, card: Card) -> bool:
-        """Whether ``card``, just read, waits (True: it is kept here, with its alarm) or
-        goes to the game now (False: the game has its place)."""
-        if not self.pending and (self.game.next_hand() is not None
-                                 or self.decision_due() is None):
+    def must_wait(self) -> bool:
+        """Whether a card that comes now must wait: cards wait already, ``lost_cards`` is
+        due, or no card is due while a decision that places the next is."""
+        return self.pending or (self.game.next_hand() is None
+                                and self.decision_due() is not None)
+
+    def takes(self, t: float, card: Card, manual: bool = False) -> bool:
+        """Whether ``card``, just read (or the dealer's correction of a misread card,
+        ``manual``), waits (True: it is kept here, with its alarm) or goes to the game now
+        (False: the game has its place)."""
+        if manual:
+            if not self._misreads:
+                return False  # the correction of the game's own misread: its place is known
+            self._misreads -= 1
+        elif not self.must_wait():
             return False
-        self.cards.append(_Waiting(card, manual=False))
+        self.cards.append(_Waiting(card, manual=manual))
         if self.lost is not None:
             self._alarm(t, "card_waiting", f"a card read while the dealer's {LOST_CARDS} "
                         f"is due ({self.lost}): it waits, and goes after the cards lost",
                         stops_play=False, count=len(self.cards))
             return True
         self.place(t)
+        return True
+
+    def misread(self, t: float) -> bool:
+        """A card passed the reader unread (the shoe counts it, its correction due).
+        Returns True when it must wait (see :meth:`must_wait`): the game is not told, the
+        dealer's correction (``card``) joins the waiting cards; False: the game's misread
+        as usual (the card due)."""
+        if not self.must_wait():
+            return False
+        self._misreads += 1
+        self._alarm(t, "misread_waiting", "a card passed the reader unread before "
+                    f"{self.waiting_for() or self.decision_due()} was entered: the dealer "
+                    "enters it (card), and it waits with the cards before it",
+                    stops_play=False)
         return True
 
     # -- shoe input lost -------------------------------------------------------------
@@ -202,6 +227,8 @@ class WaitingCards:
                 self._wait_for(t, decision)
             return
         self._named = None
+        if not self.shoe.misreads_pending:
+            self._misreads = 0  # the shoe forgot them (closed): so does this
 
     def _wait_for(self, t: float, decision: str) -> None:
         n = len(self.cards)
