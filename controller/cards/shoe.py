@@ -18,6 +18,9 @@ Decisions (RULES.md §3, "Decisions for the controller"; seed 002 Art. 4-6):
   ``card_before_correction`` (a card read while a misread awaits the dealer's correction,
   which would put the cards out of order). The card that raises one is not passed to the
   game; an extra copy (``card_over_count``) is not counted either.
+- The card table stops play the same way (``stop``) for a card whose place the game will
+  not give (``controller.cards.waiting``): ``coup_held`` (a decision too late for the
+  seed), ``card_without_place`` (the decisions entered gave a waiting card no place).
 - Any card read while play is stopped, or before the procedure is complete, is journaled
   as an alarm (``card_while_stopped``, ``card_before_ready``) and not passed to the game.
   Cards read before the shoe is loaded are not counted: the shoe holds no cards then.

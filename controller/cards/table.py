@@ -6,11 +6,17 @@ session (composition, procedures, cut card: e.g. seed 002 Art. 4-6) and reach th
 Dealer inputs and bets go to the session or the game, each checked first (verify, then do);
 every refusal is an ``alarm`` record naming the rule. The table knows no game.
 
+A card the game has no place for yet is never dropped (``controller.cards.waiting``): one
+read before the decision that places it waits for that decision, and after a port outage
+(or shoe bytes dropped while the journal failed) while a card could be due, every card
+read waits for the dealer's ``lost_cards``.
+
 Restart: the table's whole state is a function of its journaled inputs (``serial``,
 ``input`` and ``port`` records, and each bet's one record: the game's ``bet_record`` or the
-``alarm`` that refused it, with its ``bet``) since its last checkpoint, taken when the shoe
-has just closed between games (:meth:`CardTable.checkpoint`: the shoe's count and procedure
-due, the game's number; the game gives its own part). :meth:`CardTable.recover_from`
+``alarm`` that refused it, with its ``bet``; a ``journal_failing`` alarm, shoe input
+dropped) since its last checkpoint, taken when the shoe has just closed between games
+(:meth:`CardTable.checkpoint`: the shoe's count and procedure due, the game's number; the
+game gives its own part). :meth:`CardTable.recover_from`
 restores the checkpoint and plays the inputs after it again with the journal muted,
 checking that they give the records already journaled, so the game in progress resumes
 exactly where it was (the cards on the layout are real, nothing is voided). Each input is
