@@ -46,9 +46,8 @@ LOST_CARDS = "lost_cards"
 """The dealer's input that says which cards were dealt while the shoe's input was lost."""
 
 LOST_CARDS_INPUT = InputSpec(
-    LOST_CARDS, "the cards dealt while the shoe's input was lost (its port down, the journal "
-    "failing), in dealing order; [] when none was dealt", (
-        ArgSpec("cards", "list of cards, e.g. [\"7H\", \"TD\"]; [] for none"),))
+    LOST_CARDS, "the cards dealt while the shoe was not read (port down, journal failing)", (
+        ArgSpec("cards", "list of cards in dealing order, e.g. [\"7H\", \"TD\"]; [] for none"),))
 """Its spec, for each card game's ``GameSpec.inputs``."""
 
 Alarm = Callable[..., None]
