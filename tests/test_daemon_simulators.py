@@ -6,6 +6,10 @@ would be played at once, a burst in which a dealer input overtakes the cards it 
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
+import time
 import tty
 from dataclasses import replace
 from pathlib import Path
@@ -17,6 +21,7 @@ from controller.core.config import load_config
 from controller.core.events import DealerInput, Event
 from controller.games import registry
 from controller.games.base import Verdict
+from controller.store.journal import Journal
 from sim.daemon import SimulatedTable, SimulatorResume, TableState
 
 CONFIGS = sorted((Path(__file__).resolve().parents[1] / "config").glob("*-sim.toml"))
@@ -87,3 +92,35 @@ def test_a_simulated_dealer_s_input_waits_for_the_shoe_bytes_before_it() -> None
     finally:
         table.stop()
     assert looks == [True, True, True, False] and len(posted) == 1
+
+
+def test_tablectl_new_shoe_on_a_simulated_mini_baccarat_daemon_is_refused_in_one_line(
+        tmp_path: Path) -> None:
+    # Issue 16, item 18, as a person sees it: the daemon's simulated table, and
+    # `tablectl input new_shoe` through its control socket.
+    repo = Path(__file__).resolve().parents[1]
+    config = tmp_path / "table.toml"
+    text = (repo / "config" / "mini-baccarat-sim.toml").read_text(encoding="utf-8")
+    config.write_text(text.replace('"var/mini-baccarat.sqlite"', f'"{tmp_path / "j.sqlite"}"')
+                      .replace('"var/mini-baccarat.sock"', f'"{tmp_path / "c.sock"}"')
+                      .replace("spins = 0", "spins = 2"), encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "controller.cli.main", "run", "--config",
+                             str(config)], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            out = subprocess.run([sys.executable, "-m", "controller.cli.tablectl", "input",
+                                  "new_shoe", "reason=test", "--config", str(config)],
+                                 capture_output=True, text=True, cwd=tmp_path)
+            if out.returncode != 3 or time.monotonic() > deadline:  # 3: no daemon yet
+                break
+            time.sleep(0.1)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(15) == 0
+    assert out.returncode == 1, out
+    (line,) = out.stdout.splitlines()
+    assert line.startswith("refused: ") and "simulated dealer" in line and "new_shoe" in line
+    with Journal(tmp_path / "j.sqlite", readonly=True) as journal:
+        assert not list(journal.records(types=("shoe_closed",)))  # nothing was done
