@@ -229,3 +229,5 @@ def test_shoe_bytes_dropped_while_a_card_was_due_stop_play_after_the_restart(
     assert [r["code"] for r in recs if r["type"] == "alarm"].count("shoe_input_dropped") == 1
     (result,) = [r for r in recs if r["type"] == "coup_result"]
     assert [b["outcome"] for b in result["boxes"]] == ["punto"]  # 9S TD = 9 against 7
+    times = [r["t"] for r in recs if "t" in r]
+    assert times == sorted(times)  # the alarm after the restart is not back in the past

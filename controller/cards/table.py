@@ -131,7 +131,6 @@ class CardTable:
         self.waiting = WaitingCards(self.game, self.shoe, self.alarm)
         self._under_way = False  # the game was under way after the last action
         self._dropped_at: int | None = None  # the journal failure that dropped input
-        self._dropped_t = 0.0
         self.views: dict[str, PortView] = {}
 
     def _proxy(self, type_: str, /, **fields: Any) -> dict[str, Any]:
@@ -478,8 +477,9 @@ class CardTable:
         if any(r["type"] == "alarm" and r.get("code") == "shoe_input_dropped"
                and r["seq"] > self._dropped_at for r in records):
             return
-        self.alarm(self._dropped_t, "shoe_input_dropped", self.waiting.lost_message(),
-                   stops_play=False)
+        # Journaled now (no ``t``, as the recovery record): the failure's time is past.
+        self._real_emit("alarm", code="shoe_input_dropped", message=self.waiting.lost_message(),
+                        stops_play=False, **self.game.tag())
 
     def _replay_input(self, rec: dict[str, Any]) -> None:
         t = rec["t"]
@@ -491,7 +491,7 @@ class CardTable:
             if rec.get("dropped", 1) and self.waiting.input_lost(
                     t, f"{rec.get('dropped', 'some')} hardware events were dropped while the "
                     "journal could not be written", code=None):
-                self._dropped_at, self._dropped_t = rec["seq"], t
+                self._dropped_at = rec["seq"]
             return
         if kind == "serial":
             self.serial(SerialData(t, rec["port"], rec["text"].encode("latin-1")))
