@@ -6,15 +6,14 @@ read, and each stops play until a person says where it goes (project standards: 
 drop or move a card, never guess a card or a choice):
 
 - **A decision that comes after its card.** The game waits for a person's decision before
-  it knows where the next card goes (``decision_due``: a Mini-Bacará box's five choice,
-  seed 000 Art. 8; a Black Jack hand's hit, stand, double or split; a draw-poker player's
-  discard, seed 003 num. 9), and the dealer dealt the card before the decision was
-  entered. The card waits, with a ``decision_missing`` alarm naming the decision; when the
-  dealer enters it, the card goes where that decision puts it (a stand that leaves it no
-  place moves the wait on to the next decision). The game may say the decision is now too
-  late for its seed (``card_waiting``: the five choice after the Banca's second card): play
-  stops for the inspector (``coup_held``), and the coup is never completed with other
-  cards.
+  it knows where the next card goes (``decision_due``: a box's choice on its two cards,
+  a hand's hit, stand, double or split, a player's discard), and the dealer dealt the
+  card before the decision was entered. The card waits, with a ``decision_missing`` alarm
+  naming the decision; when the dealer enters it, the card goes where that decision puts
+  it (a stand that leaves it no place moves the wait on to the next decision). The game
+  may say the decision is now too late for its seed (``card_waiting``: a choice the seed
+  wants before the very card that came): play stops for the inspector (``coup_held``),
+  and the game is never completed with other cards.
 - **Shoe input lost.** The shoe's port went down, or the journal could not be written
   (its bytes dropped and counted, then a restart), while a card could be due: cards may
   have been dealt that the controller never read. Play stops for the dealer's correction
@@ -25,7 +24,7 @@ drop or move a card, never guess a card or a choice):
 
 A card that waits is journaled as read (its ``serial`` record) and counted by the shoe;
 the alarms never name it (it may be face down). When the decision comes and still leaves a
-waiting card no place (the hand stood and the coup is over), play stops for the inspector
+waiting card no place (the hand stood and the game is over), play stops for the inspector
 (``card_without_place``). The whole state is a function of the journaled inputs, so a
 restart's replay rebuilds it.
 """
