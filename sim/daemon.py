@@ -8,10 +8,11 @@ game. This module knows no game.
 
 The simulated equipment does what the table asks, or refuses the input with one line:
 
-- A simulated dealer's input waits until the table has read the shoe bytes written before
-  it (the pseudo-terminal's input queue is empty), as a real dealer enters a decision once
-  its card is out: posted straight to the loop, an input would otherwise overtake the card
-  it follows on a loaded machine (a hit before its card).
+- A simulated dealer's input waits until the serial driver has posted every shoe byte the
+  simulator wrote before it (:meth:`SimulatedTable.reading`), as a real dealer enters a
+  decision once its card is out: posted straight to the loop, an input would otherwise
+  overtake the card it follows on a loaded machine (a hit before its card). The loop
+  takes events in the order posted, so the card comes first.
 - A person's input that the simulator cannot follow (its module's ``REFUSED_INPUTS``,
   action -> why: a card table's simulated dealer deals one session from the shoe it made
   at the start and cannot carry out ``new_shoe``) is refused before it reaches the table
@@ -20,14 +21,11 @@ The simulated equipment does what the table asks, or refuses the input with one 
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import struct
 import sys
-import termios
 import threading
-import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
@@ -42,8 +40,7 @@ from sim.trace_player import TracePlayer
 
 READ_WAIT_S = 2.0
 """Wall seconds a simulated dealer's input waits, at most, for the shoe bytes before it to
-be read; past it the input goes anyway (the reader is stuck: the table says so)."""
-READ_POLL_S = 0.001
+be read; past it the input goes anyway (the port is down: the table says so)."""
 
 
 @dataclass(frozen=True)
@@ -179,15 +176,17 @@ class SimulatedTable:
         self.spec = registry.spec(config.game)
         self.fds: list[int] = []
         self.masters: dict[str, int] = {}
-        self.slaves: dict[str, int] = {}
         self.urls: dict[str, str] = {}
         for port in sorted({*self.spec.ports(config), *config.serial}):
             master, slave = os.openpty()
             self.fds += [master, slave]
             self.masters[port] = master
-            self.slaves[port] = slave
             self.urls[port] = os.ttyname(slave)
         self._stop = threading.Event()
+        self._read = threading.Condition()
+        self._bytes_read = 0  # shoe bytes the serial drivers posted
+        self._bytes_written = 0  # shoe bytes the simulator's batches hold so far
+        self._due: deque[int] = deque()  # bytes written before each input and bet, in order
         self._player: TracePlayer | None = None
         self._thread: threading.Thread | None = None
 
@@ -217,25 +216,37 @@ class SimulatedTable:
 
         return screened
 
-    def _unread(self) -> bool:
-        """Bytes written to a port that its reader has not read yet."""
-        for slave in self.slaves.values():
-            try:
-                queued = fcntl.ioctl(slave, termios.FIONREAD, struct.pack("i", 0))
-            except OSError:  # closed on the way out
-                return False
-            if struct.unpack("i", queued)[0]:
-                return True
-        return False
+    def reading(self, post: Callable[..., None]) -> Callable[..., None]:
+        """``post`` (the loop's, for the hardware) counting the serial bytes the drivers
+        post, once posted: an input posted after the count is behind them in the loop."""
+        def counted(event: Event, *rest: Any) -> None:
+            post(event, *rest)
+            if isinstance(event, SerialData):
+                with self._read:
+                    self._bytes_read += len(event.data)
+                    self._read.notify_all()
+
+        return counted
+
+    def _expect(self, events: list[Event]) -> None:
+        """Note, for each input and bet of a batch, the shoe bytes written before it."""
+        for event in events:
+            if isinstance(event, SerialData):
+                self._bytes_written += len(event.data)
+            elif isinstance(event, DealerInput | BetPlaced):
+                self._due.append(self._bytes_written)
 
     def _post_after_the_shoe(self, event: Event) -> None:
         """Post a simulated dealer's input once the shoe's bytes before it are read (see
         the module doc); anything else at once."""
-        if isinstance(event, DealerInput | BetPlaced):
-            deadline = time.monotonic() + READ_WAIT_S
-            while (self._unread() and time.monotonic() < deadline
-                   and not self._stop.wait(READ_POLL_S)):
-                pass
+        if isinstance(event, DealerInput | BetPlaced) and self._due:
+            due = self._due.popleft()
+            with self._read:
+                if not self._read.wait_for(
+                        lambda: self._bytes_read >= due or self._stop.is_set(), READ_WAIT_S):
+                    # Bytes lost (the port went down): count them read, or every input
+                    # after would wait in vain.
+                    self._bytes_read = due
         self.post(event)
 
     def start(self, gpio: Any) -> None:
@@ -250,6 +261,7 @@ class SimulatedTable:
                                   self.table_state):
                 if self._stop.is_set():
                     return
+                self._expect(events)
                 self._player = TracePlayer(events, self.clock.now, self.clock.to_wall, gpio,
                                            self.masters, self._post_after_the_shoe)
                 if self._stop.is_set():  # stopped while the player was being made
@@ -260,6 +272,8 @@ class SimulatedTable:
 
     def stop(self) -> None:
         self._stop.set()
+        with self._read:
+            self._read.notify_all()
         if self._player is not None:
             self._player.stop()
         if self._thread is not None:

@@ -5,12 +5,11 @@ would be played at once, a burst in which a dealer input overtakes the cards it 
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
+import threading
 import time
-import tty
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,13 +17,14 @@ import pytest
 
 from controller.core.clock import VirtualClock
 from controller.core.config import load_config
-from controller.core.events import DealerInput, Event
+from controller.core.events import DealerInput, Event, SerialData
 from controller.games import registry
 from controller.games.base import Verdict
 from controller.store.journal import Journal
 from sim.daemon import SimulatedTable, SimulatorResume, TableState
 
 CONFIGS = sorted((Path(__file__).resolve().parents[1] / "config").glob("*-sim.toml"))
+WAIT = 10.0  # seconds: upper bound of a wait
 START = 5000.0  # seconds of the controller clock: a daemon started long after boot
 
 
@@ -68,30 +68,25 @@ def test_a_simulated_card_table_refuses_new_shoe_in_one_line(path: Path) -> None
 
 
 def test_a_simulated_dealer_s_input_waits_for_the_shoe_bytes_before_it() -> None:
-    # A hit posted while its card's bytes sit unread in the pseudo-terminal would overtake
-    # the card (issue 16, item 18): the input is posted only once they are read.
+    # A hit posted while its card's bytes are still on their way through the
+    # pseudo-terminal would overtake the card (issue 16, item 18): the input is posted only
+    # once the serial driver has posted those bytes to the loop.
     config = load_config(str(next(p for p in CARD_SIMS if "blackjack" in p.stem)))
     posted: list[Event] = []
     table = SimulatedTable(config, VirtualClock(), posted.append, SimulatorResume())
+    card = SerialData(1.0, "shoe", b"[Game]<Card:5D>\r\n")
+    hit = DealerInput(1.5, "hit", {"box": 1})
     try:
-        master, slave = table.masters["shoe"], table.slaves["shoe"]
-        tty.setraw(slave)  # as the serial driver opens it (pyserial: raw, no line editing)
-        os.write(master, b"[Game]<Card:5D>\r\n")
-        assert table._unread()
-        looks: list[bool] = []
-        unread = table._unread
-
-        def looked() -> bool:
-            looks.append(unread())
-            if len(looks) == 3:
-                os.read(slave, 100)  # the serial reader reads the card's line
-            return looks[-1]
-
-        table._unread = looked  # type: ignore[method-assign]
-        table._post_after_the_shoe(DealerInput(1.0, "hit", {"box": 1}))
+        table._expect([card, hit])
+        dealer = threading.Thread(target=table._post_after_the_shoe, args=(hit,))
+        dealer.start()
+        dealer.join(0.2)
+        assert dealer.is_alive() and posted == []  # the card is not read yet: it waits
+        table.reading(posted.append)(card)  # the serial driver posts the card's bytes
+        dealer.join(WAIT)
     finally:
         table.stop()
-    assert looks == [True, True, True, False] and len(posted) == 1
+    assert posted == [card, hit]
 
 
 def test_tablectl_new_shoe_on_a_simulated_mini_baccarat_daemon_is_refused_in_one_line(

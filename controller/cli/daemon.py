@@ -143,7 +143,9 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
         urls = simulated.urls
         lifecycle.add("simulator ports", Hooks(on_stop=simulated.stop,
                                                is_alive=simulated.alive))
-    hardware = lifecycle.add("hardware", Hardware(config, loop.post, clock, urls,
+    # The simulated dealer's inputs wait for the shoe bytes before them (sim.daemon).
+    hardware_post = simulated.reading(loop.post) if simulated is not None else loop.post
+    hardware = lifecycle.add("hardware", Hardware(config, hardware_post, clock, urls,
                                                   factory=pin_factory))
     assert isinstance(hardware, Hardware)
     # A simulated table refuses what its simulator cannot follow (sim.daemon).
