@@ -5,13 +5,27 @@ The game's registry entry names its simulator (``GameSpec.daemon_simulator``): a
 that yields batches of trace events from a start time, and may look at the table's newest
 state between them (:class:`TableState`), as a dealer looks at the table before the next
 game. This module knows no game.
+
+The simulated equipment does what the table asks, or refuses the input with one line:
+
+- A simulated dealer's input waits until the serial driver has posted every shoe byte the
+  simulator wrote before it (:meth:`SimulatedTable.reading`), as a real dealer enters a
+  decision once its card is out: posted straight to the loop, an input would otherwise
+  overtake the card it follows on a loaded machine (a hit before its card). The loop
+  takes events in the order posted, so the card comes first.
+- A person's input that the simulator cannot follow (its module's ``REFUSED_INPUTS``,
+  action -> why: a card table's simulated dealer deals one session from the shoe it made
+  at the start and cannot carry out ``new_shoe``) is refused before it reaches the table
+  (:meth:`SimulatedTable.screen`): nothing is done, the reply says why in one line.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
@@ -20,9 +34,13 @@ from controller.core.config import Config
 from controller.core.events import BetPlaced, DealerInput, Event, SerialData
 from controller.core.loop import start_thread
 from controller.games import registry
-from controller.games.base import RecallSpec
+from controller.games.base import RecallSpec, Verdict
 from controller.store.journal import Journal
 from sim.trace_player import TracePlayer
+
+READ_WAIT_S = 2.0
+"""Wall seconds a simulated dealer's input waits, at most, for the shoe bytes before it to
+be read; past it the input goes anyway (the port is down: the table says so)."""
 
 
 @dataclass(frozen=True)
@@ -169,6 +187,10 @@ class SimulatedTable:
             self.masters[port] = master
             self.urls[port] = os.ttyname(slave)
         self._stop = threading.Event()
+        self._read = threading.Condition()
+        self._bytes_read = 0  # shoe bytes the serial drivers posted
+        self._bytes_written = 0  # shoe bytes the simulator's batches hold so far
+        self._due: deque[int] = deque()  # bytes written before each input and bet, in order
         self._player: TracePlayer | None = None
         self._thread: threading.Thread | None = None
 
@@ -177,6 +199,65 @@ class SimulatedTable:
         (the ports are made before it, so that a start that fails journals nothing)."""
         self.resume = resume
         self.table_state.reset(state)
+
+    def refused_inputs(self) -> dict[str, str]:
+        """The inputs the game's simulator cannot follow: action -> why, in words."""
+        path = self.spec.daemon_simulator
+        if not path:
+            return {}
+        module = sys.modules.get(path.partition(":")[0])
+        if module is None:
+            registry.load_callable(path)
+            module = sys.modules[path.partition(":")[0]]
+        refused = getattr(module, "REFUSED_INPUTS", {})
+        return dict(refused) if isinstance(refused, dict) else {}
+
+    def screen(self, post: Callable[..., None]) -> Callable[..., None]:
+        """``post`` (the loop's, for the control socket) refusing the inputs the simulator
+        cannot follow, with their one line, before they reach the table."""
+        refused = self.refused_inputs()
+
+        def screened(event: Event, reply: Callable[[Any], None] | None = None) -> None:
+            if isinstance(event, DealerInput) and event.action in refused:
+                if reply is not None:
+                    reply(Verdict(False, "simulator_cannot", refused[event.action]))
+                return
+            post(event, reply)
+
+        return screened
+
+    def reading(self, post: Callable[..., None]) -> Callable[..., None]:
+        """``post`` (the loop's, for the hardware) counting the serial bytes the drivers
+        post, once posted: an input posted after the count is behind them in the loop."""
+        def counted(event: Event, *rest: Any) -> None:
+            post(event, *rest)
+            if isinstance(event, SerialData):
+                with self._read:
+                    self._bytes_read += len(event.data)
+                    self._read.notify_all()
+
+        return counted
+
+    def _expect(self, events: list[Event]) -> None:
+        """Note, for each input and bet of a batch, the shoe bytes written before it."""
+        for event in events:
+            if isinstance(event, SerialData):
+                self._bytes_written += len(event.data)
+            elif isinstance(event, DealerInput | BetPlaced):
+                self._due.append(self._bytes_written)
+
+    def _post_after_the_shoe(self, event: Event) -> None:
+        """Post a simulated dealer's input once the shoe's bytes before it are read (see
+        the module doc); anything else at once."""
+        if isinstance(event, DealerInput | BetPlaced) and self._due:
+            due = self._due.popleft()
+            with self._read:
+                if not self._read.wait_for(
+                        lambda: self._bytes_read >= due or self._stop.is_set(), READ_WAIT_S):
+                    # Bytes lost (the port went down): count them read, or every input
+                    # after would wait in vain.
+                    self._bytes_read = due
+        self.post(event)
 
     def start(self, gpio: Any) -> None:
         """Play the game's simulated events into ``gpio`` (mock pins) and the ptys."""
@@ -190,8 +271,9 @@ class SimulatedTable:
                                   self.table_state):
                 if self._stop.is_set():
                     return
+                self._expect(events)
                 self._player = TracePlayer(events, self.clock.now, self.clock.to_wall, gpio,
-                                           self.masters, self.post)
+                                           self.masters, self._post_after_the_shoe)
                 if self._stop.is_set():  # stopped while the player was being made
                     return
                 self._player.run()
@@ -200,6 +282,8 @@ class SimulatedTable:
 
     def stop(self) -> None:
         self._stop.set()
+        with self._read:
+            self._read.notify_all()
         if self._player is not None:
             self._player.stop()
         if self._thread is not None:

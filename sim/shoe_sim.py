@@ -29,6 +29,13 @@ from controller.cards.card import Card, full_deck
 TraceObject = dict[str, Any]
 
 DEFAULT_PORT: Final = "shoe"
+REFUSED_INPUTS: Final = {
+    "new_shoe": "new_shoe: the simulated dealer deals one session from the decks it loaded "
+                "at the start and cannot change them; nothing was done (a real shoe takes "
+                "it)",
+}
+"""The inputs a simulated card table refuses (``sim.daemon``): its dealer's session is made
+up front, so it would go on dealing the old shoe into a table waiting for new decks."""
 CARD_PAUSE_S: Final = (0.5, 1.2)
 """Seconds between two cards drawn from the shoe (a dealer's rhythm)."""
 STEP_PAUSE_S: Final = (0.3, 0.8)

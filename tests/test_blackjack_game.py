@@ -233,8 +233,19 @@ def test_blackjack_pays_the_table_s_ratio() -> None:
     assert bench.settlements() == [(1, "main", 10, "win", 12)]
 
 
-def test_a_card_no_hand_needs_is_refused_and_dealt_to_none() -> None:
+def test_a_card_before_its_decision_waits_for_it_and_is_dealt_to_none_meanwhile() -> None:
     bench = Bench().coup({1: 10}, "TS", "9C", "8H", "7D")  # box 1 decides
+    bench.cards("5S")
+    (alarm,) = bench.of("alarm")
+    assert alarm["code"] == "decision_missing" and "box 1" in alarm["message"]
+    assert all("5S" not in cards for cards in bench.hands().values())
+    assert bench.inp("hit", box=1) is None  # the hit places the card that came before it
+    assert bench.hands()["box 1"] == ["TS", "8H", "5S"]
+
+
+def test_a_card_no_hand_needs_is_refused_and_dealt_to_none() -> None:
+    bench = Bench().coup({1: 10}, "TS", "9C", "8H", "AD")  # box 1 stands on 18; 9C AD = 20
+    bench.inp("stand", box=1)
     bench.cards("5S")
     (alarm,) = bench.of("alarm")
     assert alarm["code"] == "unexpected_card"

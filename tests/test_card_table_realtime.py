@@ -185,13 +185,17 @@ def test_shoe_closed_and_reopened_in_the_middle_of_a_coup(
         master, slave = link_pty(link)  # plugged back, at the same path
         fds += [master, slave]
         rec.wait_for(lambda: [p["up"] for p in rec.of("port")] == [True, False, True])
+        # A card was due: play waits for the dealer to say what he dealt meanwhile.
+        rec.wait_for(lambda: len(rec.of("alarm")) == 2)
+        table.dealer("lost_cards", cards=[])  # nothing: he waited for the shoe
         send(*(f"[Game]<Card:{c}>" for c in COUP1_CARDS[4:]))
         rec.wait_for(lambda: len(rec.of("coup_result")) == 1)
     finally:
         table.close()
 
-    (alarm,) = rec.of("alarm")
+    alarm, lost = rec.of("alarm")
     assert alarm["code"] == "shoe_disconnected" and "box 2" in alarm["message"]
+    assert lost["code"] == "shoe_input_lost" and "box 2" in lost["message"]
     cards = rec.of("card")
     dealt = [c["card"] for c in cards]
     assert dealt == ["9S", "5H", "QC", "??", "7C", "4H", "JS", "4D", "8D"]  # none lost
@@ -252,13 +256,14 @@ def test_shoe_line_cut_by_the_port_closing_mid_line_is_a_misread_never_spliced(
         rec.wait_for(lambda: any(a["code"] == "unknown_line" for a in rec.of("alarm")))
         table.dealer("card", card="7C")  # the dealer's correction
         rec.wait_for(lambda: len(rec.of("card")) == 5)
+        table.dealer("lost_cards", cards=[])  # and no card dealt while the port was down
         send(b"".join(f"[Game]<Card:{c}>\r\n".encode() for c in COUP1_CARDS[5:]))
         rec.wait_for(lambda: len(rec.of("coup_result")) == 1)
     finally:
         table.close()
 
     codes = [a["code"] for a in rec.of("alarm")]
-    assert codes == ["shoe_disconnected", "line_cut", "unknown_line"]
+    assert codes == ["shoe_disconnected", "line_cut", "shoe_input_lost", "unknown_line"]
     (cut,) = [a for a in rec.of("alarm") if a["code"] == "line_cut"]
     assert "cut by the port going down" in cut["message"]
     misread = [r for r in rec.of("misread") if "hand" in r]

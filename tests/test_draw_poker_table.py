@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 from conftest import run_replay
+from hypothesis import given
+from hypothesis import strategies as st
 
 from controller.cli.tablectl import main as tablectl_main
 from controller.core.clock import VirtualClock
@@ -33,6 +35,34 @@ def test_a_split_gives_the_odd_cents_one_each_from_mano() -> None:
     assert share(1425, 2) == [713, 712]
     assert share(100, 3) == [34, 33, 33]
     assert share(95, 1) == [95]
+
+
+def test_a_split_pot_is_shared_whole_not_concept_by_concept() -> None:
+    # Four antes of 1 and the loser's bet of 1: 4.75 after the 5% (3.80 of antes, 0.95 of
+    # bets) among boxes 2, 3, 4 (from Mano): 158 cents each and one odd cent, to box 2.
+    stakes = [Stake(1, 100, 100), Stake(2, 100, 100), Stake(3, 100, 100), Stake(4, 100, 100)]
+    paid = pay(stakes, [2, 3, 4])
+    assert [c.antes + c.bets for c in paid.paid] == [159, 158, 158]
+    assert sum(c.antes for c in paid.paid) == 380 and sum(c.bets for c in paid.paid) == 95
+    assert all(c.bets >= 0 for c in paid.paid)
+
+
+@given(st.lists(st.tuples(st.integers(1, 500), st.integers(0, 3500)), min_size=2, max_size=5),
+       st.data())
+def test_a_split_pot_s_shares_differ_by_a_cent_at_most_the_first_from_mano_first(
+        players: list[tuple[int, int]], data: st.DataObject) -> None:
+    stakes = [Stake(box, ante * 100, bets * 100)
+              for box, (ante, bets) in enumerate(players, start=1)]
+    boxes = [s.box for s in stakes]
+    winners = sorted(data.draw(st.lists(st.sampled_from(boxes), min_size=1, unique=True)))
+    paid = pay(stakes, winners)
+    takes = [c.antes + c.bets for c in paid.paid]
+    # The pot after the 5%, shared whole: nothing made or lost, a cent apart at most, the
+    # odd cents to the first winners from Mano (num. 18; the module's Decision).
+    assert sum(takes) == paid.antes + paid.losers_bets - paid.rake
+    assert max(takes) - min(takes) <= 1 and takes == sorted(takes, reverse=True)
+    assert all(c.antes >= 0 and c.bets >= 0 for c in paid.paid)
+    assert sum(c.antes for c in paid.paid) == paid.antes - paid.rake_antes
 
 
 def test_the_payment_of_num_19_concept_by_concept() -> None:

@@ -24,7 +24,7 @@ from controller.cli.compose import compose
 from controller.core.clock import VirtualClock
 from controller.core.config import load_config
 from controller.core.errors import JournalWriteError
-from controller.core.events import BetPlaced, DealerInput, GpioEdge
+from controller.core.events import BetPlaced, DealerInput, GpioEdge, SerialData
 from controller.core.journal_guard import RETRY_S, JournalGuard
 from controller.store.journal import Journal
 
@@ -174,3 +174,60 @@ def test_a_daemon_whose_journal_file_cannot_grow_refuses_and_restarts_once_it_ca
         tail = [r for r in check.records() if r["type"] in ("alarm", "shutdown")][-2:]
     assert tail[0]["code"] == "journal_failing"
     assert json.dumps(tail[1]).count("the journal is writable again") == 1
+
+
+def test_shoe_bytes_dropped_while_a_card_was_due_stop_play_after_the_restart(
+        tmp_path: Path) -> None:
+    # Issue 16, item 2. Mini-Bacará, punto 10 on box 1: 9S to box 1, 3H to the Banca (face
+    # down), then the disk fills; box 1's second card (TD) is read and dropped. Space
+    # again: the alarm, and the restart. The reader then reads the Banca's second card
+    # (4D): it must not take box 1's place (seed 000 Art. 6: box 1, Banca, box 1, Banca).
+    path = tmp_path / "journal.sqlite"
+    config = load_config("embedded:mini-baccarat-sim.toml", {"decks": 4})
+    journal = FillingJournal(path, durable=True)
+    clock = VirtualClock(1.0)
+    guard = JournalGuard(lambda: clock.now())
+    loop, _ = compose(config, journal, clock, guard=guard)
+    events: list[Any] = [DealerInput(1.0 + i * 0.1, "procedure_step", {"step": s})
+                         for i, s in enumerate(("show", "turn", "scramble", "shuffle", "cut",
+                                                "load"))]
+    events += [SerialData(2.0, "shoe", b"[Burn]<Card:2C>\r\n"),
+               DealerInput(2.5, "open_bets"), BetPlaced(3.0, "punto", 1, 10),
+               DealerInput(3.5, "no_more_bets"),
+               SerialData(4.0, "shoe", b"[Game]<Card:9S>\r\n[Game]<Card:3H>\r\n")]
+    loop.run_events(events)
+    journal.full = True
+    loop.run_events([SerialData(5.0, "shoe", b"[Game]<Card:TD>\r\n")])
+    assert guard.dropped == 1
+    journal.full = False
+    loop.run_until_idle(clock.now() + RETRY_S + 0.001)
+    journal.close()
+    assert records(path)[-1]["dropped"] == 1
+
+    def restart(more: list[Any]) -> list[dict[str, Any]]:
+        with Journal(path, durable=False) as again:
+            clock2 = VirtualClock(20.0)
+            loop2, table = compose(config, again, clock2)
+            table.recover()
+            loop2.run_events(more)
+        return records(path)
+
+    recs = restart([SerialData(21.0, "shoe", b"[Game]<Card:4D>\r\n")])
+    cards = [(r["hand"], r["card"]) for r in recs if r["type"] == "card"]
+    assert cards == [("box 1", "9S"), ("banca", "3H")]  # 4D waits: never box 1's
+    codes = [r["code"] for r in recs if r["type"] == "alarm"]
+    assert codes[-3:] == ["journal_failing", "shoe_input_dropped", "card_waiting"]
+    (recovery,) = [r for r in recs if r["type"] == "recovery"]
+    assert recovery["mismatch"] is None and "lost_cards" in recovery["waiting_for"]
+    # The dealer enters the card dealt while the journal failed; a second restart on the
+    # way replays it all again, alarm included, without a mismatch.
+    recs = restart([DealerInput(22.0, "lost_cards", {"cards": ["TD"]})])
+    recs = restart([])
+    cards = [(r["hand"], r["card"]) for r in recs if r["type"] == "card"]
+    assert cards == [("box 1", "9S"), ("banca", "3H"), ("box 1", "TD"), ("banca", "4D")]
+    assert all(r["mismatch"] is None for r in recs if r["type"] == "recovery")
+    assert [r["code"] for r in recs if r["type"] == "alarm"].count("shoe_input_dropped") == 1
+    (result,) = [r for r in recs if r["type"] == "coup_result"]
+    assert [b["outcome"] for b in result["boxes"]] == ["punto"]  # 9S TD = 9 against 7
+    times = [r["t"] for r in recs if "t" in r]
+    assert times == sorted(times)  # the alarm after the restart is not back in the past

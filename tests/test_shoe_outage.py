@@ -1,4 +1,7 @@
-"""A shoe line cut by a serial outage (issue 6, item 9): never spliced, its card never lost.
+"""A shoe line cut by a serial outage (issue 6, item 9): never spliced, its card never lost;
+and cards dealt while the port was down never replaced by the next ones read (issue 16,
+item 2): after the replug, while a card could be due, play waits for the dealer's
+``lost_cards`` (the cards dealt meanwhile, [] for none).
 
 The reader sends ``[Game]<Card:`` and the USB cable is pulled; after the replug it sends the
 rest, ``TD>``. Joined, the two halves would read as a clean TD. The table is driven as the
@@ -109,11 +112,13 @@ def coup_cut_on_box_1_second_card() -> Shoe:
 
 
 def test_line_cut_by_a_serial_outage_is_a_misread_the_dealer_corrects(tmp_path: Path) -> None:
-    run = coup_cut_on_box_1_second_card().inp("card", card="TD").cards("4D").run(tmp_path)
+    shoe = coup_cut_on_box_1_second_card().inp("card", card="TD")
+    run = shoe.inp("lost_cards", cards=[]).cards("4D").run(tmp_path)
     # The two halves are never one line: no card "TD" read from the shoe.
     assert run.cards() == [("box 1", "9S", False), ("banca", "??", False),
                            ("box 1", "TD", True), ("banca", "4D", False)]
-    assert run.alarms() == ["shoe_disconnected", "line_cut", "unknown_line"]
+    assert run.alarms() == ["shoe_disconnected", "line_cut", "shoe_input_lost",
+                            "unknown_line"]
     cut = run.alarm("line_cut")
     assert "cut by the port going down" in cut["message"] and cut["lost"] == "game"
     assert "misread" in cut["message"]
@@ -140,7 +145,8 @@ def test_face_down_card_cut_by_a_serial_outage_is_not_shown_in_the_alarm(
     # The Banca's face-down card (seed 000 Art. 6) cut after its rank: "[Game]<Card:3".
     shoe = Shoe().ready().inp("open_bets").bet("punto", 1, 10).inp("no_more_bets")
     shoe.cards("9S").send("[Game]<Card:3").unplugged().send("H>\r\n")
-    run = shoe.inp("card", card="3H").cards("TD", "4D").run(tmp_path)
+    run = shoe.inp("card", card="3H").inp("lost_cards", cards=[]).cards("TD", "4D").run(
+        tmp_path)
     assert "<Card:3" not in json.dumps(run.alarm("line_cut"))
     assert run.cards()[1] == ("banca", "??", True)
     assert run.outcomes() == {1: "punto"}
@@ -179,13 +185,53 @@ def test_line_without_a_card_cut_by_a_serial_outage_does_not_stop_play(
     tmp_path: Path, partial: str,
 ) -> None:
     shoe = Shoe().ready().inp("open_bets").bet("punto", 1, 10).inp("no_more_bets")
-    shoe.cards("9S", "3H").send(partial).unplugged().cards("TD", "4D")
-    run = shoe.run(tmp_path)
+    shoe.cards("9S", "3H").send(partial).unplugged().inp("lost_cards", cards=[])
+    run = shoe.cards("TD", "4D").run(tmp_path)
     assert run.cards() == [("box 1", "9S", False), ("banca", "??", False),
                            ("box 1", "TD", False), ("banca", "4D", False)]
     assert not run.of("misread")
-    expected = ["shoe_disconnected"] + (["line_cut"] if partial.strip() else [])
+    expected = ["shoe_disconnected"] + (["line_cut"] if partial.strip() else []) + [
+        "shoe_input_lost"]
     assert run.alarms() == expected
     if partial.strip():
         assert run.alarm("line_cut")["lost"] is None
     assert run.outcomes() == {1: "punto"}
+
+
+def coup_unplugged_after_the_banca_s_card() -> Shoe:
+    """Punto on box 1; 9S to box 1, 3H to the Banca (face down); then the port goes down,
+    the dealer deals box 1's second card (TD) while it is down, and after the replug the
+    reader reads the Banca's second card (4D). Seed 000 Art. 6 order: box 1, the Banca,
+    box 1, the Banca."""
+    shoe = Shoe().ready().inp("open_bets").bet("punto", 1, 10).inp("no_more_bets")
+    return shoe.cards("9S", "3H").unplugged().cards("4D")
+
+
+def test_a_card_read_after_an_outage_never_takes_a_lost_card_s_place(tmp_path: Path) -> None:
+    run = coup_unplugged_after_the_banca_s_card().run(tmp_path)
+    # 4D is the Banca's: box 1's place may be TD's, dealt while the port was down.
+    assert run.cards() == [("box 1", "9S", False), ("banca", "??", False)]
+    lost = run.alarm("shoe_input_lost")
+    assert "box 1" in lost["message"] and "lost_cards" in lost["message"]
+    assert run.alarms() == ["shoe_disconnected", "shoe_input_lost", "card_waiting"]
+    assert "4D" not in json.dumps(run.of("alarm"))
+    assert not run.of("coup_result")
+
+
+def test_the_dealer_enters_the_card_dealt_during_the_outage(tmp_path: Path) -> None:
+    run = coup_unplugged_after_the_banca_s_card().inp("lost_cards", cards=["TD"]).run(tmp_path)
+    assert run.cards() == [("box 1", "9S", False), ("banca", "??", False),
+                           ("box 1", "TD", True), ("banca", "4D", False)]
+    assert run.outcomes() == {1: "punto"}  # 9S TD = 9 against 3H 4D = 7
+
+
+def test_an_outage_between_coups_does_not_stop_play(tmp_path: Path) -> None:
+    shoe = Shoe().ready().unplugged().inp("open_bets").bet("punto", 1, 10)
+    run = shoe.inp("no_more_bets").cards("9S", "3H", "TD", "4D").run(tmp_path)
+    assert run.alarms() == ["shoe_disconnected"]
+    assert run.outcomes() == {1: "punto"}
+
+
+def test_lost_cards_with_nothing_lost_is_refused(tmp_path: Path) -> None:
+    run = Shoe().ready().inp("lost_cards", cards=[]).run(tmp_path)
+    assert run.alarms() == ["no_input_lost"]

@@ -102,6 +102,13 @@ class CardGame(Protocol):
     # input): ``checkpoint() -> dict | None``, the game's state between games (its number,
     # a pool's balance...; None while a game is under way), and ``restore(state)``, which
     # goes on from it. The card table calls them when the shoe has just closed.
+    #
+    # Optional (``controller.cards.waiting``): ``decision_due() -> str | None``, in words,
+    # the person's decision the game waits for before the next card has a place (None
+    # when a card is due, or none can come); a card read then waits for it instead of
+    # being refused. ``card_waiting(t) -> str | None``: a card came before that decision;
+    # the reason the game is now held for the inspector (the decision too late for its
+    # seed), or None when the dealer may still enter it.
 
 
 def bet_fields(bet: BetPlaced) -> dict[str, Any]:

@@ -18,6 +18,9 @@ Decisions (RULES.md §3, "Decisions for the controller"; seed 002 Art. 4-6):
   ``card_before_correction`` (a card read while a misread awaits the dealer's correction,
   which would put the cards out of order). The card that raises one is not passed to the
   game; an extra copy (``card_over_count``) is not counted either.
+- The card table stops play the same way (``stop``) for a card whose place the game will
+  not give (``controller.cards.waiting``): ``coup_held`` (a decision too late for the
+  seed), ``card_without_place`` (the decisions entered gave a waiting card no place).
 - Any card read while play is stopped, or before the procedure is complete, is journaled
   as an alarm (``card_while_stopped``, ``card_before_ready``) and not passed to the game.
   Cards read before the shoe is loaded are not counted: the shoe holds no cards then.
@@ -257,6 +260,18 @@ class ShoeSession:
         self._emit("manual_card", t=t, card=str(card))
         return self._take(t, card, burn=False, correction=True)
 
+    def lost_card(self, t: float, card: Card) -> Card | None:
+        """A card the dealer says was dealt while the shoe's input was lost
+        (``controller.cards.waiting``); counted like a read card.
+
+        Returns the card for the game, or None when it raised an alarm (composition).
+        """
+        return self._take(t, card, burn=False, correction=False, lost=True)
+
+    def stop(self, t: float, code: str, message: str, **extra: Any) -> None:
+        """Stop play on the shoe until ``inspector_clear``: a stopping alarm ``code``."""
+        self._stop(t, code, message, **extra)
+
     def inspector_clear(self, t: float, note: str) -> dict[str, Any]:
         """The inspector resumes play after the stopping alarms; journals ``note``.
 
@@ -369,7 +384,8 @@ class ShoeSession:
                 assert_never(line)
         return None
 
-    def _take(self, t: float, card: Card, *, burn: bool, correction: bool) -> Card | None:
+    def _take(self, t: float, card: Card, *, burn: bool, correction: bool,
+              lost: bool = False) -> Card | None:
         what = f"{'burn card' if burn else 'card'} {card}"
         if not self._loaded:
             self._alarm(
@@ -427,7 +443,7 @@ class ShoeSession:
                 card=str(card),
             )
             return None
-        if self._misreads_pending and not correction:
+        if self._misreads_pending and not (correction or lost):
             self._stop(
                 t,
                 "card_before_correction",

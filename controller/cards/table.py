@@ -6,11 +6,17 @@ session (composition, procedures, cut card: e.g. seed 002 Art. 4-6) and reach th
 Dealer inputs and bets go to the session or the game, each checked first (verify, then do);
 every refusal is an ``alarm`` record naming the rule. The table knows no game.
 
+A card the game has no place for yet is never dropped (``controller.cards.waiting``): one
+read before the decision that places it waits for that decision, and after a port outage
+(or shoe bytes dropped while the journal failed) while a card could be due, every card
+read waits for the dealer's ``lost_cards``.
+
 Restart: the table's whole state is a function of its journaled inputs (``serial``,
 ``input`` and ``port`` records, and each bet's one record: the game's ``bet_record`` or the
-``alarm`` that refused it, with its ``bet``) since its last checkpoint, taken when the shoe
-has just closed between games (:meth:`CardTable.checkpoint`: the shoe's count and procedure
-due, the game's number; the game gives its own part). :meth:`CardTable.recover_from`
+``alarm`` that refused it, with its ``bet``; a ``journal_failing`` alarm, shoe input
+dropped) since its last checkpoint, taken when the shoe has just closed between games
+(:meth:`CardTable.checkpoint`: the shoe's count and procedure due, the game's number; the
+game gives its own part). :meth:`CardTable.recover_from`
 restores the checkpoint and plays the inputs after it again with the journal muted,
 checking that they give the records already journaled, so the game in progress resumes
 exactly where it was (the cards on the layout are real, nothing is voided). Each input is
@@ -43,6 +49,7 @@ from controller.cards.shoe_lines import (
     ShoeLine,
     UnknownLine,
 )
+from controller.cards.waiting import LOST_CARDS, WaitingCards
 from controller.core.config import Config
 from controller.core.errors import RuleViolation, UnreadableRecord
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
@@ -60,7 +67,7 @@ from controller.store.resume import since_checkpoint
 
 # The inputs every card table takes itself; the game takes the others (open_bets too, once
 # the shoe is ready).
-SHOE_INPUTS = ("procedure_step", "inspector_clear", "new_shoe", "card")
+SHOE_INPUTS = ("procedure_step", "inspector_clear", "new_shoe", "card", LOST_CARDS)
 _DEALER_BUTTONS = ("open_bets", "no_more_bets")
 # Records the table's inputs never make again on a replay: the Table's own (start, stop,
 # recovery, checkpoints, seals, evidence batches, its own alarms), and those of journals of
@@ -69,8 +76,11 @@ _DEALER_BUTTONS = ("open_bets", "no_more_bets")
 _MARKERS = frozenset({"gpio", "startup", "shutdown", "recovery", "checkpoint", "seal",
                       "evidence", "upgrade", "bet_request"})
 _INPUTS = ("serial", "input", "port")
-_NOT_REPLAYED = TABLE_ALARMS | {"recovery_mismatch"}  # alarms no input makes again
+# Alarms no input makes again: the table's own, and those of a restart after a journal
+# failure (the failure's alarm is played again as what it says, shoe input dropped).
+_NOT_REPLAYED = TABLE_ALARMS | {"recovery_mismatch", "journal_failing", "shoe_input_dropped"}
 _NOT_COMPARED = frozenset({"t", "message"})  # fields a replayed record may differ in
+_FAILED = "journal_failing"  # the alarm of a journal failure (controller.core.journal_guard)
 
 
 @dataclass(frozen=True)
@@ -122,7 +132,10 @@ class CardTable:
             name: make_codec(spec.codec) for name, spec in (config.serial or {}).items()
         }
         self.ports_down: set[str] = set()
+        self._due_at_down: dict[str, bool] = {}  # a card could be due when a port went down
+        self.waiting = WaitingCards(self.game, self.shoe, self.alarm)
         self._under_way = False  # the game was under way after the last action
+        self._dropped_at: int | None = None  # the journal failure that dropped input
         self.views: dict[str, PortView] = {}
 
     def _proxy(self, type_: str, /, **fields: Any) -> dict[str, Any]:
@@ -168,8 +181,11 @@ class CardTable:
                 self._verify_new_shoe()
             case "card":
                 self.shoe.verify_manual_card(_correction(args))
+            case "lost_cards":
+                self.waiting.verify_lost_cards(args.get("cards"))
             case "open_bets":
                 self.shoe.verify_new_game()
+                self._verify_nothing_waits()
                 self.game.verify_input(inp)
             case _:
                 self.game.verify_input(inp)
@@ -191,8 +207,20 @@ class CardTable:
                                 f"games, once it has ended ({article}); it is dealt from "
                                 "the shoe that opened it")
 
+    def _verify_nothing_waits(self) -> None:
+        """A new game is not opened while a card of the last one waits for its place.
+
+        Raises:
+            RuleViolation: ``card_waiting``.
+        """
+        waits = self.waiting.waiting_for()
+        if waits is not None:
+            raise RuleViolation("card_waiting", f"play waits for {waits}")
+
     def dealer_input(self, inp: DealerInput) -> None:
-        """Do a dealer or inspector action (``verify_input`` first).
+        """Do a dealer or inspector action (``verify_input`` first); then a card that
+        waits for its place goes to the place the action gave it
+        (``controller.cards.waiting``).
 
         Raises:
             RuleViolation: as ``verify_input``; for a card correction, also the game's
@@ -208,14 +236,17 @@ class CardTable:
                 self.shoe.change_decks(t, str(args.get("reason", "requested")))
             case "card":
                 card = self.shoe.manual_card(t, _correction(args))
-                if card is not None:
+                if card is not None and not self.waiting.takes(t, card, manual=True):
                     self.game.card(t, card, manual=True)
+            case "lost_cards":
+                self.waiting.lost_cards(t, self.waiting.verify_lost_cards(args.get("cards")))
             case "open_bets":
                 self.shoe.verify_new_game()
                 self.game.dealer_input(inp)
                 self.shoe.game_started()
             case _:
                 self.game.dealer_input(inp)
+        self.waiting.place(t)
         self._after_action(t)
 
     def verify_bet(self, bet: BetPlaced) -> None:
@@ -315,8 +346,9 @@ class CardTable:
                 continue
             try:
                 if isinstance(result, MisreadLine):
-                    self.game.misread(t)
-                else:
+                    if not self.waiting.misread(t):
+                        self.game.misread(t)
+                elif not self.waiting.takes(t, result):
                     self.game.card(t, result)
             except RuleViolation as exc:
                 self.alarm(t, exc.code, exc.message)
@@ -351,10 +383,15 @@ class CardTable:
         self.views[status.port] = replace(view, down=None if status.up else (
             status.detail or "gone"))
         if status.up:
-            self.ports_down.discard(status.port)
+            if status.port in self.ports_down:
+                self.ports_down.discard(status.port)
+                # Cards dealt while it was down were never read (CONTRACT §4: never guessed).
+                self.waiting.input_lost(status.t, f"port {status.port!r} was down",
+                                        could_be_due=self._due_at_down.pop(status.port, False))
             return
         if status.port not in self.ports_down:
             self.ports_down.add(status.port)
+            self._due_at_down[status.port] = self.waiting.card_could_be_due()
             waiting = self.game.next_hand()
             self.alarm(status.t, "shoe_disconnected",
                        f"port {status.port!r} is gone ({status.detail}); play waits"
@@ -383,7 +420,8 @@ class CardTable:
         between games (its next procedure not begun, no port down, no line half read);
         None otherwise, or when the game or a port's codec cannot give its own part."""
         game_state = getattr(self.game, "checkpoint", None)
-        if game_state is None or self.ports_down or self.game.under_way():
+        if (game_state is None or self.ports_down or self.game.under_way()
+                or self.waiting.pending):
             return None
         if not all(getattr(c, "idle", lambda: False)() for c in self.codecs.values()):
             return None
@@ -421,7 +459,7 @@ class CardTable:
                                        f"its state cannot be restored: {why}") from None
         bet_record = self.game.bet_record
         inputs = [r for r in records if r["type"] in (*_INPUTS, bet_record)
-                  or (r["type"] == "alarm" and "bet" in r)]
+                  or (r["type"] == "alarm" and ("bet" in r or r.get("code") == _FAILED))]
         derived = [r for r in records if r["type"] not in _MARKERS
                    and r["type"] not in _INPUTS
                    and not (r["type"] == "alarm" and r.get("code") in _NOT_REPLAYED)]
@@ -436,19 +474,43 @@ class CardTable:
             self._emit = self._real_emit
             self.views = {}  # the ports say nothing until they talk to this daemon
         checker.end()
+        self._alarm_input_dropped(records)
         self._real_emit("recovery", inputs=len(inputs), records_checked=checker.matched,
                         mismatch=checker.mismatch, since=checkpoint["seq"] if checkpoint else 0,
                         **self.game.tag(), state=self.game.state,
-                        shoe_cards_left=self.shoe.cards_left, waiting_for=self.game.next_hand())
+                        shoe_cards_left=self.shoe.cards_left,
+                        waiting_for=self.waiting.waiting_for() or self.game.next_hand())
         if checker.mismatch is not None:
             self._real_emit("alarm", code="recovery_mismatch", **self.game.tag(),
                             message=f"the journal's inputs do not give its records again "
                             f"({checker.mismatch}): it was altered outside the controller; "
                             "play goes on from the inputs, the inspector checks the journal")
 
+    def _alarm_input_dropped(self, records: list[dict[str, Any]]) -> None:
+        """After a restart that followed a journal failure in which shoe input was dropped
+        while a card could be due (:meth:`_replay_input`), the alarm that stops play for
+        the dealer's ``lost_cards``, once."""
+        if self.waiting.lost is None or self._dropped_at is None:
+            return
+        if any(r["type"] == "alarm" and r.get("code") == "shoe_input_dropped"
+               and r["seq"] > self._dropped_at for r in records):
+            return
+        # Journaled now (no ``t``, as the recovery record): the failure's time is past.
+        self._real_emit("alarm", code="shoe_input_dropped", message=self.waiting.lost_message(),
+                        stops_play=False, **self.game.tag())
+
     def _replay_input(self, rec: dict[str, Any]) -> None:
         t = rec["t"]
         kind = rec["type"]
+        if kind == "alarm" and rec.get("code") == _FAILED:
+            # Hardware input was dropped while the journal failed (journal_guard): cards
+            # may have been dealt unread. Play stops as for a port outage (alarm after the
+            # recovery, by _alarm_input_dropped).
+            if rec.get("dropped", 1) and self.waiting.input_lost(
+                    t, f"{rec.get('dropped', 'some')} hardware events were dropped while the "
+                    "journal could not be written", code=None):
+                self._dropped_at = rec["seq"]
+            return
         if kind == "serial":
             self.serial(SerialData(t, rec["port"], rec["text"].encode("latin-1")))
         elif kind == "port":

@@ -153,10 +153,14 @@ def _run(config: Config, journal_path: str) -> int:
         urls = simulated.urls
         lifecycle.add("simulator ports", Hooks(on_stop=simulated.stop,
                                                is_alive=simulated.alive))
-    hardware = lifecycle.add("hardware", Hardware(config, loop.post, clock, urls,
+    # The simulated dealer's inputs wait for the shoe bytes before them (sim.daemon).
+    hardware_post = simulated.reading(loop.post) if simulated is not None else loop.post
+    hardware = lifecycle.add("hardware", Hardware(config, hardware_post, clock, urls,
                                                   factory=pin_factory))
     assert isinstance(hardware, Hardware)
-    control = ControlServer(config.control_socket, config.control_group, loop.post, clock.now,
+    # A simulated table refuses what its simulator cannot follow (sim.daemon).
+    post = simulated.screen(loop.post) if simulated is not None else loop.post
+    control = ControlServer(config.control_socket, config.control_group, post, clock.now,
                             hardware.sensors, config.game, tuple(config.serial),
                             _devices_view(table, clock.now),
                             lambda: {"line": str(status_line), "journal_failing": guard.failing})

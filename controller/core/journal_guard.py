@@ -142,7 +142,8 @@ class JournalGuard:
                       message=f"the journal could not be written for {gone:.0f} s "
                               f"({self.failing}); {self.dropped} hardware events and "
                               f"{self.refused} requests were not taken meanwhile; the daemon "
-                              "restarts to rebuild the table from the journal")
+                              "restarts to rebuild the table from the journal",
+                      dropped=self.dropped)
         except JournalError:
             self._arm()
             return

@@ -21,6 +21,9 @@ class Alarm:
     code: str
     message: str
     bet: dict[str, Any] | Absent = ABSENT
+    dropped: int | Absent = ABSENT
+    """``journal_failing``: the hardware events dropped while the journal failed (a card
+    table's shoe bytes among them: ``controller.cards.waiting``)."""
 
 
 @record("input", extra=True)

@@ -362,11 +362,24 @@ def test_num_10_a_replacement_missing_voids_the_player_s_hand(tmp_path: Path) ->
 
 
 def test_num_10_a_card_too_many_voids_the_player_s_hand(tmp_path: Path) -> None:
-    trace = called().discard(1, ["7C"], "KH", "KC")  # two cards for one
-    run = replay(tmp_path, trace)
+    # Box 3 draws last (order from Mano: 1, 2, 3): no discard can still come to place a
+    # second card, so it is one too many for him.
+    trace = called().discard(1, []).discard(2, [])
+    run = replay(tmp_path, trace.discard(3, ["4S"], "KH", "KC"))  # two cards for one
     (void,) = run.of("hand_void")
-    assert (void["box"], void["reason"], void["cards_held"]) == (1, "wrong_count", 6)
+    assert (void["box"], void["reason"], void["cards_held"]) == (3, "wrong_count", 6)
     assert run.of("draw_start")[0]["order"] == [1, 2, 3] and not codes(run)
+
+
+def test_num_9_10_a_card_after_his_replacements_waits_for_the_next_discard(
+        tmp_path: Path) -> None:
+    # Box 1 throws one and is dealt two: the second may be box 2's replacement, dealt
+    # before box 2's discard was entered. It waits for that discard, which places it.
+    trace = called().discard(1, ["7C"], "KH", "KC").discard(2, ["3S"])
+    run = replay(tmp_path, trace)
+    assert not run.of("hand_void")
+    assert codes(run) == ["decision_missing"]
+    assert [c["hand"] for c in run.whole("card")][15:] == ["box 1", "box 2"]
 
 
 # -- num. 11: a card dealt face up, refused ---------------------------------------------------
@@ -517,16 +530,44 @@ def test_num_18_a_complete_tie_shares_after_the_5_percent_odd_cent_to_the_first_
     run = replay(tmp_path, trace)
     assert result(run)["winners"] == ([1, 2] if mano is None else [2, 1])
     second = 3 - first_winner
-    # Antes: 15 less 5% = 14.25, shared: 7.13 and 7.12 (the odd cent to the first from Mano).
-    # Box 3's bet: 3 less 5% = 2.85, shared: 1.43 and 1.42. Each posted 5 and bet 3.
+    # The pot after the 5%: antes 15 and box 3's bet 3, 18 less 5% = 17.10, shared as one
+    # sum: 8.55 each. Handed over by concept (num. 20): the antes, 15 less 5% = 14.25, are
+    # 7.13 and 7.12 (the odd cent to the first from Mano); the rest of each share, 1.42
+    # and 1.43, is his part of box 3's bet. Each posted 5 and bet 3.
     pay = payouts(run)
     assert money(pay[(first_winner, "ante")][1]) == D("7.13") - 5
     assert money(pay[(second, "ante")][1]) == D("7.12") - 5
-    assert money(pay[(first_winner, "bet")][1]) == D("1.43")
-    assert money(pay[(second, "bet")][1]) == D("1.42")
+    assert money(pay[(first_winner, "bet")][1]) == D("1.42")
+    assert money(pay[(second, "bet")][1]) == D("1.43")
+    for box in (first_winner, second):
+        assert money(pay[(box, "ante")][1]) + 5 + money(pay[(box, "bet")][1]) == D("8.55")
     assert pay[(3, "ante")] == ("lose", -5) and pay[(3, "bet")] == ("lose", -3)
     (rake,) = run.of("rake")
     assert money(rake["rake"]) == D(15 + 3) * FIVE_PERCENT == D("0.90")
+
+
+def test_num_18_a_three_way_split_is_shared_as_one_sum_odd_cent_from_mano(
+        tmp_path: Path) -> None:
+    # Boxes 2, 3 and 4: A-K-Q-J-9 in other suits; box 1 (Mano): 8-7-5-3-2, lower. Ante 1,
+    # Mano bets 1, all call, all stand pat, all pass. The pot after the 5%: antes 4 and
+    # box 1's bet 1, 5 less 5% = 4.75, shared as one sum among three: 1.58 each and one
+    # odd cent, to the first winner in dealing order from Mano (box 2): 1.59, 1.58, 1.58.
+    # Shared concept by concept (3.80 and 0.95) it would be 1.59, 1.59, 1.57.
+    hands = {1: ("8S", "7H", "5D", "3C", "2S"), 2: ("AS", "KH", "QD", "JC", "9S"),
+             3: ("AH", "KD", "QC", "JS", "9H"), 4: ("AD", "KC", "QS", "JH", "9D")}
+    trace = PokerTrace().hand(1, hands).called(1).stand_pat()
+    trace.acts(*(("pass", box) for box in trace.order()))
+    run = replay(tmp_path, trace)
+    assert result(run)["winners"] == [2, 3, 4]
+    pay = payouts(run)
+    # What each winner takes from the pot: his ante's payout, his ante back (1), and his
+    # part of the others' bets (his own bet of 1 comes back beside it).
+    taken = [money(pay[(box, "ante")][1]) + 1 + money(pay[(box, "bet")][1])
+             for box in (2, 3, 4)]
+    assert taken == [D("1.59"), D("1.58"), D("1.58")]
+    assert pay[(1, "ante")] == ("lose", -1) and pay[(1, "bet")] == ("lose", -1)
+    (rake,) = run.of("rake")
+    assert money(rake["rake"]) == D(5) * FIVE_PERCENT == D("0.25")
 
 
 def test_num_18_identical_ranks_in_different_suits_tie(tmp_path: Path) -> None:

@@ -81,6 +81,15 @@ class Blackjack:
         slot = self._chart.slot()
         return slot if isinstance(slot, str) or slot is None else slot.label
 
+    def decision_due(self) -> str | None:
+        """The player's decision the next card waits for, in words ("the decision of box
+        2"); None when none is due. A card read while it is due waits for it
+        (``controller.cards.waiting``): a hit, double or split entered after its card
+        places it."""
+        if self.state not in ("options", "deciding"):
+            return None
+        return f"the decision of {self._chart.current().label} (hit, stand, double or split)"
+
     def face_down_pending(self) -> bool:
         """During the deal the shoe's bytes may carry the dealer's cards, dealt face down
         (Art. 8); once both are dealt, no byte to come carries them."""

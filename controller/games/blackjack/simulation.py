@@ -51,6 +51,10 @@ from sim.shoe_sim import (
     SimResult,
     check_settings,
 )
+from sim.shoe_sim import REFUSED_INPUTS as SHOE_REFUSED
+
+REFUSED_INPUTS: Final = SHOE_REFUSED
+"""The inputs of a person this simulated table cannot follow (``sim.daemon``)."""
 
 CHIPS: Final = (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000, 5000)
 """Chip denominations a player stacks from."""

@@ -8,6 +8,7 @@ from typing import Any
 
 from controller.cards.consent import FIELDS as CONSENT
 from controller.cards.evidence import window_finder
+from controller.cards.waiting import LOST_CARDS_INPUT
 from controller.games.base import (
     ArgSpec,
     BetSpec,
@@ -63,6 +64,7 @@ def _inputs(seed: str) -> tuple[InputSpec, ...]:
                     required=False))),
         InputSpec("inspector_clear", "the inspector resumes play after a stopping alarm", (
             ArgSpec("note", "what was checked", required=False),)),
+        LOST_CARDS_INPUT,
         InputSpec("new_shoe", f"replace the decks (seed {seed} Art. 4)", (
             ArgSpec("reason", "why", required=False),)),
     )

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.cards.evidence import window_finder
+from controller.cards.waiting import LOST_CARDS_INPUT
 from controller.games.base import (
     ArgSpec,
     BetSpec,
@@ -81,6 +82,7 @@ SPEC = GameSpec(
                     required=False))),
         InputSpec("inspector_clear", "the inspector resumes play after a stopping alarm", (
             ArgSpec("note", "what was checked", required=False),)),
+        LOST_CARDS_INPUT,
         InputSpec("new_shoe", "replace the deck (num. 1)", (
             ArgSpec("reason", "why", required=False),)),
     ),

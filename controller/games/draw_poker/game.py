@@ -93,6 +93,19 @@ class DrawPoker:
         box = self._chart.next_box()
         return None if box is None else f"box {box}"
 
+    def decision_due(self) -> str | None:
+        """The discard the next card waits for, in words ("the discard of box 2 (num.
+        9)"): in the draw, once the player served last has all his replacements, while a
+        player's discard is still to come; None otherwise. A card read then waits for it
+        (``controller.cards.waiting``): the replacement dealt before its discard was
+        entered goes to the player the discard names, never as one too many to the
+        player before him (num. 10 applies once no discard can still come)."""
+        hand = self.hand
+        if self.state != "draw" or hand.replacement_box() is not None:
+            return None
+        box = hand.next_drawer()
+        return None if box is None else f"the discard of box {box} (num. 9)"
+
     def face_down_pending(self) -> bool:
         """From the deal to the hand's end every card out is face down (num. 7): the shoe's
         bytes may carry one."""

@@ -17,10 +17,16 @@ So, for the players still in the hand (a void hand's stake is returned, num. 10-
   total, rounded half up to the cent (CONTRACT §7). Its part on the antes is 5% of them
   rounded half up; the rest of it is on the bets.
 
-A split pot: each concept, after the 5%, is shared equally among the winners; what does
-not divide to the cent goes a cent at a time to the winners in order from Mano (the first
-winner from Mano gets the first odd cent). Decision: the seed says nothing of odd cents;
-this is the usual rule of the odd chip, and keeps the shares within a cent of each other.
+A split pot (num. 18) is shared as one sum: the pot after the 5% (both raked concepts
+together) is divided equally among the winners, and the cents that do not divide go one
+each to the winners in dealing order from Mano (the first winner from Mano gets the first
+odd cent, the next the second...). So no two winners' shares differ by more than a cent,
+and only the first ones from Mano have the extra cent: 4.75 among three pays 1.59, 1.58,
+1.58. Each winner's share is then handed over concept by concept (num. 20): the antes
+concept is divided the same way, and his part of the others' bets is the rest of his
+share. Decision: the seed says nothing of odd cents; this is the usual rule of the odd
+chip. Sharing each concept on its own would give a cent to the first winner twice over
+(1.59, 1.59, 1.57).
 
 Every amount is an ``int`` of cents here; :func:`chips` writes one for a record.
 """
@@ -120,10 +126,13 @@ def pay(stakes: Sequence[Stake], winners: Sequence[int]) -> Payment:
     rake = rake_of(antes + losers_bets)
     rake_antes = rake_of(antes)
     rake_bets = rake - rake_antes
+    # The pot is shared whole (num. 18); its antes concept the same way, and the bets
+    # concept is what is left of each share: never negative, as the odd cents of the
+    # whole go to the same first winners as, or more than, those of the antes.
+    shares = share(antes - rake_antes + losers_bets - rake_bets, len(winners))
     ante_shares = share(antes - rake_antes, len(winners))
-    bet_shares = share(losers_bets - rake_bets, len(winners))
-    paid = tuple(Concept(box, a, b, by_box[box].bets)
-                 for box, a, b in zip(winners, ante_shares, bet_shares, strict=True))
+    paid = tuple(Concept(box, a, whole - a, by_box[box].bets)
+                 for box, whole, a in zip(winners, shares, ante_shares, strict=True))
     return Payment(
         antes=antes, losers_bets=losers_bets,
         winners_bets=sum(by_box[w].bets for w in winners),

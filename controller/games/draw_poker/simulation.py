@@ -21,7 +21,8 @@ So that every path occurs, each hand follows a *plan*: the first hands take the 
 - ``fold_first``, ``fold_second``: a bet, and a fold, in the first or the second round
   (num. 8 d, 12 b);
 - ``refused_card``: a card dealt face up, refused (num. 11);
-- ``short_draw``, ``extra_card``: a replacement missing, or one too many (num. 10);
+- ``short_draw``, ``extra_card``: a replacement missing, or one too many for the last
+  player to draw (num. 10);
 - ``split``: two players dealt the same ranks in other suits (the deck stacked), who stand
   pat and share the pot after the 5%; three players and an odd ante, so a cent is odd
   (num. 18).
@@ -40,7 +41,7 @@ from controller.cards.card import Card
 from controller.core.config import Config
 from controller.core.events import BetPlaced, DealerInput, Event
 from controller.games.draw_poker.game import DrawPoker
-from controller.games.draw_poker.hand import FOLDED, MAX_DISCARD
+from controller.games.draw_poker.hand import FOLDED, IN, MAX_DISCARD
 from controller.games.draw_poker.ranking import RANK_VALUES, Category, rank_hand
 from controller.games.draw_poker.shoe import CUT_BY, MIN_SHUFFLES
 from controller.trace import trace_from_objects
@@ -53,6 +54,10 @@ from sim.shoe_sim import (
     TraceObject,
     check_settings,
 )
+from sim.shoe_sim import REFUSED_INPUTS as SHOE_REFUSED
+
+REFUSED_INPUTS: Final = SHOE_REFUSED
+"""The inputs of a person this simulated table cannot follow (``sim.daemon``)."""
 
 PLANS: Final = ("play", "mano_nula", "fold_first", "fold_second", "refused_card",
                 "short_draw", "extra_card", "split")
@@ -189,7 +194,14 @@ class _Dealer(ShoeDealer):
 
     def discard(self, box: int) -> None:
         """Num. 9: the player throws what does not help his hand; his replacements follow."""
-        cards = self.game.hand.seats[box].cards
+        hand = self.game.hand
+        if self.plan == "extra_card":
+            # One too many for the last to draw: a card read while a discard can still
+            # come waits for it (controller.cards.waiting), so num. 10 voids only him.
+            left = [b for b in hand.draw_order if b not in hand.drawn
+                    and hand.seats[b].status == IN]
+            self.target = box if left == [box] else None
+        cards = hand.seats[box].cards
         thrown = [] if self.plan == "split" else _to_throw(cards)
         if self.plan in ("short_draw", "extra_card") and box == self.target and not thrown:
             thrown = [min(cards, key=lambda c: RANK_VALUES[c.rank])]

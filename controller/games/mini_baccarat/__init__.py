@@ -10,6 +10,7 @@ from typing import Any
 
 from controller.cards.consent import FIELDS as CONSENT
 from controller.cards.evidence import window_finder
+from controller.cards.waiting import LOST_CARDS_INPUT
 from controller.games.base import (
     ArgSpec,
     BetSpec,
@@ -59,7 +60,9 @@ SPEC = GameSpec(
         InputSpec("no_more_bets", "close bets; the boxes in play are those with bets", (
             ArgSpec("boxes", "list of box numbers, e.g. [1,3]", required=False),)),
         InputSpec("five_choice", "a box on five draws or stands (Art. 8)", (
-            ArgSpec("box", "box number"), ArgSpec("choice", "draw or stand"))),
+            ArgSpec("box", "box number"), ArgSpec("choice", "draw or stand"),
+            ArgSpec("by", "dealer (default), or inspector for a coup held for him",
+                    required=False))),
         InputSpec("card", "the dealer's correction of a misread card (CONTRACT §4)", (
             ArgSpec("card", "rank and suit, e.g. 7H, TD, QS"),)),
         InputSpec("procedure_step", "a step of the shoe procedure (seed 002 Art. 5-6)", (
@@ -68,6 +71,7 @@ SPEC = GameSpec(
                     required=False))),
         InputSpec("inspector_clear", "the inspector resumes play after a stopping alarm", (
             ArgSpec("note", "what was checked", required=False),)),
+        LOST_CARDS_INPUT,
         InputSpec("new_shoe", "replace the decks (seed 002 Art. 4)", (
             ArgSpec("reason", "why", required=False),)),
     ),

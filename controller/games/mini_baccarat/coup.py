@@ -151,6 +151,7 @@ class CoupChart(StateChart):
         self.decided: dict[int, Outcome] = {}
         self.insurance_open = False
         self.awaiting_correction = False
+        self.card_before_choice = False  # the Banca's second card came before a five choice
 
     # -- queries ----------------------------------------------------------------------
 
@@ -188,6 +189,10 @@ class CoupChart(StateChart):
     def five_boxes(self) -> list[int]:
         """Boxes in play with five on their two cards (Art. 8)."""
         return [b for b in self.in_play if hand_total(self.hands[b]) == 5]
+
+    def fives_undecided(self) -> list[int]:
+        """Boxes on five whose choice is not entered yet (Art. 8)."""
+        return [b for b in self.five_boxes() if b not in self.fives]
 
     def fives_decided(self) -> bool:
         return all(b in self.fives for b in self.five_boxes())
@@ -275,8 +280,23 @@ class CoupChart(StateChart):
         if not (boxes or with_bets):
             raise RuleViolation("no_boxes_in_play", "no box in play: no bets and none named")
 
-    def check_five_choice(self, box: int, choice: str) -> None:
-        """A five choice for a box on five with a Punto bet, before the Banca's second card."""
+    def check_five_choice(self, box: int, choice: str, by: str = "dealer") -> None:
+        """A five choice for a box on five with a Punto bet, before the Banca's second card
+        (Art. 8: "antes de que el tallador se asigne su segunda carta descubierta"). Once
+        that card came first (``card_before_choice``) the coup is held: a dealer's choice
+        is too late; the inspector's (``by`` ``inspector``: the choice made in time, as he
+        establishes it) places the card."""
+        if by not in ("dealer", "inspector"):
+            raise RuleViolation("bad_input", f"by is 'dealer' or 'inspector': {given(by)}")
+        if self.card_before_choice and by != "inspector":
+            raise RuleViolation(
+                "late_five_choice", f"the Banca's second card was dealt before box "
+                f"{given(box)}'s choice was entered: the choice is made \"antes de que el "
+                "tallador se asigne su segunda carta descubierta\" (Art. 8); the coup is held "
+                "for the inspector (five_choice with by inspector)")
+        if by == "inspector" and not self.card_before_choice:
+            raise RuleViolation("coup_not_held", "the inspector enters a five choice for a "
+                                "coup held for him; the dealer enters it otherwise")
         if choice not in FIVE_CHOICES:
             raise RuleViolation("bad_five_choice", f"choice is 'draw' or 'stand': {given(choice)}")
         if box not in self.five_boxes():
@@ -333,8 +353,8 @@ class CoupChart(StateChart):
         self.in_play = in_play
         self.hands.update({b: [] for b in in_play})
 
-    def on_five_choice(self, box: int, choice: str) -> None:
-        self._emit("five_choice", coup=self.coup_number, box=box, choice=choice, by="dealer")
+    def on_five_choice(self, box: int, choice: str, by: str = "dealer") -> None:
+        self._emit("five_choice", coup=self.coup_number, box=box, choice=choice, by=by)
         self.fives[box] = choice
 
     def on_card(self, card: Card, manual: bool) -> None:

@@ -42,7 +42,7 @@ from controller.cards.card import Card
 from controller.cards.game import verify_event
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput
-from controller.core.words import given
+from controller.core.words import given, one_of
 from controller.games.base import Emit
 from controller.games.mini_baccarat.analysis import analyze, format_analysis, insurance_probability
 from controller.games.mini_baccarat.coup import CoupChart
@@ -171,6 +171,27 @@ class MiniBaccarat:
 
     next_hand = needs_card
 
+    def decision_due(self) -> str | None:
+        """The five choices the next card waits for (Art. 8: before the Banca's second
+        card), in words; None when none is due."""
+        boxes = self._chart.fives_undecided() if self.state == "five_options" else []
+        if not boxes:
+            return None
+        return f"the five choice of box {one_of(boxes, 'and')} (Art. 8)"
+
+    def card_waiting(self, t: float) -> str | None:
+        """A card was dealt before the five choices (``controller.cards.waiting``): it is
+        the Banca's second card (Art. 6), so the choice is now too late for Art. 8; the
+        coup is held for the inspector. Returns the hold's reason."""
+        if self.state != "five_options":
+            return None
+        self._chart.card_before_choice = True
+        return (f"coup {self.coup} held for the inspector: the Banca's second card was "
+                f"dealt before {self.decision_due()} was entered, which is made before it "
+                "(\"antes de que el tallador se asigne su segunda carta descubierta\", Art. "
+                "8); a dealer's choice now is refused; the inspector enters the choice made in "
+                "time (five_choice, by inspector) and the card goes to the Banca")
+
     def face_down_pending(self) -> bool:
         """From the close of bets to the turn of the Banca's first card, shoe bytes may
         carry that face-down card (Art. 6)."""
@@ -232,8 +253,8 @@ class MiniBaccarat:
                 if not _is_box_number(box) or not isinstance(choice, str):
                     raise RuleViolation("bad_input", f"five_choice needs a box number and draw "
                                         f"or stand: box {given(box)}, choice {given(choice)}")
-                return "five_choice", self._five_choice_refusal(), {"box": box,
-                                                                    "choice": choice}
+                return "five_choice", self._five_choice_refusal(), {
+                    "box": box, "choice": choice, "by": args.get("by", "dealer")}
             case action:
                 raise RuleViolation("input_refused",
                                     f"{action!r} is not an input of a Mini-Bacará table")
@@ -301,7 +322,7 @@ class MiniBaccarat:
             )
         return RuleViolation("five_choice_not_due", "the boxes' two cards are not out yet")
 
-    def five_choice(self, t: float, box: int, choice: str) -> None:
+    def five_choice(self, t: float, box: int, choice: str, by: str = "dealer") -> None:
         """The bettor's "pedir" (``draw``) or "plantar" (``stand``) for a box on five (Art. 8).
 
         May be corrected while another box on five has not chosen; final once the dealer
@@ -313,7 +334,8 @@ class MiniBaccarat:
                 ``five_choice_not_due`` before the second card of every box,
                 ``bad_five_choice``, ``not_a_five``, ``five_without_punto``.
         """
-        self._send("five_choice", t, self._five_choice_refusal(), box=box, choice=choice)
+        self._send("five_choice", t, self._five_choice_refusal(), box=box, choice=choice,
+                   by=by)
 
     # -- the cards -----------------------------------------------------------------------
     def card(self, t: float, card: Card, manual: bool = False) -> None:

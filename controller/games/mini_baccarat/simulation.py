@@ -48,6 +48,10 @@ from sim.shoe_sim import (
     TraceObject,
     check_settings,
 )
+from sim.shoe_sim import REFUSED_INPUTS as SHOE_REFUSED
+
+REFUSED_INPUTS: Final = SHOE_REFUSED
+"""The inputs of a person this simulated table cannot follow (``sim.daemon``)."""
 
 CHIPS: Final = (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000, 5000)
 """Chip denominations a bettor stacks from (chips are the unit of every amount)."""
