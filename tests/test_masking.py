@@ -94,3 +94,19 @@ def test_recall_each_face_down_card_is_shown_once_its_own_turn_came() -> None:
                turned("box 2", "KD")]
     assert [r["card"] for r in present_game(records) if r["type"] == "card"] == [
         "9S", "KD", "??"]
+
+
+def test_an_alarm_naming_a_card_read_during_the_deal_hides_it() -> None:
+    from controller.cards.masking import LiveMask, present_game
+
+    alarm = {"type": "alarm", "code": "card_while_stopped", "card": "QH",
+             "message": "card QH read while play is stopped"}
+    live = LiveMask("hand_start")
+    seen = [live.view(r) for r in ({"type": "hand_start"}, {**alarm, "seq": 1},
+                                   {"type": "bets_closed"}, {**alarm, "seq": 2})]
+    assert seen[1]["card"] == "QH"  # before the deal nothing face down is out
+    assert seen[3]["card"] == "??" and "QH" not in seen[3]["message"]
+    shown = present_game([{"type": "hand_start"}, {"type": "bets_closed"},
+                          {"type": "card", "hand": "box1", "card": "2C", "face_down": True},
+                          alarm])
+    assert shown[3]["card"] == "??" and "QH" not in shown[3]["message"]

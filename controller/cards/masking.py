@@ -16,7 +16,9 @@ game, only the card core's records:
 - raw shoe bytes that arrived while a face-down card may be in flight (from the deal's start,
   a card game's ``bets_closed``, to the turn) are masked too: part of a line may hold it;
   so are the cards a dealer input names in ``cards`` then (cards a player throws face
-  down, seed 003 num. 9): they are never turned.
+  down, seed 003 num. 9): they are never turned, and the card an alarm names (a card read
+  but placed in no hand: over the count, while play was stopped), in its ``card`` and its
+  message.
 
 Live, nothing journaled later can be known: a card is masked when it is dealt face down,
 whatever follows in the same input, and the game says whether the shoe's bytes may carry a
@@ -59,7 +61,19 @@ def public_view(record: Record, turned: bool = False, hide_raw: bool = False) ->
             return {**record, "card": HIDDEN}
         if _names_cards(record):
             return {**record, "cards": [HIDDEN] * len(record["cards"])}
+        if _alarm_names_card(record):
+            card = record["card"]
+            return {**record, "card": HIDDEN,
+                    "message": str(record.get("message", "")).replace(card, HIDDEN)}
     return record
+
+
+def _alarm_names_card(record: Record) -> bool:
+    """An alarm about a card the shoe read but placed nowhere (over the count, while play
+    was stopped, before a correction): where it would have gone, face down or not, is
+    not known, so while a deal may hold a face-down card it is hidden too."""
+    return (record.get("type") == "alarm" and isinstance(record.get("card"), str)
+            and bool(record["card"]))
 
 
 def _names_cards(record: Record) -> bool:
@@ -101,8 +115,9 @@ def mask_face_down(records: Sequence[Record], *, reveal_turned: bool,
 
     if raw_hidden_from is not None:
         for i in range(raw_hidden_from, len(records)):
-            if records[i].get("type") == "serial" or _names_cards(records[i]):
-                hide_raw(i)
+            if (records[i].get("type") == "serial" or _names_cards(records[i])
+                    or _alarm_names_card(records[i])):
+                shown[i] = public_view(records[i], hide_raw=True)
     for i in hidden:
         # The input that dealt it, whole ...
         start = next((j for j in range(i, -1, -1) if records[j].get("type") in _INPUTS), 0)
