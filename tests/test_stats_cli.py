@@ -205,7 +205,7 @@ def test_a_card_table_restarted_mid_coup_plays_its_dealer_inputs_again_unchanged
 
     from controller.core.events import DealerInput
 
-    events = coup_events()
+    events = list(coup_events())
     at = events[9].t  # after the Art. 5 procedure and the burn, before the bets
     events[9:9] = [DealerInput(at, "dealer", {"name": "Ana"}),
                    DealerInput(at, "dealer", {"name": ""}),  # refused: an alarm

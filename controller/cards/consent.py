@@ -1,9 +1,9 @@
 """Consent at the box: who placed a bet on a box, and whether its holder allowed it.
 
-Seed 000 Art. 4-5 (Mini-Bacará: "Deberá obtener la respectiva autorización de quien ocupa
-el casillero ... Los apostadores de pie no pueden apostar en casilleros sin apuestas") and
-seed 002 / 004 Art. 7 (Black Jack: "se requerirá el consentimiento del jugador que ocupa la
-misma"). The controller cannot see people; the dealer says who placed a bet: ``by`` is
+Seed 000 Art. 4-5 ("Deberá obtener la respectiva autorización de quien ocupa el
+casillero ... Los apostadores de pie no pueden apostar en casilleros sin apuestas") and
+seed 002 / 004 Art. 7 ("se requerirá el consentimiento del jugador que ocupa la misma").
+The controller cannot see people; the dealer says who placed a bet: ``by`` is
 ``holder`` (the box's own player, the default when not said), ``seated`` (another seated
 player) or ``standing`` (a player on foot), and a bet by another than the holder carries
 ``authorized`` (the holder's consent, true or false). The box maximum holds for the box's

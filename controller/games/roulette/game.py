@@ -128,17 +128,21 @@ class RouletteGame:
                                     f"{self.machine.current}")
         elif action == "void":
             reason = inp.args.get("reason")
-            if decision_target(self, inp) is not None:
-                # RULES.md §1: "and any other case" is the dealer's or inspector's: a
-                # held spin is voided under whichever Art. 12 reason is the true one.
-                if reason not in REASONS:
-                    raise RuleViolation("input_refused", f"void: reason {show(reason)} is "
-                                        f"not one of {', '.join(REASONS)} (Art. 12 a-g)")
-            elif reason not in DEALER_REASONS:
+            waiting = self.held_spin is not None or bool(self.parked)
+            if waiting and reason not in REASONS:
+                # RULES.md §1 ("and any other case"): a held spin is voided under the
+                # true reason, whichever of Art. 12 it is.
+                raise RuleViolation("input_refused", f"void: reason {show(reason)} is not one of "
+                                    f"{', '.join(REASONS)} (Art. 12 a-g)")
+            if not waiting and reason not in DEALER_REASONS:
                 # In play, (a)-(c) are still being measured by the sensors.
                 raise RuleViolation("input_refused", f"void: reason {show(reason)} is not one of "
                                     f"{', '.join(DEALER_REASONS)} (Art. 12 d-g); a held spin "
                                     "takes any of a-g")
+            if decision_target(self, inp) is None and reason not in DEALER_REASONS:
+                raise RuleViolation("input_refused", f"void: reason {show(reason)} is not one "
+                                    f"of {', '.join(DEALER_REASONS)} for the spin in play "
+                                    "(Art. 12 d-g)")
         elif action == "confirm_result":
             decision_target(self, inp)
             self._held_number(inp)
