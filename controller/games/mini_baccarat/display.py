@@ -98,8 +98,8 @@ class MiniBaccaratView(CardView):
         if boxes:
             self.roads.add(str(boxes[0]["outcome"]))
             first = boxes[0]
-            self.result = (f"{self.word('box', n=first['box'])} {first['total']}, "
-                           f"{self.word('banca')} {banca['total']}: "
+            self.result = (f"{self.word('box', n=first['box'])}: {first['total']}, "
+                           f"{self.word('banca')}: {banca['total']} — "
                            f"{self.word(str(first['outcome']))}")
 
     def view(self) -> dict[str, Any]:

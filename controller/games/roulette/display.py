@@ -167,6 +167,8 @@ class RouletteView:
         counts = Counter(self.numbers)
         every = [*self.zeros, *(str(n) for n in range(1, 37))]
         ranked = sorted(every, key=lambda n: (-counts[n] if hot else counts[n], every.index(n)))
+        if hot:  # a number never drawn is not hot
+            ranked = [n for n in ranked if counts[n]]
         return [{"number": n, "count": counts[n], "colour": colour(n)}
                 for n in ranked[:HOT_COLD]]
 
