@@ -185,7 +185,7 @@ def png_pixels(png: bytes) -> tuple[int, int, list[bytes]]:
 def colour_spread(png: bytes) -> tuple[int, float]:
     """How many colours a screenshot has (sampled every 4th pixel) and the share of pixels
     unlike its most common colour: a blank page is one colour, share 0."""
-    width, height, rows = png_pixels(png)
+    width, _, rows = png_pixels(png)
     channels = len(rows[0]) // width
     counts: dict[bytes, int] = {}
     for row in rows[::4]:
