@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -31,6 +32,8 @@ RECHECK_S = 5.0
 """Seconds between two looks at the daemon's lock and a missing journal when no write
 wakes the board (a daemon killed writes nothing): a timeout, not a polling loop."""
 ALARMS_KEPT = 50
+SETTLE_S = (0.002, 0.005, 0.01, 0.02, 0.05, 0.1)
+"""The pauses between the reads after a wake that found nothing yet (:meth:`Board._settle`)."""
 
 
 def make_view(spec: GameSpec, cfg: DisplayConfig) -> TableView:
@@ -171,8 +174,24 @@ class Board:
         """Follow the journal until ``stop`` is set (the board's thread)."""
         while not stop.is_set():
             self.refresh()
+            began = time.monotonic()
             self.follower.wait(RECHECK_S)
+            if time.monotonic() - began < RECHECK_S:
+                self._settle()
         self.follower.close()
+
+    def _settle(self) -> None:
+        """After a write woke the board: the kernel reports the WAL's write before SQLite
+        updates its index (``-shm``, written through memory: no event), so a read at once
+        may not see the commit yet. Read again a few times in the next ~0.2 s, until
+        something new comes: bounded, and only after a write."""
+        generation = self.follower.generation
+        if self.catch_up():
+            return
+        for delay in SETTLE_S:
+            time.sleep(delay)
+            if self.catch_up() or self.follower.generation != generation:
+                return
 
 
 def start(board: Board) -> tuple[threading.Thread, threading.Event]:
