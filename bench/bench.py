@@ -25,6 +25,9 @@ each figure next to its goal (issue 8) and the reference it is measured against.
 7-9. Operations (issue 11, bench/ops.py): start to
    ``READY=1``; idle CPU and wake-ups of the daemon over 60 s (``BENCH_IDLE_S``); journal
    growth per spin, coup and day.
+10. The table's screen (issue 17, bench/display_bench.py): commit to page in Chromium
+   (p50, p99; goal p99 at most 250 ms), the display's memory over a day's journal (at
+   most 80 MB, flat), its idle CPU (under 1 %), the first paint of ``/`` (at most 1 s).
 """
 
 from __future__ import annotations
@@ -507,6 +510,9 @@ def main() -> None:
         ops.bench_ready(scratch)
         ops.bench_idle(scratch)
         ops.bench_growth(scratch)
+        import display_bench
+
+        display_bench.bench_display(scratch)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"(bench process peak RSS {peak:.0f} MB; figures vary with the machine's load)")
 
