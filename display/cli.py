@@ -34,7 +34,7 @@ def parser() -> argparse.ArgumentParser:
         "events (/events)."))
     p.add_argument("--config", default=DEFAULT_CONFIG,
                    help="the table's TOML config: its journal, game and [display] section "
-                        f"(default: {DEFAULT_CONFIG}, the simulated roulette table)")
+                        f"(default: {DEFAULT_CONFIG}, the embedded simulated table)")
     p.add_argument("--journal", help="the journal to read (default: the config's "
                                      "[journal] path)")
     p.add_argument("--listen", metavar="HOST:PORT", help="the address to serve on "

@@ -8,7 +8,7 @@ line and key, exit 2, as for the controller's own sections):
   network listener unless the config says so: project standards, Security); ``[::1]:PORT``
   for IPv6; port 0 takes a free one (tests);
 - ``language``: ``"es"`` (the seeds' language, the default) or ``"en"``;
-- ``history``: the games the statistics cover (a roulette's hot and cold numbers), 100
+- ``history``: the games the statistics cover (e.g. hot and cold numbers), 100
   by default, 10 to 10000.
 """
 

@@ -113,3 +113,21 @@ def test_display_unit_exposure_is_at_most_2_5() -> None:
                    .split()[0])
     assert figure <= 2.5
     assert f"exposure {figure}" in (REPO / "README.md").read_text()
+
+
+def test_the_display_names_no_game_and_the_controller_imports_it_not() -> None:
+    """Each game's view is its package's display.py: the display's own files name none,
+    and the controller, the drivers and the simulators never import the display."""
+    from controller.games import registry
+
+    for path in sorted((REPO / "display").rglob("*")):
+        if path.suffix not in (".py", ".js", ".css"):
+            continue
+        text = path.read_text(encoding="utf-8").lower()
+        for spec in registry.games().values():
+            for name in (spec.name, spec.title, f"controller.games.{spec.name}"):
+                assert name.lower() not in text, f"{path.name} names {name!r}"
+    for folder in ("controller", "drivers", "sim"):
+        for path in (REPO / folder).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            assert "import display" not in text and "from display" not in text, path
