@@ -21,7 +21,7 @@ import sys
 import time
 import urllib.request
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
@@ -109,10 +109,15 @@ class Display:
 
     def wait_seq(self, seq: int, timeout: float = 20.0) -> dict[str, Any]:
         """The state once it shows record ``seq`` (it follows the journal by itself)."""
+        return self.wait_for(lambda state: state.get("seq", 0) >= seq, timeout)
+
+    def wait_for(self, ready: Callable[[dict[str, Any]], bool],
+                 timeout: float = 20.0) -> dict[str, Any]:
+        """The state once ``ready(state)``, or as it is after ``timeout`` s."""
         deadline = time.monotonic() + timeout
         while True:
             state = self.state()
-            if state.get("seq", 0) >= seq or time.monotonic() > deadline:
+            if ready(state) or time.monotonic() > deadline:
                 return state
             time.sleep(0.02)
 

@@ -131,3 +131,30 @@ def test_the_display_names_no_game_and_the_controller_imports_it_not() -> None:
         for path in (REPO / folder).rglob("*.py"):
             text = path.read_text(encoding="utf-8")
             assert "import display" not in text and "from display" not in text, path
+
+
+def test_a_journal_that_comes_late_or_is_replaced_is_followed_again(tmp_path: Path) -> None:
+    from tests.display_helpers import Copier, records
+
+    source = simulated_journal("roulette", tmp_path)
+    head = records(source)[-1]["seq"]
+    live = tmp_path / "live" / "journal.sqlite"
+    live.parent.mkdir()
+    with display(live, "embedded:default.toml") as shown:
+        assert "no journal at" in shown.state()["notice"]
+        copier = Copier(source, live)  # the daemon makes it
+        copier.upto(10)
+        state = shown.wait_seq(10)
+        assert state["seq"] == 10 and state["problem"] is None
+        copier.close()
+        # Replaced by another file (a restore): read again from its first record.
+        other = tmp_path / "other.sqlite"
+        copier = Copier(source, other)
+        copier.upto(5)
+        copier.close()
+        for stale in ("-wal", "-shm"):  # a restore replaces the journal's files, all of them
+            live.with_name(live.name + stale).unlink(missing_ok=True)
+        other.replace(live)
+        state = shown.wait_for(lambda s: s["seq"] != 10, timeout=15)
+        assert state["seq"] == 5 and state["problem"] is None
+    assert head > 10

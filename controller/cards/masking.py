@@ -143,7 +143,7 @@ class LiveMask:
 
     Args:
         game_start: the record type that starts a game (the game's ``RecallSpec.start``);
-            a game that journals no ``bets_closed`` (roulette) is never masked.
+            a game that journals no ``bets_closed`` (a wheel game) is never masked.
     """
 
     def __init__(self, game_start: str) -> None:
