@@ -154,6 +154,9 @@ class Board:
             "daemon": {"running": daemon.running, "pid": daemon.pid, "text": daemon_text},
             "pit": {"status_line": status_line, "alarm_count": self.alarm_count,
                     "alarms": list(self.alarms), "sensor_faults": list(self.faults.values()),
+                    # A game whose sensors' corrections are budgeted says so in its config.
+                    "error_budget": getattr(self.cfg.table.rules, "sensor_error_budget",
+                                            None),
                     "ports": [{"port": p, "up": bool(r.get("up")), "detail": r.get("detail")}
                               for p, r in sorted(self.ports.items())],
                     # Issue 21's surveillance statistics (tablectl stats) go here.

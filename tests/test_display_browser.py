@@ -123,6 +123,8 @@ def test_each_table_s_screen_shows_its_journal(table: str, browser: Any,
         assert colours > 20 and share > 0.05, (colours, share)
         pit = _open(browser, shown.url + "pit", recs[-1]["seq"])
         assert "estadísticas de vigilancia" in pit and "controlador detenido" in pit
+        if table == "roulette":  # seed 001's wheel: its sensors' error budget (CONTRACT §5)
+            assert "presupuesto de errores: 3 correcciones por entrada" in pit
 
 
 def test_a_record_committed_while_the_page_is_open_appears(browser: Any,

@@ -11,7 +11,9 @@ const WORDS = {
        no_faults: "ninguna falla de sensor desde el arranque", status: "estado del controlador",
        stats: "estadísticas de vigilancia", stats_none: "(aún no: tablectl stats)",
        pending: "cambio anunciado", connection: "sin conexión con el servidor: reintentando",
-       up: "conectado", down: "desconectado", faults: "fallas", rules: "reglamento"},
+       up: "conectado", down: "desconectado", faults: "fallas", rules: "reglamento",
+       budget: "presupuesto de errores: {n} correcciones por entrada en un juego; más: el " +
+               "juego se detiene para el inspector"},
   en: {limits: "table limits", min: "minimum", max: "maximum", chips: "chips",
        held: "games held for the inspector", none_held: "no game held",
        decide: "decide with", alarms: "alarms since the controller started",
@@ -19,7 +21,9 @@ const WORDS = {
        no_faults: "no sensor fault since start", status: "controller status",
        stats: "surveillance statistics", stats_none: "(not yet: tablectl stats)",
        pending: "change announced", connection: "no connection to the server: retrying",
-       up: "connected", down: "down", faults: "faults", rules: "rules"},
+       up: "connected", down: "down", faults: "faults", rules: "rules",
+       budget: "error budget: {n} corrections per input in one game; more: the game is " +
+               "held for the inspector"},
 };
 const SUITS = {S: "♠", H: "♥", D: "♦", C: "♣"};
 
@@ -165,6 +169,9 @@ function drawPit(s, main, w) {
   }
   for (const f of pit.sensor_faults || []) {
     sensors.appendChild(el("p", "fault", `${f.name}: ${f.count} ${w.faults}; ${f.message}`));
+  }
+  if (pit.error_budget !== null && pit.error_budget !== undefined) {
+    sensors.appendChild(el("p", "budget", w.budget.replace("{n}", pit.error_budget)));
   }
   for (const port of pit.ports || []) {
     sensors.appendChild(el("p", port.up ? "" : "fault",
