@@ -18,19 +18,33 @@ Record = dict[str, Any]
 
 WORDS: dict[str, dict[str, str]] = {
     "es": {**CARD_WORDS["es"], "hands": "mano {n}", "box": "casilla {n}",
-           "bets_open": "luz: hagan sus apuestas", "pot": "pozo", "antes": "luces",
+           "bets_open": "luz: hagan sus apuestas",
+           "shoe": "mesa cerrada: se baraja", "pot": "pozo", "antes": "luces",
            "bets": "apuestas", "rake": "5 % de la casa", "ante": "luz {n}",
            "round": "ronda de apuestas {n}", "draw": "descarte", "wins": "gana",
            "folded": "no va", "void": "mano nula", "mano_nula": "Mano Nula: nadie apostó",
            "winner": "gana la casilla {boxes}", "fold": "no va", "bet": "apuesta",
            "call": "iguala", "raise": "sube", "pass": "pasa", "discarded": "descarta {n}"},
     "en": {**CARD_WORDS["en"], "hands": "hand {n}", "box": "box {n}",
-           "bets_open": "antes: place your bets", "pot": "pot", "antes": "antes",
+           "bets_open": "antes: place your bets",
+           "shoe": "table closed: shuffling", "pot": "pot", "antes": "antes",
            "bets": "bets", "rake": "the house's 5 %", "ante": "ante {n}",
            "round": "betting round {n}", "draw": "the draw", "wins": "wins",
            "folded": "folded", "void": "void hand", "mano_nula": "Mano Nula: all passed",
            "winner": "box {boxes} wins", "fold": "folds", "bet": "bets",
            "call": "calls", "raise": "raises", "pass": "passes", "discarded": "discards {n}"},
+}
+
+# The ranking's categories (num. 16; controller.games.draw_poker.ranking.Category) in words.
+RANKS: dict[str, dict[str, str]] = {
+    "es": {"high_card": "carta mayor", "one_pair": "par simple", "two_pair": "par doble",
+           "three_of_a_kind": "trío", "straight": "escalera", "flush": "color",
+           "full_house": "full", "four_of_a_kind": "póker",
+           "straight_flush": "escalera color", "royal_flush": "escalera real"},
+    "en": {"high_card": "high card", "one_pair": "one pair", "two_pair": "two pair",
+           "three_of_a_kind": "three of a kind", "straight": "straight", "flush": "flush",
+           "full_house": "full house", "four_of_a_kind": "four of a kind",
+           "straight_flush": "straight flush", "royal_flush": "royal flush"},
 }
 
 
@@ -101,7 +115,8 @@ class DrawPokerView(CardView):
                 self.outcomes[key] = self.word("void")
             elif box.get("rank"):
                 won = f", {self.word('wins')}" if box["box"] in winners else ""
-                self.outcomes[key] = str(box["rank"]).replace("_", " ") + won
+                rank = str(box["rank"])
+                self.outcomes[key] = RANKS[self.language].get(rank, rank) + won
         if record.get("outcome") == "mano_nula":
             self.result = self.word("mano_nula")
         elif winners:
@@ -122,7 +137,7 @@ class DrawPokerView(CardView):
             {k: v for k, v in notes.items() if k not in self.outcomes}, self.outcomes)]
         rows = [[self.word("pot"), _chips(self.pot)]]
         if self.ante is not None:
-            rows.append([self.word("ante", n=""), _chips(self.ante)])
+            rows.append([self.word("ante", n="").strip(), _chips(self.ante)])
         rows += [[self.word("box", n=b) + f" ({self.word('antes')}, {self.word('bets')})",
                   f"{_chips(self.antes.get(b, 0))}, {_chips(self.bets.get(b, 0))}"]
                  for b in self.boxes]
