@@ -13,6 +13,7 @@ one snapshot, JSON text, handed to ``publish``.
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import time
 from collections import deque
@@ -71,6 +72,7 @@ class Board:
         self.faults: dict[str, dict[str, Any]] = {}
         self.ports: dict[str, Record] = {}
         self.last_game: str | None = None
+        self.unreadable: str | None = None  # the last record the game's view could not read
 
     # -- reading ---------------------------------------------------------------------
     def catch_up(self) -> int:
@@ -105,10 +107,13 @@ class Board:
             self._alarm(shown)
         elif kind == "port":
             self.ports[str(shown.get("port"))] = shown
-        elif kind in self.spec.recall.last_game_types:
-            self.last_game = self.spec.recall.summary(shown)
         self.last_t = shown.get("t")
-        self.view.feed(shown)
+        try:
+            if kind in self.spec.recall.last_game_types:
+                self.last_game = self.spec.recall.summary(shown)
+            self.view.feed(shown)
+        except (KeyError, TypeError, ValueError) as exc:  # a record the view cannot read
+            self.unreadable = f"record #{shown.get('seq')} ({kind}) not shown: {exc!r}"
 
     def _alarm(self, alarm: Record) -> None:
         message = str(alarm.get("message", ""))
@@ -159,6 +164,7 @@ class Board:
                                             None),
                     "ports": [{"port": p, "up": bool(r.get("up")), "detail": r.get("detail")}
                               for p, r in sorted(self.ports.items())],
+                    "unreadable": self.unreadable,
                     # Issue 21's surveillance statistics (tablectl stats) go here.
                     "stats": None},
         }
@@ -176,11 +182,16 @@ class Board:
     def run(self, stop: threading.Event) -> None:
         """Follow the journal until ``stop`` is set (the board's thread)."""
         while not stop.is_set():
-            self.refresh()
-            began = time.monotonic()
-            self.follower.wait(RECHECK_S)
-            if time.monotonic() - began < RECHECK_S:
-                self._settle()
+            try:
+                self.refresh()
+                began = time.monotonic()
+                self.follower.wait(RECHECK_S)
+                if time.monotonic() - began < RECHECK_S:
+                    self._settle()
+            except Exception as exc:  # never a dead board: say it, try again after a pause
+                print(f"table-display: the journal could not be followed: {exc!r}",
+                      file=sys.stderr, flush=True)
+                stop.wait(RECHECK_S)
         self.follower.close()
 
     def _settle(self) -> None:

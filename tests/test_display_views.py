@@ -117,3 +117,17 @@ def test_seed_002_art_8_the_hole_card_is_never_shown_before_it_is_turned() -> No
     assert "AH" not in str(shown)
     dealer = shown["panels"][0]["hands"][0]
     assert (dealer["name"], dealer["total"]) == ("dealer", "10")
+
+
+def test_a_record_the_view_cannot_read_is_named_on_the_pit_page_not_fatal(
+        tmp_path: Any) -> None:
+    from display.board import Board
+    from display.config import load
+
+    board = Board(load("embedded:default.toml", str(tmp_path / "none.sqlite")), print)
+    board.feed({"type": "spin_result", "seq": 7, "t": 1.0})  # no spin, no number
+    board.feed({"type": "state", "seq": 8, "t": 2.0, "to": "bets_open", "game": 2,
+                "limits": LIMITS, "from": "closed", "trigger": "open_bets"})
+    state = board.build()
+    assert state["pit"]["unreadable"].startswith("record #7 (spin_result) not shown")
+    assert state["state"] == "bets_open"

@@ -162,6 +162,7 @@ function drawPit(s, main, w) {
   for (const a of pit.alarms || []) {
     alarms.appendChild(el("p", "alarm", `#${a.seq} ${a.code}: ${a.message}`));
   }
+  if (pit.unreadable) alarms.appendChild(el("p", "fault", pit.unreadable));
   main.appendChild(alarms);
   const sensors = section(w.sensors, "sensors");
   if (!pit.sensor_faults || !pit.sensor_faults.length) {
