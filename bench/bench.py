@@ -28,6 +28,8 @@ each figure next to its goal (issue 8) and the reference it is measured against.
 10. The table's screen (issue 17, bench/display_bench.py): commit to page in Chromium
    (p50, p99; goal p99 at most 250 ms), the display's memory over a day's journal (at
    most 80 MB, flat), its idle CPU (under 1 %), the first paint of ``/`` (at most 1 s).
+12. ``tablectl stats`` (issue 21, bench/stats_bench.py) over 100,000 spins: wall time and
+   peak memory (goals: at most 5 s and 100 MB); the pit page's redraw after one result.
 """
 
 from __future__ import annotations
@@ -513,6 +515,9 @@ def main() -> None:
         import display_bench
 
         display_bench.bench_display(scratch)
+        import stats_bench
+
+        stats_bench.bench_stats(scratch)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"(bench process peak RSS {peak:.0f} MB; figures vary with the machine's load)")
 

@@ -13,14 +13,14 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
+from controller.cards.consent import BY
 from controller.core.config import BUTTON_INPUTS, Config
 from controller.core.errors import TraceError
-from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, SerialData
+from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, PackedEvents, SerialData
 from controller.core.words import given
 from controller.games import registry
 
@@ -43,7 +43,7 @@ class Trace:
 
     path: str
     meta: dict[str, Any] = field(default_factory=dict)
-    events: list[Event] = field(default_factory=list)
+    events: PackedEvents = field(default_factory=PackedEvents)
     first_lines: dict[tuple[str, str], int] = field(default_factory=dict)
 
     @property
@@ -54,6 +54,10 @@ class Trace:
 def read_trace(path: str, serial_ports: Iterable[str] | None = None) -> Trace:
     """Read and check a whole trace file.
 
+    The file is read a chunk of lines at a time and its events kept packed
+    (:class:`~controller.core.events.PackedEvents`), so memory follows the events, not
+    the file's text.
+
     Raises:
         TraceError: the file cannot be read, or a line is not a JSON object, gives a key
             twice (the field named is that key), lacks ``t``,
@@ -63,36 +67,59 @@ def read_trace(path: str, serial_ports: Iterable[str] | None = None) -> Trace:
             ``MAX_INT``, or a field of the wrong type; names file, line, field.
     """
     try:
-        raw = Path(path).read_bytes()
+        handle = open(path, "rb")  # noqa: SIM115 (closed by the generator below)
     except OSError as exc:
         raise TraceError(path, None, None, f"cannot read trace: {exc}") from exc
+    return trace_from_objects(path, _objects(path, handle), serial_ports)
+
+
+_CHUNK = 4096  # lines parsed at a time
+
+
+def _objects(path: str, handle: BinaryIO) -> Iterator[tuple[int, Any]]:
+    """(line number, decoded JSON) of each line of the file that is not blank."""
+    with handle:
+        number = 0
+        chunk: list[tuple[int, str]] = []
+        try:
+            for raw in handle:
+                number += 1
+                try:
+                    # Lines end at "\n" only: U+0085 and U+2028 are characters in strings.
+                    line = raw.decode("utf-8").removesuffix("\n").removesuffix("\r")
+                except UnicodeDecodeError as exc:
+                    raise TraceError(path, number, None, f"not UTF-8: {exc.reason} at byte "
+                                     f"{handle.tell() - len(raw) + exc.start}") from exc
+                if line.strip():
+                    chunk.append((number, line))
+                if len(chunk) >= _CHUNK:
+                    yield from _decode(path, chunk)
+                    chunk = []
+        except OSError as exc:
+            raise TraceError(path, None, None, f"cannot read trace: {exc}") from exc
+        yield from _decode(path, chunk)
+
+
+def _decode(path: str, numbered: list[tuple[int, str]]) -> list[tuple[int, Any]]:
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        bad_line = raw.count(b"\n", 0, exc.start) + 1
-        raise TraceError(path, bad_line, None, f"not UTF-8: {exc.reason} at byte "
-                         f"{exc.start}") from exc
-    # Lines end at "\n" only: U+0085 and U+2028 are characters inside JSON strings.
-    lines = [line.removesuffix("\r") for line in text.split("\n")]
-    numbered = [(number, line) for number, line in enumerate(lines, 1) if line.strip()]
-    try:
-        # One parse of the whole file is several times faster than a parse per line.
+        # One parse of many lines is several times faster than a parse per line.
         decoded = loads_strict("[" + ",".join(line for _, line in numbered) + "]")
-        objects = [(number, obj) for (number, _), obj in zip(numbered, decoded, strict=True)]
+        return [(number, obj) for (number, _), obj in zip(numbered, decoded, strict=True)]
     except (ValueError, RecursionError):
-        objects = []
-        for number, line in numbered:
-            try:
-                objects.append((number, loads_strict(line)))
-            except DuplicateKey as exc:
-                raise TraceError(path, number, exc.key, str(exc)) from exc
-            except (ValueError, RecursionError) as exc:
-                why = "nested too deep" if isinstance(exc, RecursionError) else str(exc)
-                raise TraceError(path, number, None, f"not JSON: {why}") from exc
-            if not isinstance(objects[-1][1], dict):
-                raise TraceError(path, number, None, "not a JSON object") from None
-        # Every line parses alone: the whole-file parse only went one level too deep.
-    return trace_from_objects(path, objects, serial_ports)
+        pass
+    objects = []
+    for number, line in numbered:
+        try:
+            objects.append((number, loads_strict(line)))
+        except DuplicateKey as exc:
+            raise TraceError(path, number, exc.key, str(exc)) from exc
+        except (ValueError, RecursionError) as exc:
+            why = "nested too deep" if isinstance(exc, RecursionError) else str(exc)
+            raise TraceError(path, number, None, f"not JSON: {why}") from exc
+        if not isinstance(objects[-1][1], dict):
+            raise TraceError(path, number, None, "not a JSON object") from None
+    # Every line parses alone: the many-line parse only went one level too deep.
+    return objects
 
 
 def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]],
@@ -199,6 +226,7 @@ class _Words:
     actions: frozenset[str]
     bets: dict[str, tuple[str, ...]]
     ports: frozenset[str]
+    consent: frozenset[str]  # the tables whose bets say who placed them (``by``)
 
 
 _WORDS: _Words | None = None
@@ -212,7 +240,9 @@ def _words() -> _Words:
         _WORDS = _Words(frozenset(order), tuple(order),
                         frozenset(a for s in specs for a in s.input_actions),
                         {s.name: s.bet_kinds for s in specs},
-                        frozenset(p for s in specs for p in s.serial_ports))
+                        frozenset(p for s in specs for p in s.serial_ports),
+                        frozenset(s.name for s in specs
+                                  if any(f.name == "by" for f in s.bet_fields)))
     return _WORDS
 
 
@@ -385,7 +415,8 @@ def _event(line: _Line, kind: str, t: float, table: str, ports: set[str],
     if bet_kind not in kinds:
         raise line.error("bet", f"unknown bet kind {bet_kind!r} for {table}; kinds: "
                          f"{', '.join(kinds)}")
-    line.only("t", "bet", "box", "amount", "numbers", "which")
+    consent = ("by", "authorized") if table in words.consent else ()
+    line.only("t", "bet", "box", "amount", "numbers", "which", *consent)
     numbers = obj.get("numbers")
     if numbers is not None and (not isinstance(numbers, list)
                                 or not all(isinstance(n, str) for n in numbers)):
@@ -395,5 +426,10 @@ def _event(line: _Line, kind: str, t: float, table: str, ports: set[str],
     if which is not None and (isinstance(which, bool) or not isinstance(which, int)
                               or not -MAX_INT <= which <= MAX_INT):
         raise line.error("which", f"must be 1, 2 or 3, got {show(which)}")
+    by, authorized = obj.get("by"), obj.get("authorized")
+    if by is not None and by not in BY:
+        raise line.error("by", f"must be one of {', '.join(BY)}, got {show(by)}")
+    if authorized is not None and not isinstance(authorized, bool):
+        raise line.error("authorized", f"must be true or false, got {show(authorized)}")
     return BetPlaced(t, bet_kind, line.integer("box", 1), line.integer("amount", 1),
-                     tuple(numbers) if numbers is not None else None, which)
+                     tuple(numbers) if numbers is not None else None, which, by, authorized)

@@ -148,8 +148,11 @@ class SerialTransport:
     def _open(self) -> Any:
         # flock the device so a second daemon cannot share it; URL handlers have no lock.
         extra = {} if "://" in self.url else {"exclusive": True}
+        # 8N1 with no flow control (RTS/CTS, DSR/DTR, XON/XOFF all off): what the shoe
+        # readers and the automated wheels need (a SlingShot 2's guide says none; issue 16).
         port = serial.serial_for_url(
-            self.url, baudrate=self.baudrate, timeout=self._read_timeout or POLL_S, **extra
+            self.url, baudrate=self.baudrate, timeout=self._read_timeout or POLL_S,
+            rtscts=False, dsrdtr=False, xonxoff=False, **extra
         )
         if self._read_timeout is None and hasattr(type(port), "cancel_read"):
             port.timeout = None  # block: stop() cancels the read

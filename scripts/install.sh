@@ -134,12 +134,14 @@ STAGE=$(mktemp -d)
 trap '[ -z "$SCRATCH_SRC" ] || rm -rf "$SCRATCH_SRC" "$SCRATCH_SRC.pip"; rm -rf "$STAGE"' EXIT
 step "checking $CONFIG with the code to install"
 fill_venv "$STAGE/venv"
+# The daemon's own checks too (a GPIO wheel's inputs wired...): what stops the daemon
+# stops the install.
 "$STAGE/venv/bin/python" - "$CONFIG" <<'EOF' || exit 2
 import sys
-from controller.core.config import load_config
+from controller.core.config import load_daemon_config
 from controller.core.errors import InputError
 try:
-    load_config(sys.argv[1])
+    load_daemon_config(sys.argv[1])
 except InputError as exc:
     sys.exit(f"install: {exc} (nothing was installed)")
 EOF

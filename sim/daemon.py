@@ -137,6 +137,10 @@ class TableState:
     def __call__(self) -> str | None:
         return self._state
 
+    def reset(self, state: str | None) -> None:
+        """The table's state as its start recovered it (no record shows it)."""
+        self._state = state
+
 
 class SimulatedTable:
     """Pseudo-terminals for the game's serial ports and a player thread for its simulator.
@@ -167,6 +171,12 @@ class SimulatedTable:
         self._stop = threading.Event()
         self._player: TracePlayer | None = None
         self._thread: threading.Thread | None = None
+
+    def resume_at(self, resume: SimulatorResume, state: str | None) -> None:
+        """Where the simulated dealer goes on from, once the table's start is journaled
+        (the ports are made before it, so that a start that fails journals nothing)."""
+        self.resume = resume
+        self.table_state.reset(state)
 
     def start(self, gpio: Any) -> None:
         """Play the game's simulated events into ``gpio`` (mock pins) and the ptys."""

@@ -12,11 +12,14 @@ what it must conclude (hardware.md §6).
 
     python -m sim.rig_player TRACE [--config TABLE.toml] [--pin NAME=BCM ...]
         [--pin-factory lgpio|mock] [--serial PORT=URL ...] [--control-socket PATH]
-        [--speed X]
+        [--speed X] [--max-late-ms MS]
 
 By default each input's line is the rig's BCM pin of the same number as the table's
 (a rig board wired pin for pin); ``--pin ball_a=5`` moves one. Exit 0 once played, 2 for a
-bad trace, config or option (one line), 1 for a pin or port that cannot be opened.
+bad trace, config or option (one line), 1 for a pin or port that cannot be opened, 5
+when it drove a GPIO edge more than ``--max-late-ms`` (default 5) ms of trace time late:
+it measures, after each one, how far behind the trace it was, and its last line gives the
+worst (sim/lateness.py); such a run is not a comparison.
 """
 
 from __future__ import annotations
@@ -25,12 +28,13 @@ import argparse
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from controller.core.config import DEFAULT_CONFIG, Config, load_config
 from controller.core.errors import InputError, TableControllerError
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, SerialData
+from sim.lateness import BOUND_S, EXIT_LATE, Lateness
 
 
 @dataclass
@@ -42,6 +46,7 @@ class Played:
     serial_bytes: int = 0
     requests: int = 0
     not_played: int = 0
+    lateness: Lateness = field(default_factory=Lateness)
 
 
 def request_of(event: DealerInput | BetPlaced) -> dict[str, Any]:
@@ -67,12 +72,14 @@ class RigPlayer:
         send: sends a control request and returns the reply, or None: not sent.
         speed: trace seconds per wall second.
         clock, sleep: the wall clock and its sleep (injected in tests).
+        bound_s: the lateness (trace seconds) past which the run is not a comparison.
     """
 
     def __init__(self, events: Sequence[Event], outputs: Any, writers: dict[str, Any],
                  send: Callable[[dict[str, Any]], dict[str, Any]] | None, speed: float = 1.0,
                  clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 sleep: Callable[[float], None] = time.sleep, bound_s: float = BOUND_S
+                 ) -> None:
         self.events = events
         self.outputs = outputs
         self.writers = writers
@@ -80,9 +87,10 @@ class RigPlayer:
         self.speed = speed
         self.clock = clock
         self.sleep = sleep
+        self.bound_s = bound_s
 
     def run(self) -> Played:
-        played = Played()
+        played = Played(lateness=Lateness(self.bound_s))
         start = self.clock()
         origin = self.events[0].t if self.events else 0.0
         for event in self.events:
@@ -90,6 +98,9 @@ class RigPlayer:
             if wait > 0:
                 self.sleep(wait)
             self._play(event, played)
+            if isinstance(event, GpioEdge):
+                late = (self.clock() - start) * self.speed - (event.t - origin)
+                played.lateness.record(f"{event.input} edge", event.t, late)
         return played
 
     def _play(self, event: Event, played: Played) -> None:
@@ -134,6 +145,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--serial", action="append", default=[], metavar="PORT=URL")
     parser.add_argument("--control-socket", default=None)
     parser.add_argument("--speed", type=float, default=1.0)
+    parser.add_argument("--max-late-ms", type=float, default=1000 * BOUND_S, metavar="MS",
+                        help="an edge driven later than this (ms of trace time) makes the "
+                        "run no comparison: exit 5 (default %(default)g)")
     args = parser.parse_args(argv)
     try:
         return _play(args)
@@ -153,6 +167,9 @@ def _play(args: argparse.Namespace) -> int:
 
     if not 0.01 <= args.speed <= 1000:
         raise InputError("--speed", None, None, f"must be 0.01 to 1000, got {args.speed}")
+    if not 0 < args.max_late_ms <= 1e6:
+        raise InputError("--max-late-ms", None, None,
+                         f"must be above 0 and at most 1000000, got {args.max_late_ms:g}")
     config = load_config(args.config)
     ports = dict(item.partition("=")[::2] for item in args.serial)
     trace = read_trace(args.trace, serial_ports={*config.serial, *ports})
@@ -166,7 +183,8 @@ def _play(args: argparse.Namespace) -> int:
         socket = args.control_socket
         send = (lambda message: request(socket, message)) if socket else None
         began = time.monotonic()
-        played = RigPlayer(trace.events, outputs, writers, send, args.speed).run()
+        played = RigPlayer(trace.events, outputs, writers, send, args.speed,
+                           bound_s=args.max_late_ms / 1000).run()
     finally:
         for writer in writers.values():
             writer.close()
@@ -174,7 +192,8 @@ def _play(args: argparse.Namespace) -> int:
     print(f"played {args.trace}: {played.edges} edges on {len(outputs.lines)} lines, "
           f"{played.serial_bytes} shoe bytes, {played.requests} requests to the table; "
           f"{played.not_played} events with nowhere to go; {time.monotonic() - began:.1f} s")
-    return 0
+    print(played.lateness.line())
+    return EXIT_LATE if played.lateness.over else 0
 
 
 if __name__ == "__main__":

@@ -5,17 +5,21 @@ callbacks; serial bytes are written to the master side of a pseudo-terminal, so 
 back through the real serial reader; dealer inputs and bets are posted as the maintenance
 interface would. A change a pin cannot show (a level it already has) is posted as the edge
 itself, stamped now, so that both replay modes see the same events.
+
+After each GPIO edge it measures how late it drove it against the trace
+(:class:`sim.lateness.Lateness`, trace seconds): ``lateness`` holds the worst.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, SerialData
 from drivers.gpio import GpioInputs
+from sim.lateness import BOUND_S, Lateness
 
 
 class TracePlayer:
@@ -29,9 +33,10 @@ class TracePlayer:
         post: the loop's entry point, for inputs and bets.
     """
 
-    def __init__(self, events: list[Event], now: Callable[[], float],
+    def __init__(self, events: Sequence[Event], now: Callable[[], float],
                  to_wall: Callable[[float], float], gpio: GpioInputs | None,
-                 serial_fds: dict[str, int], post: Callable[[Event], None]) -> None:
+                 serial_fds: dict[str, int], post: Callable[[Event], None],
+                 bound_s: float = BOUND_S) -> None:
         self.events = events
         self.now = now
         self.to_wall = to_wall
@@ -40,6 +45,7 @@ class TracePlayer:
         self.post = post
         self._stop = threading.Event()
         self.done = threading.Event()
+        self.lateness = Lateness(bound_s)
 
     def stop(self) -> None:
         self._stop.set()
@@ -61,6 +67,7 @@ class TracePlayer:
                 gpio.drive(event.input, event.level)
             else:
                 self.post(replace(event, t=self.now()))
+            self.lateness.record(f"{event.input} edge", event.t, self.now() - event.t)
         elif isinstance(event, SerialData):
             data = event.data
             fd = self.serial_fds[event.port]

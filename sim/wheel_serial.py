@@ -6,6 +6,9 @@ as the lines a wheel with its own sensors sends (the protocol of
 ``controller/protocols/wheel_status.py``: ``*X;S;GGG;NN;W;SSS;D``, extended ``;RR;B``), as
 CONTRACT §2 ``serial`` events on one port: one seed, the same spins both ways.
 
+The wheel is a SlingShot 2 (``wheel_model = "slingshot2"``: its counter runs 1-256, then
+wraps to 1; flag 1 is "ball removed").
+
 Per throw: state 1 (start: the game counter moves on when the last game gave a number),
 state 2 (bets open, the rotor turning) until the launch, state 3 (ball in the rim) until
 the dealer's "no va más" time, state 4 until the wheel reads the number (0.4 s after the
@@ -143,13 +146,13 @@ def _timeline(throws: Sequence[WheelSpin], calls: Sequence[float], labels: Seque
     phases: list[_Phase] = []
     specials: list[tuple[float, str]] = []
     quiet: list[tuple[float, float]] = []
-    game = rng.randint(20, 900)
+    game = 1 + rng.randint(20, 900) % 256  # a SlingShot 2 counts its games 1-256
     shown: str | None = None
     start = 0.1
     gave_number = False
     for k, w in enumerate(throws):
         if gave_number:
-            game = game % 999 + 1
+            game = game % 256 + 1
         phases.append(_Phase(start, 1, shown, 0, game))
         opened = min(start + 1.5, w.launch_t - 0.5)
         phases.append(_Phase(opened, 2, shown, 0, game))
@@ -193,7 +196,7 @@ def _timeline(throws: Sequence[WheelSpin], calls: Sequence[float], labels: Seque
             start = w.remove_t + 1.0
     # The idle stretch: a start, then closed; a self-test; a silence and its burst; a power
     # cycle; idle lines with a fault flag up.
-    phases.append(_Phase(start, 1, shown, 0, game % 999 + 1 if gave_number else game))
+    phases.append(_Phase(start, 1, shown, 0, game % 256 + 1 if gave_number else game))
     t = start + 1.5
     game = phases[-1].game
     phases.append(_Phase(t, 6, shown, 0, game, speed=0))

@@ -378,6 +378,24 @@ def replay(tmp_path: Path) -> ReplayFn:
     return replayer(tmp_path)
 
 
+@pytest.fixture(params=["idle", "busy"])
+def load(request: pytest.FixtureRequest) -> Iterable[str]:
+    """Run the test twice: on an idle machine, and with a busy second process (a CPU spin
+    loop the test starts and ends) taking a core, where late inputs and stamps show."""
+    import subprocess
+    import sys
+
+    if request.param == "idle":
+        yield "idle"
+        return
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        yield "busy"
+    finally:
+        busy.kill()
+        busy.wait()
+
+
 # -- shared by the article tests (tests/articles) and the mechanics tests -----------------
 # Bets placed before a spin: a result settles each of them by Art. 13, an invalid throw
 # returns each of them exactly once (RULES.md §1, Art. 13 decision: push, payout 0).

@@ -211,6 +211,7 @@ def test_a_dealer_blackjack_against_a_doubled_and_a_split_hand(
                                                ("h17", ["AS", "6H", "4C"])])
 def test_the_dealer_stands_or_hits_a_soft_17_as_configured(dealer: str, cards: list[str]) -> None:
     bench = Bench(dealer=dealer).coup({1: 10}, "TS", "AS", "8H", "6H")
+    bench.inp("close_insurance")  # an ace up: the dealer asked for insurance (Art. 10)
     bench.inp("stand", box=1)
     bench.cards("4C")
     assert bench.hands()["dealer"] == cards
@@ -276,11 +277,16 @@ def test_every_card_lands_in_one_hand_or_the_burn_pile_and_no_hand_gets_one_unne
             bench.cards(drawn[-1])
             assert bench.of("card")[-1]["hand"] == label  # where the game said
             continue
+        coup = game.chart.coup
+        if not coup.acted and data.draw(st.booleans()):
+            assert bench.inp("second_card_exposed") is None  # after the deal, before all
+        if game.state == "insurance":  # an ace up: the question, then its close
+            bench.bet("insurance", data.draw(st.sampled_from(coup.boxes)).number, 5)
+            assert bench.inp("close_insurance") is None
+            continue
+        if game.state != "deciding":
+            continue
         box = game.chart.current().box
-        if game.state == "options" and data.draw(st.booleans()):
-            bench.inp("second_card_exposed")
-            if game.chart.coup.up_card().rank == "A":
-                bench.bet("insurance", data.draw(st.sampled_from(boxes)), 5)
         allowed = [a for a in DECISIONS
                    if can(bench.table.verify_input, DealerInput(0.0, a, {"box": box}))]
         refused = [a for a in DECISIONS if a not in allowed]

@@ -71,13 +71,19 @@ def test_a_simulated_trace_replays_into_every_coup_refusing_nothing(
 def test_the_simulated_players_make_every_decision(replayed: tuple[str, Path, Any]) -> None:
     table, _, res = replayed
     actions = Counter(d["action"] for d in res.of("decision"))
-    assert set(actions) == {"hit", "stand", "double", "split", "surrender"}
     inputs = Counter(r["action"] for r in res.of("input"))
     assert inputs["second_card_exposed"] > 0
     kinds = {b["kind"] for b in res.of("bet_placed")}
-    assert "insurance" in kinds
     if table == "pot_luck":
+        # Seed 004 has no surrender or insurance: off by default at Pot Luck.
+        assert set(actions) == {"hit", "stand", "double", "split"}
+        assert "insurance" not in kinds and not res.of("insurance_offered")
         assert {"pool", "bonus"} <= kinds and res.of("pool_balance")
+    else:
+        assert set(actions) == {"hit", "stand", "double", "split", "surrender"}
+        assert "insurance" in kinds
+        # Each question asked is closed by the dealer before the decisions (Art. 10).
+        assert len(res.of("insurance_offered")) == inputs["close_insurance"] > 0
 
 
 def test_the_same_seed_simulates_the_same_trace(tmp_path: Path) -> None:
@@ -211,8 +217,8 @@ def test_the_example_pay_tables_say_they_are_an_example() -> None:
 # -- a restart in the middle of a coup -----------------------------------------------------------
 def coup_objects() -> list[dict[str, Any]]:
     """New decks, a burn, box 1's 10 chips: TS 6H against 9C and AD, the AD exposed by
-    mistake (Art. 8: the up card; the 9C the hole card), then a hit (2S), a stand, and the
-    dealer's 9C AD (soft 20) stands."""
+    mistake (Art. 8: the up card; the 9C the hole card), insurance asked and closed, then
+    a hit (2S), a stand, and the dealer's 9C AD (soft 20) stands."""
     objects: list[dict[str, Any]] = [{"t": 0, "meta": {"table": "blackjack_plus", "decks": 6}}]
     steps = [{"input": "procedure_step", "step": s}
              for s in ("show", "turn", "scramble", "shuffle", "cut", "load")]
@@ -221,6 +227,7 @@ def coup_objects() -> list[dict[str, Any]]:
                              {"input": "open_bets"}, {"bet": "main", "box": 1, "amount": 10},
                              {"input": "no_more_bets"}, *cards,
                              {"input": "second_card_exposed"},
+                             {"input": "close_insurance"},
                              {"input": "hit", "box": 1},
                              {"serial": "shoe", "text": "[Game]<Card:2S>\r\n"},
                              {"input": "stand", "box": 1}], 1):
@@ -245,16 +252,16 @@ def test_a_coup_cut_by_a_restart_resumes_where_it_was(tmp_path: Path) -> None:
     objects = coup_objects()
     whole, cut = tmp_path / "whole.sqlite", tmp_path / "cut.sqlite"
     play_on(whole, objects)
-    half = len(objects) - 3  # the hit, its card, the stand to come
+    half = len(objects) - 4  # the close, the hit, its card, the stand to come
     play_on(cut, objects[:half])  # dealt, the second card exposed: the power goes
     play_on(cut, [objects[0], *objects[half:]])
     with Journal(cut, readonly=True) as j:
         resumed = list(j.records())
     (recovery,) = [r for r in resumed if r["type"] == "recovery"]
-    assert recovery["mismatch"] is None and recovery["state"] == "options"
+    assert recovery["mismatch"] is None and recovery["state"] == "insurance"
     with Journal(whole, readonly=True) as j:
         expected = [{k: v for k, v in r.items() if k != "seq"} for r in j.records()]
     assert [{k: v for k, v in r.items() if k != "seq"} for r in resumed
             if r["type"] != "recovery"] == expected
     assert [(r["card"], r["up_card"]) for r in resumed if r["type"] == "card_turned"] == [
-        ("AD", True), ("9C", False)]
+        ("9C", True), ("AD", True), ("9C", False)]

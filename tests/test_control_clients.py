@@ -99,7 +99,10 @@ def test_a_client_trickling_its_request_is_cut_at_the_deadline(
     assert posted == []
 
 
-def test_beyond_the_connections_allowed_a_client_is_told_busy(
+BUSY = {"ok": False, "error": "busy: too many control clients"}
+
+
+def test_beyond_the_connections_allowed_the_oldest_silent_client_is_told_busy(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(control, "MAX_CONNECTIONS", 4)
     srv = ControlServer(str(tmp_path / "c.sock"), None, lambda e, r=None: None, lambda: 0.0,
@@ -107,14 +110,46 @@ def test_beyond_the_connections_allowed_a_client_is_told_busy(
     srv.start()
     idle = [connect(srv.path) for _ in range(4)]
     try:
-        extra = connect(srv.path)
-        assert json.loads(reply_of(extra)) == {"ok": False,
-                                               "error": "busy: too many control clients"}
+        extra = connect(srv.path, b'{"query": "sensors"}\n')
+        assert json.loads(reply_of(extra)) == {"ok": True, "now": 0.0, "sensors": {}}
         extra.close()
+        assert json.loads(reply_of(idle[0])) == BUSY  # the oldest that said nothing
+        idle[1].settimeout(0.2)
+        with pytest.raises(TimeoutError):  # the others are still waited for
+            idle[1].recv(1)
     finally:
         for sock in idle:
             sock.close()
         srv.stop()
+
+
+def test_clients_that_reconnect_as_fast_as_they_can_never_hold_the_socket(
+        served: tuple[ControlServer, list[Event]]) -> None:
+    """Twice the connections allowed, each connecting, saying nothing and reconnecting as
+    soon as it is dropped: every request of a normal client is still answered."""
+    srv, posted = served
+    stop = threading.Event()
+
+    def hold() -> None:
+        while not stop.is_set():
+            try:
+                sock = connect(srv.path)
+                sock.recv(100)  # until the server drops it (busy, or its deadline)
+                sock.close()
+            except OSError:
+                pass
+
+    holders = [threading.Thread(target=hold) for _ in range(2 * control.MAX_CONNECTIONS)]
+    for thread in holders:
+        thread.start()
+    try:
+        answers = [request(str(srv.path), {"input": "no_more_bets"}) for _ in range(20)]
+    finally:
+        stop.set()
+        for thread in holders:
+            thread.join()
+    assert answers == [{"ok": True, "verdict": "accepted"}] * 20
+    assert posted == [DealerInput(1.0, "no_more_bets", {})] * 20
 
 
 def test_a_request_with_no_newline_before_the_client_closes_is_answered(

@@ -107,6 +107,7 @@ def test_a_dealer_gets_each_refusal_with_its_rule(tmp_path: Path) -> None:
     t = table(tmp_path / "j.sqlite")
     for n in range(4):
         assert t.handle(DealerInput(n, "procedure_step", {"step": "shuffle"})).accepted
+    assert t.handle(DealerInput(4, "procedure_step", {"step": "cut", "by": "dealer"})).accepted
     assert t.handle(DealerInput(5, "open_bets")).accepted
     for box in (1, 2):
         assert t.handle(BetPlaced(6, "ante", box, 10)).accepted

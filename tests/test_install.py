@@ -128,9 +128,14 @@ def test_a_shoe_behind_a_serial_server_gets_the_network_to_it_only(
     assert "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6" in drop_in
 
 
-def test_a_bad_config_is_refused_with_one_line(installed: Installed, tmp_path: Path) -> None:
+@pytest.mark.parametrize("text", [
+    '[table]\ngame = "craps"\n',
+    # Reads through, but the daemon would stop on it: a roulette wheel with no inputs.
+    '[table]\ngame = "roulette"\n'], ids=["unknown game", "no wheel inputs"])
+def test_a_bad_config_is_refused_with_one_line(installed: Installed, tmp_path: Path,
+                                               text: str) -> None:
     bad = tmp_path / "bad.toml"
-    bad.write_text('[table]\ngame = "craps"\n')
+    bad.write_text(text)
     run = subprocess.run(["bash", str(INSTALL), "--root", str(tmp_path / "root"), "--offline",
                           str(installed.wheels), "--config", str(bad)], capture_output=True,
                          text=True, check=False)

@@ -85,6 +85,16 @@ def test_edited_body_is_found(path: Path) -> None:
     assert first_bad(path) == 5
 
 
+def test_every_edited_body_is_named_by_the_full_check(path: Path) -> None:
+    for seq in (3, 6):
+        edited = body_of(path, seq).replace('"amount":10', '"amount":1000')
+        sql(path, f"UPDATE records SET body = '{edited}' WHERE seq = {seq}")
+    with Journal(path, readonly=True) as journal:
+        report = check_full(journal, any_schema())
+    assert report.chain.bad_seq == 3
+    assert report.problems == ["BROKEN: record 6: hash does not chain"]
+
+
 def test_edited_body_and_rehashed_record_breaks_the_next(path: Path) -> None:
     # The tamperer also recomputes record 5's hash: record 6 no longer chains.
     con = sqlite3.connect(path)

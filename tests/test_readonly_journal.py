@@ -4,7 +4,10 @@ StateDirectory), so a reader may not write the ``-shm`` index SQLite's WAL wants
 
 As root the reader is a child process that drops to ``nobody`` in the journal's group (the
 folder's owner is root, so only the group's bits apply); as another user the folder is
-made read-only for its owner instead. Either way the reader cannot write the folder."""
+made read-only for its owner instead. Either way the reader cannot write the folder. The
+reader reads nothing of the clone once it has dropped (every module is imported first, its
+config is a copy beside the journal): the clone may sit in a folder other users cannot
+enter (a private temporary folder, root's home), as it does in CI."""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import REPO
 
 from controller.store.journal import Journal
 
@@ -62,19 +66,31 @@ def lock_down(journal: Path) -> None:
         os.chmod(folder, 0o550)  # its owner cannot write it either
 
 
+# Every module of the controller, imported before the drop: after it, nobody may not read
+# the clone (nor root's Python) when it sits in a private folder.
+IMPORT_ALL = ("import importlib, pkgutil, controller\n"
+              "for m in pkgutil.walk_packages(controller.__path__, 'controller.'):\n"
+              "    if not m.name.endswith('.__main__'):\n"
+              "        importlib.import_module(m.name)\n"
+              "from controller.games import registry; registry.games()\n")
+
+
 def read_as_group_member(journal: Path, *argv: str) -> subprocess.CompletedProcess[str]:
     """``tablectl --journal JOURNAL ARGV`` run by a member of the journal's group who
-    cannot write its folder."""
+    cannot write its folder, with a copy of the embedded config beside the journal's
+    folder (readable by all)."""
+    config = journal.parent.parent / "table.toml"
+    if not config.exists():
+        config.write_text((REPO / "controller/data/default.toml").read_text())
+        os.chmod(config, 0o644)
     drop = ""
     if os.geteuid() == 0:
-        # Everything is imported first: after the drop, nobody may not read root's Python.
-        drop = ("from controller.core.config import DEFAULT_CONFIG, load_config\n"
-                "load_config(DEFAULT_CONFIG)\n"
-                f"from controller.games import registry; registry.games()\n"
-                f"os.setgroups([{READER_GID}]); os.setgid({NOBODY}); os.setuid({NOBODY})\n")
+        drop = IMPORT_ALL + (f"os.setgroups([{READER_GID}]); os.setgid({NOBODY}); "
+                             f"os.setuid({NOBODY})\n")
     code = ("import os, sys\n"
             "from controller.cli.tablectl import main\n" + drop +
-            f"sys.exit(main(['--journal', {str(journal)!r}, *{list(argv)!r}]))\n")
+            f"sys.exit(main(['--config', {str(config)!r}, '--journal', {str(journal)!r}, "
+            f"*{list(argv)!r}]))\n")
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60)
 
@@ -121,3 +137,33 @@ def test_the_admin_group_reads_while_the_daemon_writes(folder: Path) -> None:
         writer.close()
     assert done.returncode == 0, done.stderr
     assert "ok: 3 records" in done.stdout
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to act as another user")
+@pytest.mark.parametrize("given", [True, False])
+def test_an_account_that_may_not_read_the_config_is_told_in_one_line(
+        folder: Path, given: bool) -> None:
+    # The installed config's folder is the daemon's (0750): someone outside its group runs
+    # tablectl, naming the config or not (then tablectl looks for the installed one).
+    etc = folder / "etc"
+    etc.mkdir(parents=True)
+    config = etc / "table.toml"
+    config.write_text((REPO / "controller/data/default.toml").read_text())
+    for item in (etc, config):
+        os.chown(item, 0, READER_GID)
+    os.chmod(etc, 0o750)
+    os.chmod(config, 0o640)
+    os.chmod(folder, 0o755)
+    argv = ["--config", str(config), "status"] if given else ["status"]
+    code = ("import os, sys\n"
+            "from controller.cli import tablectl\n" + IMPORT_ALL +
+            f"tablectl.INSTALLED_CONFIG = {str(config)!r}\n"
+            "os.environ.pop('TABLECTL_CONFIG', None)\n"
+            f"os.setgroups([]); os.setgid({NOBODY}); os.setuid({NOBODY})\n"
+            f"sys.exit(tablectl.main({argv!r}))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [
+        f"tablectl: {config}: cannot read config: permission denied: this account may not "
+        f"enter {etc} (group {READER_GID}: run it as a member of that group, or with sudo)"]

@@ -90,10 +90,16 @@ def test_an_active_low_line_rests_high_and_goes_low_for_its_target() -> None:
 def test_the_player_runs_on_mock_pins_from_the_command_line(tmp_path: Path) -> None:
     builder, _ = one_spin()
     trace = write_trace(tmp_path / "spin.jsonl", builder.events())
+    # At 1000 times the speed a millisecond late is a second of trace time: a loose bound.
     done = subprocess.run([sys.executable, "-m", "sim.rig_player", str(trace),
-                           "--pin-factory", "mock", "--speed", "1000"],
+                           "--pin-factory", "mock", "--speed", "1000",
+                           "--max-late-ms", "1000000"],
                           capture_output=True, text=True, cwd=REPO, timeout=60)
     assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-3].startswith("player: worst lateness ")
+    assert lines[-1].endswith("within the bound")
+    assert all(len(line) <= 80 for line in lines[-3:])
     edges = sum(1 for line in trace.read_text().splitlines() if '"gpio"' in line)
     assert done.stdout.startswith(f"played {trace}: {edges} edges on 5 lines, 0 shoe bytes, "
                                   "0 requests to the table;")
@@ -101,3 +107,48 @@ def test_the_player_runs_on_mock_pins_from_the_command_line(tmp_path: Path) -> N
                           "ball_z=5", "--pin-factory", "mock"], capture_output=True, text=True,
                          cwd=REPO, timeout=60)
     assert bad.returncode == 2 and "ball_z=5" in bad.stderr
+
+
+class SlowLines:
+    """Output lines that take ``cost`` wall seconds to drive (a loaded rig)."""
+
+    def __init__(self, clock: Clock, cost: float, lines: tuple[str, ...]) -> None:
+        self.clock, self.cost, self.lines = clock, cost, lines
+
+    def set(self, name: str, level: int) -> None:
+        self.clock.t += self.cost
+
+
+@pytest.mark.parametrize(("cost_ms", "over"), [(0.5, False), (8.0, True)])
+def test_the_player_measures_how_late_it_drove_each_edge(cost_ms: float, over: bool) -> None:
+    # Each line takes cost_ms to drive: every edge is that late, and the ones after a
+    # burst of edges (a pass's rise and fall of two inputs) later still.
+    builder, _ = one_spin()
+    trace = trace_of(builder.events())
+    clock = Clock()
+    lines = ("ball_a", "ball_b", "rotor_a", "rotor_b", "ball_pocket")
+    played = RigPlayer(trace.events, SlowLines(clock, cost_ms / 1000, lines), {}, None,
+                       clock=clock.now, sleep=clock.sleep).run()
+    late = played.lateness
+    assert late.count == played.edges > 0
+    assert late.worst_s >= cost_ms / 1000 - 1e-9
+    assert late.over is over
+    assert late.line().endswith("over the bound: not a comparison with the trace"
+                                if over else "within the bound")
+
+
+def test_a_player_behind_the_bound_exits_5(tmp_path: Path) -> None:
+    builder, _ = one_spin()
+    trace = write_trace(tmp_path / "spin.jsonl", builder.events())
+    done = subprocess.run([sys.executable, "-m", "sim.rig_player", str(trace),
+                           "--pin-factory", "mock", "--speed", "1000",
+                           "--max-late-ms", "0.000001"],
+                          capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert done.returncode == 5, done.stderr
+    assert "over the bound" in done.stdout.splitlines()[-1]
+
+
+def trace_of(events: list[dict[str, Any]]) -> Any:
+    from controller.trace import trace_from_objects
+
+    return trace_from_objects("trace", enumerate(events, 1))

@@ -122,7 +122,7 @@ def test_a_game_with_no_state_5_is_held_never_the_number_of_the_next_games_lines
     # The state-5 lines and the bare number lost (a garbled stretch, under the silence
     # limit); the next game's state 1 already shows the new number as its NN "last
     # number", with the same counter: the spin is held, that NN is never its result.
-    ws = WheelScript(game=590).status(2, 2).status(3, 2).status(4, 4)
+    ws = WheelScript(game=190).status(2, 2).status(3, 2).status(4, 4)
     res = run(replay, ws.status(1, 3, number="30").status(2, 2))
     assert not res.outcomes or all(o.get("number") is None for o in res.outcomes)
     (held,) = res.of("spin_held")

@@ -183,9 +183,10 @@ def test_after_a_restart_the_table_waits_for_the_unseen_ball(tmp_path: Path) -> 
 
 def test_the_number_of_each_ball_the_table_took_no_spin_for_is_an_alarm(
         replay: ReplayFn) -> None:
-    # The table stays closed while the wheel plays two balls: neither is a spin, and each
-    # number the wheel gives is journaled as such.
-    res = run(replay, WheelScript(open_at=None).spin("32").spin("4"))
+    # The table stays closed while the wheel plays two balls (its bets do not follow the
+    # wheel): neither is a spin, and each number the wheel gives is journaled as such.
+    res = run(replay, WheelScript(open_at=None, bets_follow_wheel=False).spin("32")
+              .spin("4"))
     assert not res.outcomes and not res.of("spin_start")
     msgs = [a["message"] for a in res.alarms("wheel_not_a_spin")]
     assert len(msgs) == 2 and "32" in msgs[0] and "4" in msgs[1]

@@ -149,17 +149,21 @@ def test_the_extended_fields_count_the_balls_revolutions() -> None:
 
 def test_the_controller_reads_the_simulated_wheel(replay: ReplayFn) -> None:
     # Standard lines: every spin is concluded as a serial wheel must conclude it (the
-    # suspended ball is held: nobody decides it here, so the rest wait).
+    # suspended ball is held: nobody decides it here, so it parks and the rest go on,
+    # issue 16).
     events, spins = serial_trace()
     res: Replay = replay(events, config=SERIAL_CONFIG)
     got = [(o["spin"], o.get("number") or o.get("reason")) for o in res.outcomes]
     k = PLAN.index("ball_suspended")
     want = []
-    for i, s in enumerate(spins[:k], 1):
+    for i, s in enumerate(spins, 1):
         expected, reason = serial_expected(s, extended=False)
-        want.append((i, s.number if expected == "result" else reason))
+        if expected != "held":
+            want.append((i, s.number if expected == "result" else reason))
     assert got == want
-    assert res.of("spin_held")[0]["spin"] == k + 1
+    assert [h["spin"] for h in res.of("spin_held")] == [
+        i for i, s in enumerate(spins, 1) if serial_expected(s, extended=False)[0] == "held"]
+    assert res.of("spin_held")[0]["spin"] == k + 1 and res.of("spin_held")[0]["parked"]
 
 
 def test_the_daemon_simulates_a_serial_wheel_as_status_lines() -> None:

@@ -97,10 +97,14 @@ def test_without_a_look_at_the_table_a_void_leaves_it_closed(tmp_path: Path) -> 
     assert refusals(records)
 
 
-def late_wheel(sees_table: bool, path: Path) -> list[dict[str, object]]:
+def late_wheel(sees_table: bool, path: Path, follows: bool = False
+               ) -> list[dict[str, object]]:
     """The serial wheel's port opens at ``START``; the simulator, slow to start on a busy
-    machine, begins 8 s later, past ``wheel_silence_s`` (5 s)."""
+    machine, begins 8 s later, past ``wheel_silence_s`` (5 s). ``follows``: the table's
+    bets follow the wheel's states (``bets_follow_wheel``, the serial wheel's default,
+    issue 16); else the dealer opens them."""
     config = four_valid_spins("embedded:roulette-serial-sim.toml")
+    config = replace(config, rules=replace(config.rules, bets_follow_wheel=follows))
     assert config.rules.wheel_silence_s < 8.0
     return run(path, config, START + 8.0, sees_table,
                first=[PortStatus(START, "wheel", True, "opened")])
@@ -120,6 +124,18 @@ def test_a_serial_wheel_late_at_the_start_the_dealer_opens_bets_once_it_talks(
     assert opened[1]["seq"] > back["seq"]
     assert [r["spin"] for r in records if r["type"] == "spin_result"] == [1, 2, 3]
     assert not [r for r in refusals(records) if r["seq"] > opened[1]["seq"]]
+
+
+def test_a_serial_wheel_late_at_the_start_opens_bets_itself_once_it_talks(
+        tmp_path: Path) -> None:
+    # Issue 16 item 9: with bets following the wheel, nobody's look at the table is
+    # needed: the wheel's first state 2 after it talks opens bets.
+    records = late_wheel(False, tmp_path / "journal.sqlite", follows=True)
+    back = next(r for r in records if r["type"] == "alarm" and r["code"] == "wheel_reconnected")
+    opened = [r for r in records if r["type"] == "state" and r["trigger"] == "wheel_open_bets"]
+    assert opened and opened[0]["seq"] > back["seq"]
+    assert len(inputs(records, "open_bets")) == 1  # the session's only (refused: silent)
+    assert [r["spin"] for r in records if r["type"] == "spin_result"] == [1, 2, 3, 4]
 
 
 def test_a_serial_wheel_late_at_the_start_left_the_table_closed_for_good(

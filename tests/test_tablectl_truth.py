@@ -5,6 +5,8 @@ and human output without Python reprs."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import re
@@ -15,6 +17,7 @@ import pytest
 
 from controller.cli.daemon import _lock_journal
 from controller.cli.daemon_lock import Owner, lock_path, mark_stopped, write_owner
+from controller.cli.main import main as cli_main
 from controller.cli.tablectl import main as tablectl_main
 from controller.store.journal import Journal
 
@@ -206,6 +209,26 @@ def test_config_check_of_a_good_config_and_the_daemons_single_error(
     path.write_text(BAD_CONFIG)
     with pytest.raises(ConfigError, match=r"ball_a\.pull"):  # the daemon stops at the first
         load_config(str(path))
+
+
+@pytest.mark.parametrize("text, field", [
+    ('[table]\ngame = "roulette"\n', "gpio.inputs"),  # a replay needs no pins; a table does
+    ('[table]\ngame = "pot_luck"\n\n[serial.shoe]\nurl = "loop://"\n',
+     "pot_luck.pool.hands")], ids=["roulette", "pot_luck"])
+def test_config_check_runs_the_daemons_own_checks(tmp_path: Path, text: str, field: str,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text(text)
+    assert tablectl_main(["config", "check", str(path)]) == 2
+    (error, total) = capsys.readouterr().out.splitlines()
+    assert f"field '{field}'" in error and total == f"1 error in {path}"
+    # The daemon stops on the very same line, before it makes a journal.
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert cli_main(["run", "--config", str(path),
+                         "--journal", str(tmp_path / "j.sqlite")]) == 2
+    assert err.getvalue().splitlines() == [f"table-controller: {error}"]
+    assert not (tmp_path / "j.sqlite").exists()
 
 
 def test_a_bad_game_is_the_one_error_reported(tmp_path: Path,

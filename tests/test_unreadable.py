@@ -1,10 +1,15 @@
 """A record recovery cannot read stops the start with one line naming it and what to do, and
 exit status 3 (``RestartPreventExitStatus``: restarting cannot help), before anything is
-journaled; a record the chain check passes but recovery cannot read included."""
+journaled; a record the chain check passes but recovery cannot read included. So does a
+damaged page of the journal's file (issue 16 item 14); and the commands that line names
+(``verify --full``, then ``recall``, ``export``) read a damaged page or a body that is not
+JSON with one line naming it, never a traceback."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import json
 import os
 import sqlite3
@@ -15,6 +20,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO, one_spin, run_replay, write_trace
 
+from controller.cli import main as cli
+from controller.cli.tablectl import main as tablectl_main
 from controller.store.journal import GENESIS, canonical
 
 EXIT_JOURNAL_UNREADABLE = 3
@@ -107,3 +114,90 @@ def test_a_body_that_is_not_json_stops_the_start(tmp_path: Path, journal: Path) 
     done = daemon(tmp_path, journal)
     assert done.returncode == EXIT_JOURNAL_UNREADABLE
     assert "record 3" in done.stderr and "its body is not JSON" in done.stderr
+
+
+# -- a damaged page (the likeliest corruption on an SD card), a body that is not JSON -----
+def damage_page_of(path: Path, seq: int) -> None:
+    """Overwrite the cells of the page that holds record ``seq`` (its 8-byte header kept),
+    as a failing SD card leaves it; the file still opens as SQLite."""
+    con = sqlite3.connect(path)
+    size = con.execute("PRAGMA page_size").fetchone()[0]
+    con.close()
+    data = bytearray(path.read_bytes())
+    at = data.find(f'"seq":{seq},'.encode())
+    assert at > 0
+    page = at // size
+    data[page * size + 8:(page + 1) * size] = b"\xa5" * (size - 8)
+    path.write_bytes(bytes(data))
+
+
+@pytest.fixture
+def long_journal(tmp_path: Path) -> Path:
+    """A replay's journal of 30 simulated spins (some 400 records, many pages, no
+    checkpoint: the start reads every record)."""
+    trace = tmp_path / "sim.jsonl"
+    with contextlib.redirect_stderr(io.StringIO()):
+        assert cli.main(["simulate", "--spins", "30", "--seed", "2", "--out", str(trace)]) == 0
+    path = tmp_path / "journal.sqlite"
+    assert run_replay(trace, path).rc == 0
+    assert count(path) > 300
+    return path
+
+
+def tablectl(journal: Path, *argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = tablectl_main(["--journal", str(journal), *argv])
+    return rc, out.getvalue(), err.getvalue()
+
+
+def test_a_damaged_page_stops_the_daemon_with_exit_3_and_one_line(
+        tmp_path: Path, long_journal: Path) -> None:
+    damage_page_of(long_journal, 150)
+    before = long_journal.read_bytes()
+    done = daemon(tmp_path, long_journal)
+    assert done.returncode == EXIT_JOURNAL_UNREADABLE  # RestartPreventExitStatus: no restarts
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"table-controller: {long_journal}: the journal's file is damaged (SQLite: database "
+        "disk image is malformed). The table cannot resume from it: copy the journal as "
+        "evidence, run `tablectl verify --full` on it, then move it aside and start on a "
+        "new journal (hardware.md §8)")
+    assert long_journal.read_bytes() == before  # nothing journaled
+    wal = Path(f"{long_journal}-wal")
+    assert not wal.exists() or wal.stat().st_size == 0
+
+
+def test_the_commands_the_exit_3_line_names_read_a_damaged_page_in_one_line(
+        long_journal: Path) -> None:
+    damage_page_of(long_journal, 150)
+    rc, out, err = tablectl(long_journal, "verify", "--full")
+    assert rc == 1 and not err
+    assert "SQLite integrity check: " in out and "the journal's file is damaged" in out
+    assert out.splitlines()[-1].startswith("FAILED: ")
+    for argv in (("recall", "--last", "3"), ("export", "--since", "0")):
+        rc, _, err = tablectl(long_journal, *argv)
+        assert rc == 1 and err.splitlines() == [
+            f"tablectl: {long_journal}: the journal's file is damaged (SQLite: database disk "
+            "image is malformed). `tablectl verify --full` lists what else cannot be read "
+            "(hardware.md §8)"], argv
+
+
+@pytest.mark.parametrize("argv", [("recall", "--last", "1"), ("export", "--since", "0"),
+                                  ("export", "--evidence", "1"), ("status",)])
+def test_a_body_that_is_not_json_is_one_line_naming_it_for_each_command(
+        journal: Path, argv: tuple[str, ...]) -> None:
+    bet = record_of(journal, "bet")
+    con = sqlite3.connect(journal, isolation_level=None)
+    con.execute("UPDATE records SET body = '{not json' WHERE seq = ?", (bet["seq"],))
+    con.close()
+    rc, out, err = tablectl(journal, "verify", "--full")
+    assert rc == 1 and not err
+    assert out.splitlines()[0] == f"BROKEN: record {bet['seq']}: body is not JSON"
+    rc, out, err = tablectl(journal, *argv)
+    if argv == ("status",):  # status reads the newest records only: the bet is not among them
+        assert rc == 0 and "Traceback" not in err
+        return
+    assert rc == 1 and err.splitlines() == [
+        f"tablectl: {journal}: record {bet['seq']} (bet) cannot be read: its body is not "
+        "JSON. `tablectl verify --full` lists what else cannot be read (hardware.md §8)"]

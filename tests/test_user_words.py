@@ -266,7 +266,7 @@ def test_an_unknown_input_names_the_tables_inputs_and_no_trace_line(
         assert (rc, out) == (2, "")
         assert err == ("tablectl: refused by the daemon: unknown dealer input 'frobnicate'; a "
                        "Roulette table takes\n  open_table, open_bets, close_table, "
-                       "no_more_bets, void, confirm_result, set_limits\n")
+                       "no_more_bets, void, confirm_result, set_limits, dealer\n")
         rc, _, err = run(capsys, "--config", str(config), "bet", "red", "--box", "0",
                          "--amount", "5")
         assert rc == 2 and " ".join(err.split()) == (
@@ -390,20 +390,20 @@ def test_verify_says_the_broken_record_once(
     assert (rc, out) == (1, f"BROKEN: record 2: hash does not chain ({path})\n")
 
 
-def test_a_daemon_that_cannot_start_journals_why_in_words(
+def test_a_daemon_that_cannot_start_journals_nothing_and_says_why_in_words(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from controller.store.journal import Journal
 
     config = config_file(tmp_path, "mini_baccarat")
     with socket_of(tmp_path, "mini_baccarat"):  # another daemon holds the socket
         assert controller_main(["run", "--config", str(config)]) == 1
-    capsys.readouterr()
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1] == (f"table-controller: {tmp_path / 'c.sock'}: another "
+                                    "controller is listening there")
+    assert "ControlError" not in err
+    # Everything that can fail is checked before anything is journaled (issue 16 item 15).
     with Journal(tmp_path / "journal.sqlite", readonly=True) as journal:
-        shutdown = journal.last_of("shutdown")
-    assert shutdown is not None
-    assert shutdown["reason"] == (f"the control socket could not start: {tmp_path / 'c.sock'}: "
-                                  "another controller is listening there")
-    assert json.dumps(shutdown).count("ControlError") == 0
+        assert list(journal.records()) == []
 
 
 @pytest.mark.parametrize("fmt", ["console", "json"])
@@ -412,12 +412,14 @@ def test_a_daemon_that_cannot_start_logs_it_as_an_error(
     config = config_file(tmp_path, "mini_baccarat", log=f'format = "{fmt}"')
     with socket_of(tmp_path, "mini_baccarat"):  # another daemon holds the socket
         assert controller_main(["run", "--config", str(config)]) == 1
-    lines = [x for x in capsys.readouterr().err.splitlines() if "shutdown" in x]
+    err = capsys.readouterr().err
+    lines = [x for x in err.splitlines() if "start failed" in x]
     assert len(lines) == 1
     if fmt == "json":  # journald's priority comes from the level: journalctl -p err
         logged = json.loads(lines[0])
-        assert (logged["event"], logged["level"]) == ("shutdown", "error")
+        assert (logged["event"], logged["level"]) == ("start failed", "error")
         assert logged["reason"].endswith("another controller is listening there")
     else:
-        assert " ERROR shutdown     #" in lines[0]
-        assert "journaled: the control socket could not start:" in lines[0]
+        assert " ERROR start failed" in lines[0]
+        after = err[err.index(lines[0]):]  # its fields, on the lines under it
+        assert "the control socket could not start:" in after.split("table-controller:")[0]

@@ -44,16 +44,20 @@ class WheelScript:
         speed: ``SSS`` (tenths of rpm: 160 is 16 rpm).
         direction: ``D`` (0 clockwise, 1 counterclockwise).
         open_at: when the dealer opens bets (None: not opened).
+        first_game, last_game: the counter's range (issue 16: 1-256 on a SlingShot 2, the
+            default; 0-255 on a Mercury 360): after the last the next game is the first.
         meta: more ``meta`` keys (config overrides, e.g. ``min_ball_revolutions``).
     """
 
     def __init__(self, wheel: str = "single_zero", extended: bool = False, game: int = 94,
                  number: str | None = "33", speed: int = 160, direction: int = 0,
-                 period: float = 0.5, open_at: float | None = 0.1, **meta: Any) -> None:
+                 period: float = 0.5, open_at: float | None = 0.1, first_game: int = 1,
+                 last_game: int = 256, **meta: Any) -> None:
         self.tb = TraceBuilder(wheel, wheel_source="serial", **meta)
         self.extended = extended
         self.game, self.number, self.speed, self.direction = game, number, speed, direction
         self.period = period
+        self.first_game, self.last_game = first_game, last_game
         self.t = 0.2
         if open_at is not None:
             self.tb.inp(open_at, "open_bets")
@@ -115,8 +119,12 @@ class WheelScript:
                 self.line(result.rjust(2))
             self.status(5, 3, flags=flags5, number=result, rr=rr, ball=ball)
         if next_game:
-            self.status(1, 1, game=self.game + 1)
+            self.status(1, 1, game=self.next_game())
         return self
+
+    def next_game(self) -> int:
+        """The counter of the next game: one more, the first after the last."""
+        return self.first_game if self.game >= self.last_game else self.game + 1
 
     def events(self) -> list[dict[str, Any]]:
         return self.tb.events()

@@ -46,7 +46,12 @@ from controller.cards.shoe_lines import (
 from controller.core.config import Config
 from controller.core.errors import RuleViolation, UnreadableRecord
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
-from controller.core.table import TABLE_ALARMS
+from controller.core.table import (
+    TABLE_ALARMS,
+    TABLE_INPUT_ACTIONS,
+    table_input,
+    verify_table_input,
+)
 from controller.games import registry
 from controller.games.base import Emit
 from controller.protocols import make_codec
@@ -237,6 +242,18 @@ class CardTable:
         except RuleViolation as exc:
             self.refused(inp, exc)
 
+    def _table_input(self, inp: DealerInput) -> None:
+        """An input every table takes (``TABLE_INPUT_ACTIONS``), played again on restart:
+        checked and done as the Table did it live (``controller.core.table``)."""
+        try:
+            spec = registry.games().get(self.config.game)
+            if spec is not None:
+                spec.verify_arguments(inp)
+            verify_table_input(inp)
+            table_input(inp, self._emit)
+        except RuleViolation as exc:
+            self.refused(inp, exc)
+
     def _bet(self, bet: BetPlaced) -> None:
         try:
             self.verify_bet(bet)
@@ -405,11 +422,11 @@ class CardTable:
         bet_record = self.game.bet_record
         inputs = [r for r in records if r["type"] in (*_INPUTS, bet_record)
                   or (r["type"] == "alarm" and "bet" in r)]
-        if not inputs:
-            return
         derived = [r for r in records if r["type"] not in _MARKERS
                    and r["type"] not in _INPUTS
                    and not (r["type"] == "alarm" and r.get("code") in _NOT_REPLAYED)]
+        if not inputs and not derived:
+            return
         checker = _Replayed(derived)
         self._emit = checker
         try:
@@ -418,6 +435,7 @@ class CardTable:
         finally:
             self._emit = self._real_emit
             self.views = {}  # the ports say nothing until they talk to this daemon
+        checker.end()
         self._real_emit("recovery", inputs=len(inputs), records_checked=checker.matched,
                         mismatch=checker.mismatch, since=checkpoint["seq"] if checkpoint else 0,
                         **self.game.tag(), state=self.game.state,
@@ -438,7 +456,11 @@ class CardTable:
         elif kind == "input":
             args = {k: v for k, v in rec.items()
                     if k not in ("type", "seq", "t", "action", "source")}
-            self._input(DealerInput(t, rec["action"], args))
+            inp = DealerInput(t, rec["action"], args)
+            if inp.action in TABLE_INPUT_ACTIONS:  # the Table's own, as it did it live
+                self._table_input(inp)
+            else:
+                self._input(inp)
         else:  # a bet: the game's record of it accepted, or the alarm that refused it
             self._bet(bet_from_fields(t, rec["bet"] if kind == "alarm" else rec))
 
@@ -477,6 +499,14 @@ class _Replayed:
             self.mismatch = (f"the replay made a {type_} record after the journal's last: "
                              "the journal ends in the middle of an input (cut)")
         return {"type": type_, **fields}
+
+    def end(self) -> None:
+        """Every input was played again: a journaled record left over was made by none of
+        them (added after the last input: a forged settlement, say), a mismatch too."""
+        if self.index < len(self.journaled) and self.mismatch is None:
+            rec = self.journaled[self.index]
+            self.mismatch = (f"record {rec['seq']} ({rec['type']}) follows the last input and "
+                             "no input makes it")
 
 
 def _correction(args: dict[str, Any]) -> Card:

@@ -28,6 +28,7 @@ import json
 import os
 import socket
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -42,9 +43,10 @@ from controller.trace import DuplicateKey, loads_strict, trace_from_objects
 
 MAX_REQUEST = 4096  # bytes: a request is one short JSON line
 MAX_CLIENTS = 8  # requests answered at once (each may wait for the table's verdict)
-MAX_CONNECTIONS = 64  # open at once; more are told "busy"
+MAX_CONNECTIONS = 64  # open at once; then the oldest silent one is told "busy"
 REQUEST_DEADLINE_S = 2.0  # from connecting to the end of the request line
 REPLY_DEADLINE_S = 2.0  # for the client to take its reply
+CONNECT_RETRY_S = 0.01  # a client's wait before connecting again to a full queue
 VERDICT_TIMEOUT_S = 5.0  # the controller thread answers in milliseconds; a stuck one is a fault
 
 
@@ -133,7 +135,9 @@ class ControlServer:
         old_umask = os.umask(0o117)  # created 0660: owner and group only
         try:
             listener.bind(str(self.path))
-            listener.listen(MAX_CONNECTIONS)
+            # The kernel's queue of clients not yet taken: more than the connections
+            # served, so that a crowd reconnecting keeps no one from queueing.
+            listener.listen(max(socket.SOMAXCONN, 4 * MAX_CONNECTIONS))
         except OSError as exc:
             listener.close()
             raise ControlError(f"{self.path}: cannot make the control socket there: "
@@ -265,6 +269,19 @@ def _in_use(path: Path) -> bool:
     return True
 
 
+def _connect(sock: socket.socket, path: str, deadline: float) -> None:
+    """Connect, again while the server's queue of new connections is full (``EAGAIN``:
+    a crowd of clients; the server takes them in milliseconds), until ``deadline``."""
+    while True:
+        try:
+            sock.connect(path)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(CONNECT_RETRY_S)
+
+
 def request(path: str, message: dict[str, Any], timeout: float = 5.0) -> dict[str, Any]:
     """Send one request to the daemon's control socket and return its reply.
 
@@ -275,7 +292,7 @@ def request(path: str, message: dict[str, Any], timeout: float = 5.0) -> dict[st
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.settimeout(timeout)
     try:
-        sock.connect(path)
+        _connect(sock, path, time.monotonic() + timeout)
         sock.sendall(json.dumps(message).encode() + b"\n")
         data = b""
         while not data.endswith(b"\n"):

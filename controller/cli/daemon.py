@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import platform
 import signal
+import sqlite3
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -17,12 +18,15 @@ from controller.cli.compose import compose
 from controller.cli.control import ControlServer
 from controller.cli.daemon_lock import Owner, mark_stopped, write_owner
 from controller.core.clock import ScaledClock, SystemClock
-from controller.core.config import Config, load_config, why_not_made
+from controller.core.config import Config, check_for_daemon, load_config, why_not_made
 from controller.core.errors import (
     InputError,
+    JournalDamaged,
     JournalError,
     JournalWriteError,
     TableControllerError,
+    is_damage,
+    read_error,
 )
 from controller.core.health import StatusLine, Supervisor
 from controller.core.journal_guard import EXIT_RESTART, JournalGuard
@@ -33,6 +37,7 @@ from controller.core.table import Table
 from controller.games import registry
 from controller.store.journal import Journal
 from controller.store.seal import Sealer, key_path_for
+from controller.store.verify import check_start
 
 SELF_TEST_MIN_S = 60.0
 SELF_TEST_S_PER_BYTE = 2e-6
@@ -56,6 +61,8 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
         JournalError: the journal cannot be made or opened (its folder is a file), or
             another controller holds it (exit 1).
         UnreadableRecord: a record recovery cannot read (exit 3: restarting cannot help).
+        JournalDamaged: SQLite cannot read the journal's file (a damaged page), at start or
+            later (exit 3, one line; nothing journaled at start).
         JournalWriteError: a commit failed, disk full or read-only (exit 4).
         ControlError: the control socket cannot be made (exit 1).
     """
@@ -64,11 +71,20 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     config = load_config(config_path)
     spec = registry.spec(config.game)
     configure(config.log_level, config.log_format, words=spec.log_words)
-    log = get_logger(table=config.table_name)
+    check_for_daemon(config)  # what `tablectl config check` and the install check too
     journal_path = journal_override or config.journal_path
+    try:
+        return _run(config, journal_path)
+    except sqlite3.DatabaseError as exc:  # a damaged page: exit 3, restarting cannot help
+        raise read_error(journal_path, exc) from exc
+
+
+def _run(config: Config, journal_path: str) -> int:
+    """:func:`cmd_run` once its config is loaded; SQLite's errors reading the journal are
+    raised as they come (``cmd_run`` says what they mean)."""
+    spec = registry.spec(config.game)
+    log = get_logger(table=config.table_name)
     log.info("startup", **_banner(config, journal_path))
-    if spec.check_daemon is not None:
-        spec.check_daemon(config)
     from drivers.hardware import Hardware, open_pin_factory
     from drivers.notify import Notifier
 
@@ -94,20 +110,15 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
         if sim.enabled and sim.speed != 1.0 else SystemClock())
     stopped_by: list[str] = []
     guard = JournalGuard(clock.now)
-    try:
-        loop, table = start_table(config, journal, clock, log, guard)
-    except JournalWriteError as exc:  # a full disk at start: run, refuse, retry (journal_guard)
-        loop, table = compose(config, journal, clock, wall=True, guard=guard)
-        guard.fail(exc)
+    # Everything that can fail comes before anything is journaled: the sealing key, the
+    # table's recovery (run when the start is journaled, after the components), the pins,
+    # ports and control socket (a start that fails journals no restart, no voided spin).
     sealer = Sealer.load(key_path_for(journal_path, config.seal_key), config.seal_interval_s)
-    if sealer is None:
-        log.warning("journal not sealed", reason="no sealing key",
-                    make_one=f"tablectl --config {config.source} seal-init")
-    elif guard.failing is None:
-        table.start_sealing(sealer)
+    loop, table, journal_start = prepare_table(config, journal, clock, log, guard)
     lifecycle = Lifecycle()
     status_line = StatusLine(config.table_name, spec, lambda: str(table.game.state),
-                             _newest(journal, spec.recall.last_game_types), guard.problem)
+                             _newest(journal, spec.recall.last_game_types), guard.problem,
+                             _dealer(journal))
     supervisor = Supervisor(notifier, lifecycle, loop.call_at, clock, status_line)
     table.observers.append(supervisor.observe)
     guard.on_change = supervisor.refresh
@@ -125,20 +136,19 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    started: list[bool] = []  # the start is journaled
     # The shutdown record (with the signal's name) and the last seal are journaled just
-    # before the journal closes, whatever stopped the daemon (unless the journal fails).
+    # before the journal closes, whatever stopped the daemon once its start was journaled
+    # (unless the journal fails).
     lifecycle.add("journal", Hooks(on_stop=lambda: _close_journal(
         table, lock, owner, log, *_shutdown_reason(stopped_by, lifecycle),
-        guard.failing is None or guard.writable_again)))
+        guard.failing is None or guard.writable_again, bool(started))))
     simulated = None
     urls: dict[str, str] = {}
     if sim.enabled:
-        from sim.daemon import SimulatedTable, resume_from_journal
+        from sim.daemon import SimulatedTable, SimulatorResume, resume_from_journal
 
-        simulated = SimulatedTable(config, clock, loop.post,
-                                   resume_from_journal(journal, table.game.state != "closed",
-                                                       spec.bet_record, spec.recall),
-                                   str(table.game.state))
+        simulated = SimulatedTable(config, clock, loop.post, SimulatorResume())
         table.observers.append(simulated.observe)  # its dealer sees the table's state
         urls = simulated.urls
         lifecycle.add("simulator ports", Hooks(on_stop=simulated.stop,
@@ -151,13 +161,35 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
                             _devices_view(table, clock.now),
                             lambda: {"line": str(status_line), "journal_failing": guard.failing})
     lifecycle.add("control socket", control)
+
+    def start() -> None:
+        """The start journaled (startup, recovery), the first seal; the simulated dealer
+        goes on from the recovered table."""
+        try:
+            journal_start()
+        except JournalWriteError as exc:  # a full disk at start: run, refuse, retry
+            if exc.__cause__ is not None and is_damage(exc.__cause__):
+                raise JournalDamaged(journal_path, exc.__cause__) from exc
+            guard.fail(exc)  # the guard takes no event until the restart rebuilds the table
+        started.append(True)
+        if sealer is None:
+            log.warning("journal not sealed", reason="no sealing key",
+                        make_one=f"tablectl --config {config.source} seal-init")
+        elif guard.failing is None:
+            table.start_sealing(sealer)
+        if simulated is not None:
+            simulated.resume_at(resume_from_journal(journal, table.game.state != "closed",
+                                                    spec.bet_record, spec.recall),
+                                str(table.game.state))
+
+    lifecycle.add("journal start", Hooks(on_start=start))
     lifecycle.add("systemd notification", supervisor)  # last: READY=1 once all started
     try:
         lifecycle.start()
         if simulated is not None:
             simulated.start(hardware.gpio)
         loop.run_forever(grace=0.02 * getattr(clock, "speed", 1.0))
-    except TableControllerError as exc:  # one line from main(): a known failure, no bug
+    except (TableControllerError, sqlite3.DatabaseError) as exc:  # one line from main()
         stopped_by.append(_stopped_on(exc, lifecycle))
         raise
     except Exception as exc:
@@ -206,6 +238,12 @@ def _newest(journal: Journal, types: Sequence[str]) -> dict[str, Any] | None:
     return max(found, key=lambda rec: rec["seq"], default=None)
 
 
+def _dealer(journal: Journal) -> str | None:
+    """Who deals: the newest ``dealer`` record's name (issue 21), or None."""
+    rec = journal.last_of("dealer")
+    return None if rec is None else str(rec.get("name", ""))
+
+
 def _shutdown_reason(stopped_by: list[str], lifecycle: Lifecycle) -> tuple[str, bool]:
     """Why the daemon stops, in words: the signal's name, else the error being raised (a
     component that failed to start, a bug), else the end of the run; and whether it stops
@@ -240,42 +278,65 @@ def _devices_view(table: Table, now: Callable[[], float]) -> Callable[[], dict[s
 
 def start_table(config: Config, journal: Journal, clock: Any, log: Any,
                 guard: JournalGuard | None = None) -> tuple[EventLoop, Table]:
-    """The daemon's start on ``journal``: verify the chain from its last checkpoint, then,
-    as one input, the ``startup`` record, an alarm if the chain is broken, and the
-    recovery from that checkpoint. Time and memory depend on the records since the last
-    checkpoint, not on the journal's size (``tablectl verify --full`` checks it all).
+    """The daemon's start on ``journal`` (:func:`prepare_table`), journaled at once.
 
     Raises:
-        UnreadableRecord: a record recovery cannot read (nothing is journaled; exit 3).
-        JournalError: the start could not be journaled (a full disk): the daemon's guard
-            takes it (``controller.core.journal_guard``).
+        UnreadableRecord, JournalDamaged: as :func:`prepare_table`'s start.
+        JournalError: the start could not be journaled (a full disk).
     """
-    checkpoint = journal.last_checkpoint()
-    since = checkpoint["seq"] if checkpoint is not None else 0
-    chain = journal.verify(since)
-    log.info("journal", records=journal.last_seq, verified_from=since + 1,
-             verified=chain.records, head_seq=journal.last_seq, head_hash=journal.last_hash,
-             chain_ok=chain.ok, format=journal.format)
+    loop, table, start = prepare_table(config, journal, clock, log, guard)
+    start()
+    return loop, table
+
+
+def prepare_table(config: Config, journal: Journal, clock: Any, log: Any,
+                  guard: JournalGuard | None = None
+                  ) -> tuple[EventLoop, Table, Callable[[], None]]:
+    """The daemon's table on ``journal``, and its start, to call once nothing else can
+    fail: check the checkpoint it recovers from (its own record, its seal) and the chain
+    from it to the head (``controller.store.verify``) now; the start journals, as one
+    input, the ``startup`` record, an alarm if the chain is broken, and the recovery from
+    that checkpoint (an edited one is passed over). Time and memory depend on the records
+    since the last checkpoint, not on the journal's size (``tablectl verify --full``
+    checks it all).
+
+    Raises:
+        JournalDamaged: SQLite cannot read the records to check (exit 3).
+        The start raises UnreadableRecord: a record recovery cannot read (nothing is
+        journaled; exit 3); JournalError: the start could not be journaled (a full
+        disk): the daemon's guard takes it (``controller.core.journal_guard``).
+    """
+    check = check_start(journal)
+    if check.chain.damaged is not None:  # before anything is journaled: exit 3
+        raise JournalDamaged(journal.path, check.chain.damaged)
+    log.info("journal", records=journal.last_seq, verified_from=check.chain.first,
+             verified=check.chain.records, head_seq=journal.last_seq,
+             head_hash=journal.last_hash, chain_ok=check.ok, format=journal.format)
     loop, table = compose(config, journal, clock, wall=True, guard=guard)
 
     def start() -> None:
         table.emit("startup", version=__version__, config=config.source, game=config.game,
                    simulated=config.simulator.enabled)
-        if not chain.ok:
+        if not check.ok:
             # Edited records stay in the journal as evidence; play goes on, the alarm is loud.
             table.emit("alarm", code="journal_chain_broken",
-                       message=f"the journal's hash chain is broken: {chain.message}; it "
+                       message=f"the journal's hash chain is broken: {check.message}; it "
                                "was altered outside the controller")
         table.game.recover_from(journal)
 
-    table.as_input(start)
-    return loop, table
+    return loop, table, lambda: table.as_input(start)
 
 
 def _close_journal(table: Table, lock: Any, owner: Owner, log: Any, reason: str,
-                   error: bool, writable: bool) -> None:
+                   error: bool, writable: bool, started: bool = True) -> None:
+    """The shutdown record and the last seal (``writable``), then the journal closed. A
+    daemon whose start was never journaled (``started``: a component could not start)
+    journals nothing: it logs why at error level (``journalctl -p err``)."""
     journal = table.journal
-    if writable:
+    if not started:
+        log.error("start failed", reason=reason, effect="nothing was journaled; the table "
+                  "recovers from the journal once a start succeeds")
+    elif writable:
         try:
             table.shutdown(reason, error)
             table.seal()

@@ -26,6 +26,7 @@ from controller.core.logs import get_logger
 log = get_logger(component="control")
 
 BUSY = b'{"ok": false, "error": "busy: too many control clients"}\n'
+ACCEPT_BATCH = 16  # clients taken in one go before the reader reads the others again
 LATE = (b'{"ok": false, "error": "request not complete within %g s: a request is one JSON '
         b'line"}\n')
 
@@ -52,7 +53,8 @@ class LineServer:
         reply_deadline_s: seconds a worker waits for the client to take the reply.
         workers: requests answered at once.
         max_connections: connections open at once (reading or waiting for a worker);
-            beyond it a new client is told "busy" and dropped.
+            beyond it the oldest that has not sent its request is told "busy" and dropped
+            for the new one (when all have sent theirs, the new one is).
     """
 
     def __init__(self, listener: socket.socket, answer: Callable[[bytes], bytes], *,
@@ -123,7 +125,14 @@ class LineServer:
             sel.close()
 
     def _accept(self, sel: selectors.BaseSelector, conns: dict[socket.socket, _Conn]) -> None:
-        while True:
+        """Take the clients waiting, at most ``ACCEPT_BATCH`` before the reader looks at
+        the others again. A client's request usually came with its connection: it is read
+        at once. At ``max_connections`` the oldest connection still silent is dropped
+        (told busy) for the new one: clients that connect, say nothing and reconnect
+        cannot hold the socket, since a client that sends its request at once is answered
+        before as many others come after it; when every connection has sent its request,
+        the new one is told busy."""
+        for _ in range(ACCEPT_BATCH):
             try:
                 sock, _ = self.listener.accept()
             except (BlockingIOError, InterruptedError):
@@ -133,8 +142,11 @@ class LineServer:
                 return
             sock.setblocking(False)
             with self._lock:
-                busy = len(conns) + self._waiting >= self.max_connections
-            if busy:
+                full = len(conns) + self._waiting >= self.max_connections
+            if full and conns:
+                oldest = min(conns.values(), key=lambda c: c.deadline)
+                self._drop(sel, conns, oldest, BUSY)
+            elif full:
                 with contextlib.suppress(OSError):
                     sock.send(BUSY)
                 sock.close()
@@ -142,6 +154,7 @@ class LineServer:
             conn = _Conn(sock, time.monotonic() + self.request_deadline_s)
             conns[sock] = conn
             sel.register(sock, selectors.EVENT_READ, conn)
+            self._receive(sel, conns, conn)
 
     def _receive(self, sel: selectors.BaseSelector, conns: dict[socket.socket, _Conn],
                  conn: _Conn) -> None:

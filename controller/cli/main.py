@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -30,10 +31,12 @@ from controller.core.config import (
 )
 from controller.core.errors import (
     InputError,
+    JournalDamaged,
     JournalError,
     JournalWriteError,
     TableControllerError,
     UnreadableRecord,
+    read_error,
 )
 from controller.core.events import SerialData
 from controller.core.lifecycle import Hooks, Lifecycle
@@ -43,6 +46,7 @@ from controller.core.words import plain
 from controller.games import registry
 from controller.store.journal import Journal
 from controller.trace import Trace, check_fits, read_trace
+from sim.lateness import BOUND_S, EXIT_LATE
 
 # After a trace's last event, trace time runs on until no verdict is pending, at most this
 # long (clock seconds): a spin whose verdict falls due later is decided as the daemon would.
@@ -74,6 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="play the trace into mock pins and a pseudo-terminal as time passes")
     rep.add_argument("--speed", type=float, default=None,
                      help="with --realtime: X times faster (default 1)")
+    rep.add_argument("--max-late-ms", type=float, default=None, metavar="MS",
+                     help="with --realtime: the player may drive an edge this many ms of "
+                     "trace time late; past it the run journals a player_late alarm and "
+                     "exits 5 (default 5)")
     rep.add_argument("--journal", help="keep the journal in this file (default: a scratch file)")
     rep.add_argument("--evidence", action="store_true",
                      help="also print the raw GPIO edges of each evidence batch journaled")
@@ -126,13 +134,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not 0.01 <= speed <= 1000:
                 raise InputError("--speed", None, None,
                                  f"must be from 0.01 to 1000, got {speed}")
+            late_ms = 1000 * BOUND_S if args.max_late_ms is None else args.max_late_ms
+            if args.max_late_ms is not None and not (args.realtime and 0 < late_ms <= 1e6):
+                raise InputError("--max-late-ms", None, None, "only with --realtime, above "
+                                 f"0 and at most 1000000, got {late_ms:g}")
             return cmd_replay(args.trace, args.config, args.realtime, speed, args.journal,
-                              evidence=args.evidence)
+                              evidence=args.evidence, late_s=late_ms / 1000)
         return cmd_simulate(args)
     except InputError as exc:
         print(f"table-controller: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except UnreadableRecord as exc:
+    except (UnreadableRecord, JournalDamaged) as exc:
         print(f"table-controller: {exc}", file=sys.stderr)
         return EXIT_JOURNAL_UNREADABLE
     except JournalWriteError as exc:
@@ -171,14 +183,17 @@ def _stdout_sink() -> Callable[[str], None]:
 
 def cmd_replay(trace_path: str, config_path: str, realtime: bool, speed: float,
                journal_path: str | None, sink: Callable[[str], None] | None = None,
-               evidence: bool = False) -> int:
+               evidence: bool = False, late_s: float = BOUND_S) -> int:
     """Replay a trace through the whole controller; print every record journaled (with
     ``evidence``, before each record that closes an evidence batch, its raw edges).
 
-    Returns 0 when the trace was processed. Raises InputError (exit 2) for a bad trace or
-    config, before anything is journaled; UnreadableRecord (exit 3) when ``journal_path``
-    holds a record recovery cannot read.
+    Returns 0 when the trace was processed; ``EXIT_LATE`` (5) when, ``realtime``, the
+    player drove an edge more than ``late_s`` trace seconds late (issue 16: the run is no
+    comparison with the trace; a ``player_late`` alarm says so). Raises InputError (exit
+    2) for a bad trace or config, before anything is journaled; UnreadableRecord (exit 3)
+    when ``journal_path`` holds a record recovery cannot read.
     """
+    late = False
     config, trace = _load_for_trace(trace_path, config_path)
     configure("warning", "console", words=registry.spec(config.game).log_words)
     sink = sink or _stdout_sink()
@@ -187,7 +202,7 @@ def cmd_replay(trace_path: str, config_path: str, realtime: bool, speed: float,
         journal = Journal(path, durable=False)
         try:
             if realtime:
-                _replay_realtime(config, trace, journal, speed, sink, evidence)
+                late = _replay_realtime(config, trace, journal, speed, sink, evidence, late_s)
             else:
                 clock = VirtualClock()
                 loop, table = compose(config, journal, clock, sink)
@@ -196,16 +211,20 @@ def cmd_replay(trace_path: str, config_path: str, realtime: bool, speed: float,
                 loop.run_events(trace.events)
                 loop.run_until_idle(trace.duration + RUN_ON_S)
                 table.end_of_input(f"the trace {trace_path} ended")
+        except sqlite3.DatabaseError as exc:  # a damaged page of --journal: exit 3
+            raise read_error(path, exc) from exc
         finally:
             journal.close()
             sys.stdout.flush()
-    return 0
+    return EXIT_LATE if late else 0
 
 
 def _replay_realtime(config: Config, trace: Trace, journal: Journal, speed: float,
-                     sink: Callable[[str], None], evidence: bool = False) -> None:
+                     sink: Callable[[str], None], evidence: bool = False,
+                     late_s: float = BOUND_S) -> bool:
     """The trace played into mock pins and pseudo-terminals as time passes, read back by
-    the real drivers (CONTRACT §3)."""
+    the real drivers (CONTRACT §3). Prints the player's worst lateness on stderr; True
+    when it was past ``late_s`` trace seconds (a ``player_late`` alarm journaled)."""
     from drivers.hardware import Hardware
     from sim.trace_player import TracePlayer
 
@@ -230,7 +249,7 @@ def _replay_realtime(config: Config, trace: Trace, journal: Journal, speed: floa
     lifecycle.add("pseudo-terminals", Hooks(on_stop=lambda: _close_all(fds)))
     lifecycle.start()
     player = TracePlayer(trace.events, clock.now, clock.to_wall, hardware.gpio, masters,
-                         loop.post)
+                         loop.post, late_s)
     # Trace time 0 is now, not when the set-up above began.
     clock.restart()
     thread = start_thread(player.run, "trace-player")
@@ -241,6 +260,14 @@ def _replay_realtime(config: Config, trace: Trace, journal: Journal, speed: floa
         player.stop()
         thread.join()
         lifecycle.stop()
+    lateness = player.lateness
+    print(lateness.line(), file=sys.stderr)
+    if lateness.over:
+        table.emit("alarm", code="player_late", message=(
+            f"the player drove {lateness.what} due at {lateness.due:.6f} s "
+            f"{1000 * lateness.worst_s:.3f} ms of trace time late (bound "
+            f"{1000 * lateness.bound_s:g} ms): this run is not a comparison with the trace"))
+    return lateness.over
 
 
 def _close_all(fds: list[int]) -> None:

@@ -7,7 +7,9 @@ a surprise at 3 a.m. Defaults are the seed's where a seed gives one (seed 001 Ar
 
 from __future__ import annotations
 
+import grp
 import math
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -278,14 +280,40 @@ def read_config_text(path: str) -> tuple[str, str]:
     Raises:
         ConfigError: the file cannot be read.
     """
-    if path.startswith("embedded:"):
-        name = path.removeprefix("embedded:")
-        text = resources.files("controller.data").joinpath(name).read_text(encoding="utf-8")
-        return path, text
     try:
+        if path.startswith("embedded:"):
+            name = path.removeprefix("embedded:")
+            return path, resources.files("controller.data").joinpath(name).read_text(
+                encoding="utf-8")
         return path, Path(path).read_text(encoding="utf-8")
+    except PermissionError as exc:
+        raise ConfigError(path, None, None, "cannot read config: "
+                          f"{why_unreadable(exc.filename or path)}") from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(path, None, None, f"cannot read config: {exc}") from exc
+
+
+def why_unreadable(path: str | Path) -> str:
+    """Why this account may not read ``path``, in words: the first folder on its way it
+    may not enter, or the file, with its group (whose members may read it)."""
+    where = Path(path)
+    for folder in reversed(where.parents):
+        if folder.exists() and not os.access(folder, os.X_OK):
+            return (f"permission denied: this account may not enter {folder}"
+                    f"{_group_words(folder)}")
+    return f"permission denied{_group_words(where)}"
+
+
+def _group_words(path: Path) -> str:
+    try:
+        gid = path.stat().st_gid
+    except OSError:
+        return ""
+    try:
+        name = grp.getgrgid(gid).gr_name
+    except KeyError:
+        name = str(gid)
+    return f" (group {name}: run it as a member of that group, or with sudo)"
 
 
 def load_config(path: str = DEFAULT_CONFIG, overrides: dict[str, Any] | None = None) -> Config:
@@ -304,6 +332,33 @@ def load_config(path: str = DEFAULT_CONFIG, overrides: dict[str, Any] | None = N
     config = _parse(loader, data)
     if overrides:
         config = apply_overrides(config, overrides, source)
+    return config
+
+
+def check_for_daemon(config: Config) -> None:
+    """The checks the daemon adds to :func:`load_config` before it runs the table (the
+    game's ``check_daemon``: a GPIO wheel's inputs all wired, a Pot Luck pool's hands): a
+    replay needs none of them, the daemon all. ``tablectl config check`` and the install
+    run them too, so a config they pass does not stop the daemon.
+
+    Raises:
+        ConfigError: the first that fails, naming the file and key.
+    """
+    from controller.games import registry
+
+    spec = registry.spec(config.game)
+    if spec.check_daemon is not None:
+        spec.check_daemon(config)
+
+
+def load_daemon_config(path: str) -> Config:
+    """:func:`load_config` and :func:`check_for_daemon`: the config the daemon runs on.
+
+    Raises:
+        ConfigError: as both.
+    """
+    config = load_config(path)
+    check_for_daemon(config)
     return config
 
 

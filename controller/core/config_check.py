@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from controller.core.config import _Loader, _parse, _toml, read_config_text
+from controller.core.config import _Loader, _parse, _toml, check_for_daemon, read_config_text
 from controller.core.errors import ConfigError
 
 MAX_CHECK_PASSES = 200
@@ -21,7 +21,9 @@ def check_file(path: str) -> list[ConfigError]:
     a check that raises (a pin used twice, a missing section) is kept, the key it names (or
     its nearest written table) is taken out and the file read again. An error that only
     follows from a key taken out is not reported. A bad ``[table] game`` is reported alone:
-    the rest cannot be checked without the game. :func:`load_config` is unchanged: it
+    the rest cannot be checked without the game. A file that reads through is then put to
+    the daemon's own checks (``check_for_daemon``: a GPIO wheel's inputs wired...), so a
+    config that passes does not stop the daemon. :func:`load_config` is unchanged: it
     raises the first error.
     """
     try:
@@ -47,7 +49,21 @@ def check_file(path: str) -> list[ConfigError]:
         if raised is None or (where := _take_out(data, raised.field)) is None:
             break
         removed.append(where)
+    if not found:
+        found.update({(e.line, e.field, e.message): e for e in _daemon_errors(source, text)})
     return sorted(found.values(), key=lambda e: (e.line or 0, e.field or ""))
+
+
+def _daemon_errors(source: str, text: str) -> list[ConfigError]:
+    """What the daemon's own checks (:func:`check_for_daemon`) find in a config that
+    reads through, with the line of the key they name."""
+    try:
+        check_for_daemon(_parse(_Loader(source, text), _toml(source, text)))
+    except ConfigError as exc:
+        line = exc.line if exc.line is not None or not exc.field else (
+            _Loader(source, text).line_of(exc.field))
+        return [ConfigError(exc.path, line, exc.field, exc.message)]
+    return []
 
 
 def _follows_from(error: ConfigError, removed: list[str]) -> bool:

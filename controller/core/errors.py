@@ -78,20 +78,51 @@ class JournalWriteError(JournalError):
         super().__init__(f"{path}: cannot write {what}: {self.cause}")
 
 
+RESUME_ADVICE = ("The table cannot resume from it: copy the journal as evidence, run "
+                 "`tablectl verify --full` on it, then move it aside and start on a new "
+                 "journal (hardware.md §8)")
+TOOL_ADVICE = "`tablectl verify --full` lists what else cannot be read (hardware.md §8)"
+
+
 class UnreadableRecord(JournalError):
     """A record recovery cannot read (not JSON, a type or field its table does not
     declare, a ``type`` column that is not its body's): the start stops (exit 3) with
-    one line naming it and what to do."""
+    one line naming it and what to do (``advice``; a tool that reads the journal says
+    what to run instead)."""
 
-    def __init__(self, path: object, seq: int, type_: str, why: str) -> None:
+    def __init__(self, path: object, seq: int, type_: str, why: str,
+                 advice: str = RESUME_ADVICE) -> None:
         self.path = path
         self.seq = seq
         self.type_ = type_
         self.why = why
-        super().__init__(
-            f"{path}: record {seq} ({type_}) cannot be read: {why}. The table cannot resume "
-            "from it: copy the journal as evidence, run `tablectl verify --full` on it, "
-            "then move it aside and start on a new journal (hardware.md §8)")
+        super().__init__(f"{path}: record {seq} ({type_}) cannot be read: {why}. {advice}")
+
+
+class JournalDamaged(JournalError):
+    """SQLite cannot read the journal's file (a damaged page, the likeliest corruption
+    on an SD card; not a database at all): the start stops (exit 3, restarting cannot
+    help) with one line saying so and what to do (``advice``)."""
+
+    def __init__(self, path: object, exc: object, advice: str = RESUME_ADVICE) -> None:
+        self.path = path
+        super().__init__(f"{path}: the journal's file is damaged (SQLite: {exc}). {advice}")
+
+
+def is_damage(exc: BaseException) -> bool:
+    """SQLite's error says the file is damaged or no database (``SQLITE_CORRUPT``,
+    ``SQLITE_NOTADB``): reading it again cannot help."""
+    name = getattr(exc, "sqlite_errorname", "")
+    return name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+
+
+def read_error(path: object, exc: BaseException, advice: str = RESUME_ADVICE
+               ) -> JournalError:
+    """The error to raise for a SQLite error reading the journal at ``path``: damage
+    (:class:`JournalDamaged`), else a :class:`JournalError` naming it."""
+    if is_damage(exc):
+        return JournalDamaged(path, exc, advice)
+    return JournalError(f"{path}: cannot read the journal: {exc}")
 
 
 def _cause(exc: BaseException) -> str:

@@ -7,8 +7,10 @@ daemon, trace time in replay and tests).
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +58,9 @@ class BetPlaced:
     """A bet placed on the layout (CONTRACT §2 ``bet``); ``amount`` in chips.
 
     ``numbers`` (roulette inside bets) are strings, "00" for double zero; ``which`` is the
-    column or dozen (1-3).
+    column or dozen (1-3). At a card table, ``by`` says who placed it (``holder``,
+    ``seated``, ``standing``) and ``authorized`` the holder's consent
+    (``controller.cards.consent``); None when not said.
     """
 
     t: float
@@ -65,6 +69,69 @@ class BetPlaced:
     amount: int
     numbers: tuple[str, ...] | None = None
     which: int | None = None
+    by: str | None = None
+    authorized: bool | None = None
 
 
 Event = GpioEdge | SerialData | PortStatus | DealerInput | BetPlaced
+
+
+class PackedEvents(Sequence[Event]):
+    """Events in time order, kept small: a trace of 10,000 spins holds about a million
+    GPIO edges, and an edge object costs some 100 bytes where its time (a double) and its
+    input and level (two bytes) are all it says. Edges are packed so; any other event is
+    kept as it is. Reading gives the same events back (each edge made anew)."""
+
+    _OTHER = 0xFFFF  # the code of an event that is not an edge
+
+    def __init__(self, events: Iterable[Event] = ()) -> None:
+        self._t = array("d")
+        self._code = array("H")
+        self._other: dict[int, Event] = {}
+        self._names: list[str] = []
+        self._index: dict[str, int] = {}
+        for event in events:
+            self.append(event)
+
+    def append(self, event: Event) -> None:
+        if type(event) is GpioEdge:
+            index = self._index.get(event.input)
+            if index is None:
+                index = self._index[event.input] = len(self._names)
+                self._names.append(event.input)
+            self._code.append(index * 2 + event.level)
+        else:
+            self._other[len(self._t)] = event
+            self._code.append(self._OTHER)
+        self._t.append(event.t)
+
+    def __len__(self) -> int:
+        return len(self._t)
+
+    def _at(self, i: int) -> Event:
+        code = self._code[i]
+        if code == self._OTHER:
+            return self._other[i]
+        return GpioEdge(self._t[i], self._names[code >> 1], code & 1)
+
+    @overload
+    def __getitem__(self, i: int) -> Event: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Event]: ...
+
+    def __getitem__(self, i: int | slice) -> Event | list[Event]:
+        if isinstance(i, slice):
+            return [self._at(j) for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError("event index out of range")
+        return self._at(i)
+
+    def __iter__(self) -> Iterator[Event]:
+        names, other, t_of = self._names, self._other, self._t
+        for i, code in enumerate(self._code):
+            if code == self._OTHER:
+                yield other[i]
+            else:
+                yield GpioEdge(t_of[i], names[code >> 1], code & 1)

@@ -57,12 +57,16 @@ class StatusLine:
         last_game: the newest record of its last game in the journal at start, or None.
         alert: what must head the line, or None (a journal that cannot be written:
             ``JournalGuard.problem``).
+        dealer: who deals, from the newest ``dealer`` record at start (None: nobody was
+            named); a ``dealer`` record shown later changes it.
     """
 
     def __init__(self, table: str, spec: GameSpec, state: Callable[[], str],
                  last_game: dict[str, Any] | None,
-                 alert: Callable[[], str | None] = lambda: None) -> None:
+                 alert: Callable[[], str | None] = lambda: None,
+                 dealer: str | None = None) -> None:
         self.table = table
+        self.dealer = dealer
         self.spec = spec
         self.state = state
         self.alert = alert
@@ -76,6 +80,8 @@ class StatusLine:
         kind = record.get("type")
         if kind in self._last_types:
             self.last_game = record
+        elif kind == "dealer":
+            self.dealer = str(record.get("name", ""))
         elif kind == "alarm":
             self.alarms += 1
             self.last_alarm = str(record.get("code", ""))
@@ -89,7 +95,8 @@ class StatusLine:
         alarms = ("no alarm since start" if not self.alarms else
                   f"{self.alarms} alarm{'s' if self.alarms > 1 else ''} since start, "
                   f"last {self.last_alarm}")
-        line = f"{self.table} ({self.spec.title}): {self.state()}; {last}; {alarms}"
+        dealer = f"; dealer {self.dealer}" if self.dealer else ""
+        line = f"{self.table} ({self.spec.title}): {self.state()}{dealer}; {last}; {alarms}"
         alert = self.alert()
         return f"{alert}; {line}" if alert else line
 

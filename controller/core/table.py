@@ -39,7 +39,7 @@ from controller.core.errors import JournalWriteError, RuleViolation
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, PortStatus, SerialData
 from controller.core.logs import get_logger
 from controller.games import registry
-from controller.games.base import ACCEPTED, GameContext, Verdict
+from controller.games.base import ACCEPTED, TABLE_INPUTS, Emit, GameContext, Verdict
 from controller.store.journal import Journal, canonical
 from controller.store.records import build, schema
 from controller.store.seal import Sealer
@@ -48,8 +48,10 @@ CLOCK_STEP_TOLERANCE_S = 0.5  # wall minus monotonic drifts by ms (NTP slews); s
 EVIDENCE_MAX_S = 60.0  # an evidence batch is closed at most this long after its first edge
 EVIDENCE_MAX_EDGES = 4096  # ... or at this many edges
 CHECKPOINT_EVERY = 500  # records between two checkpoints, at least
-TABLE_ALARMS = frozenset({"clock_step", "unexpected_edge", "game_open", "journal_chain_broken"})
-"""The alarm codes the table journals itself (no game makes them)."""
+TABLE_ALARMS = frozenset({"clock_step", "unexpected_edge", "game_open", "journal_chain_broken",
+                          "journal_failing"})
+"""The alarm codes the table journals itself (no game makes them; the daemon's journal
+guard journals ``journal_failing`` through it)."""
 
 # Inputs are in the journal already; logging each would drown the rest.
 _INPUT_RECORDS = frozenset({"serial", "input", "evidence", "checkpoint", "seal"})
@@ -352,6 +354,9 @@ class Table:
             return self._person(event, game.verify_bet, game.place_bet)
         elif isinstance(event, DealerInput):
             self.emit("input", t=event.t, action=event.action, **event.args)
+            if event.action in TABLE_INPUT_ACTIONS:  # every table's, not the game's
+                return self._person(event, verify_table_input,
+                                    lambda inp: table_input(inp, self.emit))
             return self._person(event, game.verify_input, game.dealer_input)
         elif isinstance(event, SerialData):
             self.emit("serial", t=event.t, port=event.port, text=event.data.decode("latin-1"))
@@ -410,3 +415,27 @@ class Table:
             self.emit("evidence", reason="interval")
         else:
             self._arm_evidence(due)
+
+
+TABLE_INPUT_ACTIONS = frozenset(i.action for i in TABLE_INPUTS)
+"""The inputs the table takes itself, whatever its game (``GameSpec.all_inputs``)."""
+
+
+def verify_table_input(inp: DealerInput) -> None:
+    """Check one of ``TABLE_INPUT_ACTIONS`` (its arguments are checked against its spec
+    first): a dealer's name is a word of at most 40 characters, as it heads a line of
+    statistics.
+
+    Raises:
+        RuleViolation: ``bad_dealer``, an empty or overlong name.
+    """
+    name = inp.args.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > 40:
+        raise RuleViolation("bad_dealer", f"a dealer's name is 1 to 40 characters, got "
+                            f"{name!r}")
+
+
+def table_input(inp: DealerInput, emit: Emit) -> None:
+    """Do one of ``TABLE_INPUT_ACTIONS``: ``dealer`` journals who deals from now on (a
+    ``dealer`` record, issue 21). A card table's restart plays it again through here."""
+    emit("dealer", t=inp.t, name=str(inp.args["name"]).strip())

@@ -100,6 +100,13 @@ class InputSpec:
     args: tuple[ArgSpec, ...] = ()
 
 
+TABLE_INPUTS: tuple[InputSpec, ...] = (
+    InputSpec("dealer", "who deals from now on (a dealer record: tablectl stats per dealer)",
+              (ArgSpec("name", "the dealer's name or badge, e.g. Ana"),)),
+)
+"""The inputs every table takes, whatever its game; the table handles them itself."""
+
+
 @dataclass(frozen=True)
 class BetField:
     """A field a bet kind takes besides ``box`` and ``amount`` (CONTRACT §2 ``bet``): its
@@ -175,13 +182,15 @@ class EvidenceWindow:
     where the journal's was at ``origin`` (e.g. ``{"input": "open_bets"}`` when bets had
     reopened by themselves), played first; ``meta`` the game's settings that were
     otherwise at ``origin`` (e.g. ``{"pool": {"opening_balance": 120}}``: Pot Luck's pool
-    as it stood then), over the config's in the trace's meta."""
+    as it stood then), over the config's in the trace's meta; ``postlude`` trace inputs
+    played after the window's last input (a decision taken later, after other games)."""
 
     origin: int
     end: int
     limits: dict[str, int] | None = None
     prelude: tuple[dict[str, Any], ...] = ()
     meta: dict[str, Any] = field(default_factory=dict)
+    postlude: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass
@@ -319,6 +328,9 @@ class GameSpec:
             start, resume, table_state)`` yielding batches of events; ``table_state()`` is
             the table's newest state when the next batch is asked for.
         analyze: ``"module:function"`` of ``tablectl analyze`` (exact figures), or "".
+        stats: ``"module:attribute"`` of its surveillance statistics, a
+            :class:`controller.core.stats.StatsHook` (``tablectl stats``, the pit page), or
+            "" (the command says the table has none).
         calibrate: ``"module:function"`` of ``tablectl calibrate`` (commissioning the
             sensors: ``(journal, config, options, as_json, parents) -> exit code``;
             ``parents``: tablectl's own options, for the help), or "".
@@ -364,6 +376,7 @@ class GameSpec:
     simulate_options: tuple[str, ...] = ("--coups",)
     daemon_simulator: str = ""
     analyze: str = ""
+    stats: str = ""
     calibrate: str = ""
     log: dict[str, tuple[str, ...] | None] = field(default_factory=dict)
     log_words: dict[str, Callable[[dict[str, Any]], str]] = field(default_factory=dict)
@@ -396,8 +409,13 @@ class GameSpec:
         return tuple({f.name: f for b in self.bets for f in b.fields}.values())
 
     @property
+    def all_inputs(self) -> tuple[InputSpec, ...]:
+        """Its game's inputs and those every table takes (``TABLE_INPUTS``)."""
+        return (*self.inputs, *TABLE_INPUTS)
+
+    @property
     def input_actions(self) -> tuple[str, ...]:
-        return tuple(i.action for i in self.inputs)
+        return tuple(i.action for i in self.all_inputs)
 
     def verify_arguments(self, inp: DealerInput) -> None:
         """Refuse an argument of ``inp`` that its ``InputSpec`` does not name, or one it
@@ -409,7 +427,7 @@ class GameSpec:
             RuleViolation: ``unknown_argument``, naming the argument and what the input
                 takes; ``missing_argument``, naming the argument and what it holds.
         """
-        spec = next((i for i in self.inputs if i.action == inp.action), None)
+        spec = next((i for i in self.all_inputs if i.action == inp.action), None)
         if spec is None:
             return
         names = [a.name for a in spec.args]

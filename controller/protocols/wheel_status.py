@@ -8,9 +8,10 @@ over RS-232, 9600 baud 8N1, one line at a time, ending in CR (CR LF and LF accep
   (1 start, 2 bets open with the rotor turning, 3 ball in the rim, 4 no more bets, 5 winning
   number, 6 table closed or idle, 7 some firmware's extra state), ``GGG`` a game counter,
   ``NN`` the last winning number (two spaces before the first; one digit padded with a
-  space, `` 0``; ``00`` double zero), ``W`` a hex digit of warning flags (1 ball removed or
-  not sensed, 2 ball in the same direction as the rotor, 4 a sensor, motor or encoder fault,
-  8 a void game or failed launch), ``SSS`` the rotor speed (in the wheel's units: the
+  space, `` 0``; ``00`` double zero), ``W`` a hex digit of warning flags (1 ball removed on
+  a SlingShot 2, rotor speed outside its limits on a Mercury 360: :data:`MODELS`; 2 ball in
+  the same direction as the rotor, 4 a sensor, motor or encoder fault, 8 a void game or
+  failed launch), ``SSS`` the rotor speed (in the wheel's units: the
   table's config says how many rpm one unit is), ``D`` the rotor's direction (0 clockwise,
   1 counterclockwise);
 - the **extended** status line, where the firmware has it: two fields more,
@@ -55,6 +56,58 @@ FLAG_NAMES = {
     FLAG_FAULT: "sensor, motor or encoder fault",
     FLAG_VOID_GAME: "void game or failed launch",
 }
+
+
+
+@dataclass(frozen=True)
+class WheelModel:
+    """A family of automated wheels: what its flags mean and how its game counter runs
+    (the makers' integration guides; issue 16). Both families speak this protocol at
+    9600 baud 8N1 with no flow control.
+
+    Attributes:
+        name: the config's ``wheel_model`` value.
+        title: the family in words.
+        flag_names: each warning flag of ``W`` in words.
+        first_game, last_game: the game counter's range (``GGG``); after ``last_game``
+            the next game is ``first_game``.
+        counter_resets_at_close: the counter goes back to ``first_game`` when the table
+            closes (state 6), not only at power-on.
+    """
+
+    name: str
+    title: str
+    flag_names: dict[int, str]
+    first_game: int
+    last_game: int
+    counter_resets_at_close: bool = False
+
+    def next_game(self, game: int) -> int:
+        """The counter of the game after ``game``: one more, wrapping past the last."""
+        return self.first_game if game >= self.last_game else game + 1
+
+    def in_turn(self, last: int, game: int) -> bool:
+        """``game`` may follow ``last`` at the next launch: the same (a ball without a
+        number, a failed launch), the next (wrapping: 256 to 001 on a SlingShot 2, 255 to
+        000 on a Mercury 360) or the first (a power-on; a Mercury's table closed)."""
+        return game in (last, self.next_game(last), self.first_game)
+
+    def counter_fits(self, game: int) -> bool:
+        return self.first_game <= game <= self.last_game
+
+
+MODELS = {
+    "slingshot2": WheelModel(
+        "slingshot2", "Cammegh SlingShot 2", {**FLAG_NAMES, FLAG_BALL_NOT_SENSED:
+                                              "ball removed"}, 1, 256),
+    "mercury360": WheelModel(
+        "mercury360", "Cammegh Mercury 360", {**FLAG_NAMES, FLAG_BALL_NOT_SENSED:
+                                              "rotor speed outside its limits"}, 0, 255,
+        counter_resets_at_close=True),
+}
+"""The wheel families by the config's ``wheel_model``: flag 1 is "ball removed" on the
+SlingShot 2 and "rotor speed outside its limits" on the Mercury 360; the SlingShot 2
+counts games 1-256, the Mercury 360 0-255 (reset when the table closes)."""
 
 STATES = {1: "start", 2: "bets open", 3: "ball in the rim", 4: "no more bets",
           5: "winning number", 6: "closed or idle", 7: "firmware state 7"}
@@ -159,21 +212,38 @@ class StatusLineCodec:
 
     def __init__(self) -> None:
         self._framer = LineFramer(MAX_LINE_BYTES)
+        self._first_t: float | None = None  # when the unfinished line's first byte came
 
     def reset(self) -> None:
         self._framer.reset()
+        self._first_t = None
 
     def feed(self, data: bytes) -> list[WheelLine]:
         """Add ``data``; return every line it completes, in order; never raises."""
-        lines: list[WheelLine] = []
-        for frame in self._framer.feed(data):
-            if isinstance(frame, Overlong):
-                lines.append(OverlongLine(frame.length))
-                continue
-            line = parse_line(frame.decode("latin-1"))
+        return [line for _, line in self.feed_timed(data, 0.0)]
+
+    def feed_timed(self, data: bytes, t: float) -> list[tuple[float, WheelLine]]:
+        """Add ``data``, arrived at ``t`` (seconds); return every line it completes, in
+        order, each with the arrival of its first byte: an earlier read's time for a line
+        split across reads, else ``t`` (issue 16: a line is sent whole, so its first byte
+        is when the wheel sent it). Never raises."""
+        started = t if self._framer.idle() or self._first_t is None else self._first_t
+        lines: list[tuple[float, WheelLine]] = []
+        frames = self._framer.feed(data)
+        for frame in frames:
+            line = _record(frame)
             if line is not None:
-                lines.append(line)
+                lines.append((started, line))
+            started = t
+        if frames or self._first_t is None or self._framer.idle():
+            self._first_t = None if self._framer.idle() else t
         return lines
+
+
+def _record(frame: bytes | Overlong) -> WheelLine | None:
+    if isinstance(frame, Overlong):
+        return OverlongLine(frame.length)
+    return parse_line(frame.decode("latin-1"))
 
 
 _NUMBER = re.compile(r" ?(\d{1,2})")

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import json
 from collections.abc import Generator, Iterator
 from typing import Any
 
@@ -51,12 +50,12 @@ def records_between(journal: Journal, since: float, until: float | None = None
     last = first_seq_at(journal, until) - 1 if until is not None else None
     starts = {spec.recall.start for spec in registry.games().values()}
     chunk: list[dict[str, Any]] = []
-    for _seq, _type, body in journal.bodies(first - 1, last):
-        rec = json.loads(body)
-        if rec["type"] in starts and chunk:
+    for seq, type_, body in journal.bodies(first - 1, last):
+        rec = journal.parse(seq, type_, body)
+        if rec.get("type") in starts and chunk:
             yield from present_game(chunk)
             chunk = []
-        if rec["type"] != "gpio":
+        if rec.get("type") != "gpio":
             chunk.append(rec)
     yield from present_game(chunk)
 
@@ -93,7 +92,8 @@ def evidence_trace(journal: Journal, config: Config, number: int) -> list[dict[s
     if window is None:
         what = f"{spec.recall.number} {number}"
         started = journal.db.execute(
-            "SELECT 1 FROM records WHERE type = ? AND json_extract(body, ?) = ? LIMIT 1",
+            "SELECT 1 FROM records WHERE type = ? AND json_valid(body) "
+            "AND json_extract(body, ?) = ? LIMIT 1",
             (spec.recall.start, f"$.{spec.recall.number}", number)).fetchone()
         if started:
             raise JournalError(f"{what} is still in play in {journal.path}: its evidence is "
@@ -110,6 +110,8 @@ def evidence_trace(journal: Journal, config: Config, number: int) -> list[dict[s
     out: list[dict[str, Any]] = [{"t": 0, "meta": meta}]
     out += [{"t": 0, **obj} for obj in window.prelude]
     out += [{"t": round(t - t0, 6), **obj} for t, obj in events]
+    last = round(events[-1][0] - t0, 6) if events else 0.0
+    out += [{"t": last, **obj} for obj in window.postlude]
     return out
 
 
@@ -143,9 +145,9 @@ def _edges_back(journal: Journal, origin: int
                                     "ORDER BY batch DESC", (origin,)):
             for _, batch in journal.batches(number, number):
                 yield from reversed(batch.decode())
-    for (body,) in db.execute("SELECT body FROM records WHERE type = 'gpio' AND seq <= ? "
-                              "ORDER BY seq DESC", (origin,)):
-        rec = json.loads(body)
+    for seq, body in db.execute("SELECT seq, body FROM records WHERE type = 'gpio' AND "
+                                "seq <= ? ORDER BY seq DESC", (origin,)):
+        rec = journal.parse(seq, "gpio", body)
         yield rec["t"], rec["input"], rec["level"]
 
 
@@ -162,9 +164,9 @@ def _over(base: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
 
 def _inputs(journal: Journal, origin: int, end: int, bet_record: str
             ) -> Iterator[tuple[float, dict[str, Any]]]:
-    for _seq, _type, body in journal.bodies(origin, end):
-        rec = json.loads(body)
-        kind, t = rec["type"], rec["t"]
+    for seq, type_, body in journal.bodies(origin, end):
+        rec = journal.parse(seq, type_, body)
+        kind, t = rec.get("type"), rec.get("t", 0.0)
         ref = rec.get("evidence")
         if isinstance(ref, dict):
             batch = next((b for _, b in journal.batches(ref["batch"], ref["batch"])), None)

@@ -39,7 +39,15 @@ from pathlib import Path
 from typing import Any
 
 from controller.core.config import why_not_made
-from controller.core.errors import JournalError, JournalWriteError
+from controller.core.errors import (
+    RESUME_ADVICE,
+    TOOL_ADVICE,
+    JournalDamaged,
+    JournalError,
+    JournalWriteError,
+    UnreadableRecord,
+    is_damage,
+)
 from controller.store.evidence import Batch, Edge, pack
 
 GENESIS = "0" * 64
@@ -101,13 +109,14 @@ def chain_hash(prev_hash: str, body: str) -> str:
 @dataclass(frozen=True)
 class VerifyResult:
     """Outcome of :meth:`Journal.verify`: ``ok``, how many records were checked (from
-    ``first``), the first bad one and why."""
+    ``first``), the first bad one and why; ``damaged`` when SQLite could not read on."""
 
     ok: bool
     records: int
     bad_seq: int | None = None
     message: str = ""
     first: int = 1
+    damaged: str | None = None  # SQLite could not read the file past ``bad_seq``: why
 
 
 class Journal:
@@ -130,6 +139,9 @@ class Journal:
         self.readonly = readonly
         self.durable = durable
         self.access = "read-only" if readonly else "write"
+        # What to do about a record or a page that cannot be read: a tool (read only) says
+        # which command lists them, the daemon how to start again.
+        self.advice = TOOL_ADVICE if readonly else RESUME_ADVICE
         self._copy: str | None = None
         self.commits = 0  # durable commits made (each one fsync of the WAL)
         self.last_commit_s = 0.0  # the last one, from its first record to its commit (s)
@@ -151,6 +163,8 @@ class Journal:
             batch = (self._db.execute("SELECT max(batch) FROM evidence").fetchone()[0]
                      if self.format >= 2 else None)
         except sqlite3.DatabaseError as exc:
+            if is_damage(exc):
+                raise JournalDamaged(self.path, exc, self.advice) from exc
             raise JournalError(f"{self.path}: not a usable journal ({exc})") from exc
         except OSError as exc:  # its folder cannot be made: a file is in the way, no right
             raise JournalError(f"{self.path}: cannot make the journal there: "
@@ -374,13 +388,29 @@ class Journal:
         """Records with ``seq`` > ``after`` in order, optionally only of ``types`` (found
         by the ``type`` column: for the tools; recovery reads :meth:`bodies`)."""
         self.flush()
-        sql = "SELECT body FROM records WHERE seq > ?"
+        sql = "SELECT seq, type, body FROM records WHERE seq > ?"
         args: list[Any] = [after]
         if types:
             sql += f" AND type IN ({','.join('?' * len(types))})"
             args.extend(types)
-        for (body,) in self._db.execute(sql + " ORDER BY seq", args):
-            yield json.loads(body)
+        for seq, type_, body in self._db.execute(sql + " ORDER BY seq", args):
+            yield self.parse(seq, type_, body)
+
+    def parse(self, seq: int, type_: str, body: str) -> dict[str, Any]:
+        """Record ``seq`` from its body (``type_``: its ``type`` column, to name it).
+
+        Raises:
+            UnreadableRecord: the body is not JSON, or not a JSON object.
+        """
+        try:
+            rec = json.loads(body)
+        except (ValueError, TypeError):
+            raise UnreadableRecord(self.path, seq, str(type_), "its body is not JSON",
+                                   self.advice) from None
+        if not isinstance(rec, dict):
+            raise UnreadableRecord(self.path, seq, str(type_), "its body is not a record",
+                                   self.advice)
+        return rec
 
     def bodies(self, after: int = 0, until: int | None = None
                ) -> Generator[tuple[int, str, str], None, None]:
@@ -397,13 +427,13 @@ class Journal:
         """The newest record of ``type_``, or None."""
         self.flush()
         row = self._db.execute(
-            "SELECT body FROM records WHERE type = ? ORDER BY seq DESC LIMIT 1", (type_,)
+            "SELECT seq, body FROM records WHERE type = ? ORDER BY seq DESC LIMIT 1", (type_,)
         ).fetchone()
-        return json.loads(row[0]) if row else None
+        return self.parse(row[0], type_, row[1]) if row else None
 
-    def last_checkpoint(self) -> dict[str, Any] | None:
-        """The newest ``checkpoint`` record whose body is one (a row whose ``type`` column
-        was altered is passed over), or None."""
+    def checkpoints(self) -> Generator[dict[str, Any], None, None]:
+        """Every ``checkpoint`` record whose body is one, newest first (a row whose
+        ``type`` column was altered is passed over)."""
         self.flush()
         rows = self._db.execute(
             "SELECT body FROM records WHERE type = 'checkpoint' ORDER BY seq DESC")
@@ -413,8 +443,19 @@ class Journal:
             except ValueError:
                 continue
             if isinstance(rec, dict) and rec.get("type") == "checkpoint":
-                return rec
-        return None
+                yield rec
+
+    def last_checkpoint(self) -> dict[str, Any] | None:
+        """The newest checkpoint whose own record holds, the one a restart recovers from
+        (:func:`controller.store.verify.checkpoint_fault`: an edited checkpoint is passed
+        over), or None."""
+        from controller.store.verify import checkpoint_fault
+
+        found = self.checkpoints()
+        try:
+            return next((rec for rec in found if checkpoint_fault(self, rec) is None), None)
+        finally:
+            found.close()
 
     def hash_of(self, seq: int) -> str | None:
         """The stored hash of record ``seq`` (GENESIS for 0), None when there is none."""

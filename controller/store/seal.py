@@ -189,22 +189,30 @@ def verify_seals(journal: Journal, key0: bytes | None, until: float | None = Non
     last: dict[str, Any] | None = None
     restarted_at: float | None = None  # a startup after the last seal
     stopped = False  # the last seal followed a clean stop
-    after_last: list[dict[str, Any]] = []
+    # What the records after the last seal tell, kept as they stream by (the journal is
+    # never held: months of records): how many, whether one is a clean stop, and the
+    # first one later than the daemon's cadence allows after the last seal or restart.
+    after = _AfterSeal()
     for seq, _type, body in journal.bodies():
-        rec = json.loads(body)
+        try:
+            rec = json.loads(body)
+        except ValueError:  # the chain check names it
+            continue
+        if not isinstance(rec, dict):
+            continue
         kind = rec.get("type")
         if kind != "seal":
-            after_last.append(rec)
             if kind == "startup":
                 restarted_at = rec["t"]
             elif stopped and not restarted_at:
                 report.problems.append(f"record {seq} ({kind}) follows the seal of a clean "
                                        "stop: only a startup may")
                 stopped = False
+            after.add(rec, restarted_at, last)
             continue
-        stopped = any(r.get("type") == "shutdown" for r in after_last)
+        stopped = after.shutdown
         _check_seal(journal, rec, last, restarted_at is not None or stopped, keys, report)
-        last, restarted_at, after_last = rec, None, []
+        last, restarted_at, after = rec, None, _AfterSeal()
         report.seals += 1
     made = -1 if last is None else last["epoch"]
     if key_epoch is not None and key_epoch > made + 1:
@@ -216,13 +224,13 @@ def verify_seals(journal: Journal, key0: bytes | None, until: float | None = Non
         report.problems.append("no seal in the journal")
         return report
     report.last_epoch, report.last_sealed_at = last["epoch"], last["sealed_at"]
-    report.unsealed = len(after_last)
+    report.unsealed = after.count
     limit = CADENCE_SLACK * float(last["interval_s"])
     since = restarted_at if restarted_at is not None else last["sealed_at"]
-    late = [r for r in after_last if r["t"] > since + limit]
-    if late:
+    if after.late is not None:
+        late_seq, late_t = after.late
         report.problems.append(
-            f"record {late[0]['seq']} is {late[0]['t'] - since:.0f} s after the last seal "
+            f"record {late_seq} is {late_t - since:.0f} s after the last seal "
             f"(epoch {last['epoch']}) with no seal since: the daemon seals every "
             f"{last['interval_s']:g} s; records were added after it stopped sealing")
     if until is not None and not stopped and last["sealed_at"] < until - limit:
@@ -230,10 +238,34 @@ def verify_seals(journal: Journal, key0: bytes | None, until: float | None = Non
             f"the last seal (epoch {last['epoch']}) is {until - last['sealed_at']:.0f} s before "
             f"{until:.0f} and no clean stop was sealed: the journal was cut, or the daemon "
             "stopped without one")
-    if after_last:
-        report.notes.append(f"{len(after_last)} records after the last seal are not sealed "
+    if after.count:
+        report.notes.append(f"{after.count} records after the last seal are not sealed "
                             "(a seal vouches only for what comes before it)")
     return report
+
+
+class _AfterSeal:
+    """The records after the last seal, as they stream by: their ``count``, whether one is
+    a ``shutdown``, and the first (seq, t) ``late`` past the cadence after the seal or the
+    last restart (times never go back, so a restart forgets an earlier late one)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.shutdown = False
+        self.late: tuple[int, float] | None = None
+
+    def add(self, rec: dict[str, Any], restarted_at: float | None,
+            last: dict[str, Any] | None) -> None:
+        self.count += 1
+        kind = rec.get("type")
+        self.shutdown = self.shutdown or kind == "shutdown"
+        if kind == "startup":
+            self.late = None
+        if last is None or self.late is not None:
+            return
+        since = restarted_at if restarted_at is not None else last["sealed_at"]
+        if rec["t"] > since + CADENCE_SLACK * float(last["interval_s"]):
+            self.late = (rec["seq"], rec["t"])
 
 
 def _check_seal(journal: Journal, rec: dict[str, Any], last: dict[str, Any] | None,

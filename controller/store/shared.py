@@ -33,6 +33,14 @@ class Input:
     source: str | Absent = ABSENT
 
 
+@record("dealer")
+class Dealer:
+    """Who deals from now on (``tablectl input dealer name=...``): the dealer of every
+    game after it, until the next (issue 21: surveillance's figures per dealer)."""
+
+    name: str
+
+
 @record("serial")
 class Serial:
     """Bytes that arrived on a serial port, ``text`` one character per byte (latin-1)."""
@@ -180,7 +188,7 @@ class BetRequest:
     """A card table's bet input as journals before issue 7 held it (read, never made)."""
 
 
-RECORDS: tuple[type, ...] = (Alarm, Input, Serial, Port, Startup, Shutdown, State,
+RECORDS: tuple[type, ...] = (Alarm, Input, Dealer, Serial, Port, Startup, Shutdown, State,
                              ConfigChange, Settlement, Recovery, Checkpoint, Evidence, Seal,
                              Upgrade, Gpio, BetRequest)
 """The shared record types, in every table's schema."""

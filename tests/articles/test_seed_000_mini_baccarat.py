@@ -106,6 +106,18 @@ def test_art_2_a_card_over_the_4_deck_count_stops_play_until_the_inspector_clear
     assert run.outcomes(1) == {1: "punto"}
 
 
+@pytest.mark.parametrize("left_out", ("shuffle", "cut", "load"))
+def test_art_2_the_sabot_after_the_cut_card_is_shuffled_cut_and_loaded_again(
+        tmp_path: Path, left_out: str) -> None:
+    # The sabot follows the card tables' procedures (seed 002 Art. 6 a-c, RULES.md §3):
+    # with a step left out after the cut card, no coup opens.
+    steps = [s for s in ("shuffle", "cut", "load") if s != left_out]
+    trace = Trace().burn_until(104).line("[Cut]").procedure(steps, burn="KD")
+    run = play(tmp_path, trace.coup(COUP1_BETS, *shoe_order(COUP1_BOXES, COUP1_BANCA)))
+    assert run.alarms("shoe_not_ready") and "seed 002 Art. 6" in str(run.alarms())
+    assert not run.of("coup_start") and not run.of("card")
+
+
 @pytest.mark.parametrize("decks", [1, 6, 8])
 def test_art_2_a_trace_for_another_number_of_decks_is_refused(tmp_path: Path,
                                                               decks: int) -> None:
@@ -178,6 +190,27 @@ def test_art_5_one_bettor_on_one_box_opens_and_bets_add_up_to_the_box_maximum(
                                                                           (400, 1000)]
     assert [b["box"] for b in run.result()["boxes"]] == [3]  # the only box in play
     assert run.settlements() == [(3, "punto", 1000, "win", 1000)]  # 9 against 7
+
+
+def test_art_4_5_a_bet_on_another_s_box_needs_its_holder_s_authorization(
+        tmp_path: Path) -> None:
+    # Art. 4 "Puede intervenir en el juego de sus vecinos, previa la respectiva
+    # autorización"; Art. 5 "Los apostadores de pie no pueden apostar en casilleros sin
+    # apuestas. Sólo pueden acompañar aumentando las existentes hasta el máximo".
+    trace = Trace().inp("open_bets")
+    trace.add(bet="banca", box=2, amount=10, by="standing", authorized=True)  # empty box
+    trace.add(bet="punto", box=3, amount=10, by="seated", authorized=True)  # seated: may
+    trace.add(bet="punto", box=3, amount=10, by="standing")  # no authorization said
+    trace.add(bet="punto", box=3, amount=995, by="standing", authorized=True)  # over max
+    trace.add(bet="punto", box=3, amount=20, by="standing", authorized=True)
+    trace.inp("no_more_bets").cards(*shoe_order({3: ("9S", "TC")}, ("3H", "4D")))
+    run = play(tmp_path, trace)
+    reasons = [a["message"] for a in run.alarms("bet_refused")]
+    assert "standing_on_empty_box" in reasons[0] and "not_authorized" in reasons[1]
+    assert "box maximum" in reasons[2] and len(reasons) == 3
+    assert [(b.get("by"), b["total"]) for b in run.of("bet_placed")] == [("seated", 10),
+                                                                          ("standing", 30)]
+    assert run.settlements() == [(3, "punto", 30, "win", 30)]  # 9 against 7
 
 
 # -- Art. 6: the deal ----------------------------------------------------------------------

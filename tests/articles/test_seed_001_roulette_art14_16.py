@@ -324,3 +324,25 @@ def test_art_16_status_shows_the_new_limits_once_the_game_is_settled(
     assert tablectl_main(["--journal", str(db), "status", "--json"]) == 0
     limits = json.loads(capsys.readouterr().out)["limits"]
     assert (limits["min_bet"], limits["max_bet"], limits["pending"]) == (5, 500, None)
+
+
+@pytest.mark.parametrize("during_a_game", [False, True], ids=["closed", "bets_open"])
+def test_art_16_the_players_are_told_of_a_limits_change_before_it_takes_effect(
+        replay: ReplayFn, during_a_game: bool) -> None:
+    # "previa comunicación a los jugadores que se encuentran en la mesa": an announcement
+    # the display shows, journaled before the change applies.
+    if during_a_game:
+        tb, _ = one_spin(pocket=8)
+        tb.inp(0.3, "set_limits", min_bet=5, max_bet=500)
+        res = replay(tb)
+    else:
+        res = replay(table_trace({"t": 0.05, "input": "set_limits", "min_bet": 5,
+                                  "max_bet": 500}))
+    (told,) = res.of("limits_announced")
+    assert told["text"] == "from the next spin, limits 5\u2013500"
+    assert (told["min_bet"], told["max_bet"]) == (5, 500)
+    assert told["applies"] == ("after_game" if during_a_game else "now")
+    (applied,) = [r for r in res.of("config_change") if r["status"] == "applied"]
+    assert told["seq"] < applied["seq"]
+    if during_a_game:  # told while the game is played, applied once it is over
+        assert told["seq"] < res.outcome()["seq"] < applied["seq"]

@@ -112,11 +112,28 @@ def test_art_5abcdef_a_step_left_out_keeps_the_first_game_from_opening(
         tmp_path: Path, left_out: str) -> None:
     steps = [s for s in NEW_DECKS if s != left_out]
     run = play(tmp_path, table(ready=False).procedure(steps, burn="2C").coup(*COUP))
-    # Without "load" the burn card comes before the shoe holds any cards.
-    assert (("card_before_ready" if left_out == "load" else "procedure_out_of_order")
-            in run.codes())
+    first = run.alarms()[0]
+    if left_out == "load":
+        # Without "load" the burn card comes before the shoe holds any cards: refused,
+        # neither a burn nor the procedure's last step.
+        assert first["code"] == "card_before_ready" and first["burn"] is True
+        assert not run.of("burn")
+    else:
+        assert first["code"] == "procedure_out_of_order"
     assert run.alarms("shoe_not_ready")  # "antes de empezar la distribución de las cartas"
     assert not run.of("coup_start") and not run.of("card")
+
+
+def test_art_5f_a_card_read_before_the_load_is_refused_and_not_counted(
+        tmp_path: Path) -> None:
+    # "Colocar las cartas en el zapato": the cards count from the load on.
+    trace = table(ready=False).procedure(NEW_DECKS[:-1], burn="2C")
+    run = play(tmp_path, trace.procedure(("load",), burn="3C").coup(*COUP))
+    (early,) = run.alarms()
+    assert early["code"] == "card_before_ready" and early["burn"] is True
+    (burn,) = run.of("burn")
+    assert burn["card"] == "3C" and burn["cards_left"] == PACK - 1
+    assert run.settlements() == [(1, "main", 10, "win", 15)]
 
 
 def test_art_5_steps_out_of_order_are_an_alarm_and_not_journaled(tmp_path: Path) -> None:
@@ -153,6 +170,18 @@ def test_art_5e_6b_cut_card_with_half_the_pack_left_is_in_place(tmp_path: Path) 
     assert not run.alarms()
 
 
+def test_art_5e_6b_cut_card_with_fewer_than_40_cards_left_stops_play(tmp_path: Path) -> None:
+    # "a no menos de 40 cartas de la base": a coup dealt to 39 cards left (the reserve's
+    # own alarm stops play), then the cut card.
+    trace = table().burn_until(41).inp("open_bets").bet("main", 1, 10).inp("no_more_bets")
+    run = play(tmp_path, trace.cards("5C", "6C").line("[Cut]"))
+    assert run.codes()[0] == "cut_card_missing"
+    (cut,) = run.of("cut_card")
+    assert cut["cards_left"] == 39 and cut["late"] is True
+    (late,) = run.alarms("cut_card_late")
+    assert late["stops_play"] is True and "seed 002 Art. 5 e" in late["message"]
+
+
 def test_art_5e_6b_no_cut_card_before_the_last_40_cards_stops_play(tmp_path: Path) -> None:
     run = play(tmp_path, table().burn_until(39))  # "a no menos de 40 cartas de la base"
     (missing,) = run.alarms()
@@ -171,6 +200,26 @@ def test_art_6abcd_after_the_cut_card_no_game_before_shuffle_cut_load_and_burn(
     assert refused["code"] == "shoe_not_ready" and refused["seq"] > closed["seq"]
     assert run.steps("cut_card") == [*CUT_CARD, "burn"]
     assert run.settlements() == [(1, "main", 10, "win", 15)]
+
+
+@pytest.mark.parametrize("left_out", CUT_CARD)
+def test_art_6abc_a_step_left_out_after_the_cut_card_keeps_the_next_coup_from_opening(
+        tmp_path: Path, left_out: str) -> None:
+    steps = [s for s in CUT_CARD if s != left_out]
+    trace = table().burn_until(HALF_PACK).line("[Cut]").procedure(steps, burn="KD")
+    run = play(tmp_path, trace.coup(*COUP))
+    assert run.alarms("shoe_not_ready")
+    assert not run.of("coup_start") and not run.of("card")
+
+
+def test_art_6d_no_coup_before_the_burn_ends_the_procedure(tmp_path: Path) -> None:
+    # "Quemar cartas: Antes de iniciar la partida".
+    trace = table().burn_until(HALF_PACK).line("[Cut]").procedure(CUT_CARD, burn=None)
+    run = play(tmp_path, trace.inp("open_bets").cards("KD", line="Burn").coup(*COUP))
+    assert run.codes() == ["shoe_not_ready"]
+    assert run.steps("cut_card") == [*CUT_CARD, "burn"]
+    (start,) = run.of("coup_start")
+    assert start["seq"] > run.alarms()[0]["seq"]
 
 
 def test_art_6_the_cut_card_in_a_coup_ends_the_shoe_after_it(tmp_path: Path) -> None:
@@ -211,6 +260,25 @@ def test_art_7_bets_within_the_table_s_limits(tmp_path: Path) -> None:
     assert run.of("bets_closed")[0]["boxes"] == [2]
 
 
+def test_art_7_a_bet_joining_another_s_box_needs_its_holder_s_consent(tmp_path: Path) -> None:
+    # "Para poder adherirse a una postura adicionalmente se requerirá el consentimiento
+    # del jugador que ocupa la misma": the dealer says who placed it, and the consent.
+    trace = table().inp("open_bets").add(bet="main", box=1, amount=10, by="standing",
+                                         authorized=True)  # box 1 has no bet yet
+    trace.bet("main", 1, 10).add(bet="main", box=1, amount=10, by="seated")
+    trace.add(bet="main", box=1, amount=10, by="standing", authorized=False)
+    trace.add(bet="main", box=1, amount=20, by="standing", authorized=True)
+    trace.inp("no_more_bets").cards(*COUP[1:])
+    run = play(tmp_path, trace)
+    assert [a["message"].split(":")[1].strip() for a in run.alarms("bet_refused")] == [
+        "standing_on_empty_box", "not_authorized", "not_authorized"]
+    (joined,) = [b for b in run.of("bet_placed") if "by" in b]
+    assert (joined["by"], joined["authorized"], joined["total"]) == ("standing", True, 30)
+    assert run.settlements() == [(1, "main", 30, "win", 45)]  # one hand for the box
+    recalled = tablectl_out(run.journal, "recall", "--json")
+    assert '"by": "standing"' in recalled and '"authorized": true' in recalled
+
+
 # -- Art. 8: the two-card deal ---------------------------------------------------------------------
 FIRSTS = ("2S", "3S", "4S", "5S", "6S", "7S", "8S")
 SECONDS = ("TH", "TD", "TC", "9H", "9D", "9C", "8H")  # 12 to 16: each box decides
@@ -243,10 +311,11 @@ def test_art_8_a_card_to_each_box_left_to_right_then_the_dealer_face_down_twice(
 
 def test_art_8_10_a_second_card_exposed_by_mistake_is_the_up_card(tmp_path: Path) -> None:
     trace = one_box(("TS", "6H"), ("5C", "AD")).inp("second_card_exposed")
-    trace.bet("insurance", 1, 5).inp("stand", box=1).cards("2S")  # 5C AD 2S: soft 18
-    run = play(tmp_path, trace)
-    # "ésta será considerada la carta descubierta": AD is up, 5C the hole card.
-    assert turned(run) == [("AD", True), ("5C", False)]
+    trace.bet("insurance", 1, 5).inp("close_insurance").inp("stand", box=1).cards("2S")
+    run = play(tmp_path, trace)  # 5C AD 2S: soft 18
+    # The 5C turned as the deal ends; "ésta será considerada la carta descubierta": the
+    # AD is the up card, the 5C decides insurance.
+    assert turned(run) == [("5C", True), ("AD", True), ("5C", False)]
     assert len(run.of("insurance_offered")) == 1  # an ace up (Art. 10)
     # The hole card decides insurance: a five, no ten: it loses. 16 against 18 loses.
     assert run.settlements() == [(1, "insurance", 5, "lose", -5), (1, "main", 10, "lose", -10)]
@@ -259,6 +328,44 @@ def test_art_8_a_second_card_exposed_after_a_player_acted_is_refused(tmp_path: P
     assert turned(run)[0] == ("5C", True)
 
 
+def test_art_8_10_an_exposed_second_card_that_is_no_ace_withdraws_the_insurance_question(
+        tmp_path: Path) -> None:
+    trace = one_box(("TS", "7H"), ("AC", "9D")).inp("second_card_exposed")
+    run = play(tmp_path, trace.bet("insurance", 1, 5).inp("stand", box=1))
+    (offered,) = run.of("insurance_offered")
+    (closed,) = run.of("insurance_closed")
+    assert closed["reason"] == "second_card_exposed" and closed["seq"] > offered["seq"]
+    (refused,) = run.alarms("bet_refused")
+    assert "insurance_not_offered" in refused["message"]
+    assert run.settlements() == [(1, "main", 10, "lose", -10)]  # 17 against AC 9D: 20
+
+
+def after_the_deal(run: Run) -> list[str]:
+    """The types of the records the dealer's second card caused, from its ``card`` on (the
+    replay's own alarm at the end of a trace that stops mid-coup aside)."""
+    (last,) = [i for i, r in enumerate(run.records)
+               if r["type"] == "card" and r["hand"] == "dealer"][1:]
+    return [r["type"] for r in run.records[last:] if r["type"] != "alarm"]
+
+
+def test_art_8_the_up_card_is_turned_and_journaled_when_the_deal_ends(tmp_path: Path) -> None:
+    # "... una carta cubierta para si mismo, descubriendo la primera carta que recibió":
+    # with no input after the deal, the up card is turned already.
+    run = play(tmp_path, one_box(("TS", "7H"), ("9S", "KH")))
+    assert after_the_deal(run) == ["card", "card_turned"]
+    assert turned(run) == [("9S", True)]
+
+
+def test_art_10_an_ace_up_asks_for_insurance_when_the_deal_ends(tmp_path: Path) -> None:
+    # "luego de culminada la entrega obligatoria de cartas ... el dealer preguntará a los
+    # jugadores si desean un seguro": asked at once, before any input.
+    run = play(tmp_path, one_box(("TS", "7H"), ("AS", "KH")))
+    assert after_the_deal(run) == ["card", "card_turned", "insurance_offered"]
+    (offered,) = run.of("insurance_offered")
+    assert offered["boxes"] == [{"box": 1, "max": 5}]
+    assert not run.of("insurance_closed")
+
+
 def test_art_8_no_stand_before_the_deal_is_complete(tmp_path: Path) -> None:
     # "Concluida dicha etapa cualquier jugador se puede plantar."
     trace = table().coup(BOX1, "TS", "9C").inp("stand", box=1).cards("6H", "7D")
@@ -269,7 +376,9 @@ def test_art_8_no_stand_before_the_deal_is_complete(tmp_path: Path) -> None:
     assert run.settlements() == [(1, "main", 10, "win", 10)]  # 16 against 9C 7D KS: bust
 
 
-def test_art_8_the_boxes_act_left_to_right(tmp_path: Path) -> None:
+def test_art_8_the_boxes_act_in_box_order_a_decision_of_rules_4(tmp_path: Path) -> None:
+    # Art. 8 orders the deal, not the decisions ("cualquier jugador se puede plantar"):
+    # box order is RULES.md §4's decision.
     deal = two_card_deal([("TS", "2H"), ("9S", "3H")], ("5C", "9D"))
     trace = table().coup((("main", 1, 10), ("main", 2, 10)), *deal)
     trace.inp("hit", box=2).inp("stand", box=1).inp("stand", box=2).cards("KS")  # 24: bust
@@ -277,6 +386,26 @@ def test_art_8_the_boxes_act_left_to_right(tmp_path: Path) -> None:
     (refused,) = run.alarms()
     assert refused["code"] == "not_this_box"
     assert [(d["box"], d["action"]) for d in run.of("decision")] == [(1, "stand"), (2, "stand")]
+
+
+# The decisions after the deal are on the missing pages: RULES.md §4 decides them, tested
+# under Art. 8, whose compulsory deal they follow.
+def test_art_8_a_hand_doubles_on_its_first_two_cards_only_rules_4(tmp_path: Path) -> None:
+    trace = one_box(("2S", "3H"), ("9C", "7D")).inp("hit", box=1).cards("4S")  # 9
+    run = play(tmp_path, trace.inp("double", box=1).inp("stand", box=1).cards("KS"))
+    (refused,) = run.alarms()
+    assert refused["code"] == "double_not_allowed" and "RULES.md §4" in refused["message"]
+    assert run.settlements() == [(1, "main", 10, "win", 10)]  # 9 against 26
+
+
+def test_art_8_a_box_splits_once_rules_4(tmp_path: Path) -> None:
+    trace = one_box(("8S", "8H"), ("9C", "7D")).inp("split", box=1).cards("8D")
+    run = play(tmp_path, trace.inp("split", box=1).inp("stand", box=1).cards("2C")
+               .inp("stand", box=1).cards("KS"))  # 16, 10; the dealer 26
+    (refused,) = run.alarms()
+    assert refused["code"] == "split_once"
+    assert [h["cards"] for h in run.result()["boxes"][0]["hands"]] == [["8S", "8D"],
+                                                                      ["8H", "2C"]]
 
 
 # -- Art. 9: surrender ("retiro") --------------------------------------------------------------
@@ -297,19 +426,34 @@ def test_art_9_an_odd_bet_surrenders_half_a_chip(tmp_path: Path) -> None:
 
 def test_art_9_no_surrender_when_the_dealer_s_up_card_is_an_ace(tmp_path: Path) -> None:
     # "El retiro no procede cuando la primera carta del dealer es un 'As'."
-    trace = one_box(("TS", "6H"), ("AC", "7D")).inp("surrender", box=1).inp("stand", box=1)
+    trace = one_box(("TS", "6H"), ("AC", "7D")).inp("surrender", box=1)
+    trace.inp("close_insurance").inp("surrender", box=1).inp("stand", box=1)
     run = play(tmp_path, trace)
-    assert run.codes() == ["surrender_against_ace"]
+    assert run.codes() == ["surrender_against_ace"] * 2
     assert run.settlements() == [(1, "main", 10, "lose", -10)]  # 16 against soft 18
 
 
-def test_art_9_no_surrender_after_a_hit(tmp_path: Path) -> None:
+def test_art_9_a_box_surrenders_until_its_own_first_decision_whatever_the_others_did(
+        tmp_path: Path) -> None:
+    # "Un jugador puede retirarse después de haber recibido sus dos primeras cartas y
+    # cuando haya culminado la etapa de entrega obligatoria": box 1's hit closes box 1's
+    # surrender, not box 2's.
     deal = two_card_deal([("TS", "2H"), ("9S", "7H")], ("9C", "7D"))
     trace = table().coup((("main", 1, 10), ("main", 2, 10)), *deal)
     trace.inp("hit", box=1).cards("5S").inp("surrender", box=1).inp("surrender", box=2)
-    run = play(tmp_path, trace.inp("stand", box=1).inp("stand", box=2).cards("KS"))
-    assert run.codes() == ["surrender_closed", "surrender_closed"]
-    assert not [s for s in run.of("settlement") if s["outcome"] == "surrender"]
+    run = play(tmp_path, trace.inp("stand", box=1).cards("KS"))  # 17 against 26: bust
+    assert run.codes() == ["surrender_closed"]
+    assert run.settlements() == [(1, "main", 10, "win", 10), (2, "main", 10, "surrender", -5)]
+
+
+def test_art_9_a_box_surrenders_while_another_box_s_card_is_due(tmp_path: Path) -> None:
+    deal = two_card_deal([("TS", "2H"), ("9S", "7H"), ("8S", "8H")], ("9C", "7D"))
+    trace = table().coup((("main", 1, 10), ("main", 2, 10), ("main", 3, 10)), *deal)
+    trace.inp("surrender", box=3).inp("hit", box=1).inp("surrender", box=2).cards("5S")
+    run = play(tmp_path, trace.inp("stand", box=1).cards("KS"))
+    assert not run.alarms()
+    assert run.settlements() == [(1, "main", 10, "win", 10), (2, "main", 10, "surrender", -5),
+                                 (3, "main", 10, "surrender", -5)]
 
 
 def test_art_9_no_surrender_before_the_two_card_deal(tmp_path: Path) -> None:
@@ -326,21 +470,37 @@ def test_art_9_a_surrender_stands_against_a_dealer_blackjack(tmp_path: Path) -> 
 
 
 # -- Art. 10: insurance ------------------------------------------------------------------------
+def insured(hand: tuple[str, str], dealer: tuple[str, str], *amounts: int) -> Trace:
+    """One box, an ace up: the insurance bets of ``amounts``, the question closed."""
+    trace = one_box(hand, dealer)
+    for amount in amounts:
+        trace.bet("insurance", 1, amount)
+    return trace.inp("close_insurance")
+
+
 def test_art_10_insurance_pays_2_to_1_when_the_hole_card_is_a_figure(tmp_path: Path) -> None:
-    trace = one_box(("TS", "7H"), ("AS", "KH")).bet("insurance", 1, 5).inp("stand", box=1)
+    trace = insured(("TS", "7H"), ("AS", "KH"), 5).inp("stand", box=1)
     run = play(tmp_path, trace)
     assert run.settlements() == [(1, "insurance", 5, "win", 10), (1, "main", 10, "lose", -10)]
 
 
+def test_art_10_insurance_loses_when_the_hole_card_is_a_nine(tmp_path: Path) -> None:
+    # "apuesta a que la segunda carta del dealer será una figura o un '10'": a nine is
+    # neither (Mini-Bacará's insurance is on a nine: seed 000 Art. 11, another rule).
+    trace = insured(("TS", "8H"), ("AS", "9H"), 5).inp("stand", box=1)
+    run = play(tmp_path, trace)  # AS 9H: soft 20
+    assert run.settlements() == [(1, "insurance", 5, "lose", -5), (1, "main", 10, "lose", -10)]
+
+
 def test_art_10_insurance_loses_when_the_hole_card_is_no_ten(tmp_path: Path) -> None:
-    trace = one_box(("TS", "7H"), ("AS", "6H")).bet("insurance", 1, 5).inp("stand", box=1)
+    trace = insured(("TS", "7H"), ("AS", "6H"), 5).inp("stand", box=1)
     run = play(tmp_path, trace)  # AS 6H: soft 17, the dealer stands (s17)
     assert run.settlements() == [(1, "insurance", 5, "lose", -5), (1, "main", 10, "push", 0)]
 
 
 def test_art_10_insurance_is_decided_when_the_hole_card_is_turned_at_the_end(
         tmp_path: Path) -> None:
-    trace = one_box(("TS", "2H"), ("AS", "KH")).bet("insurance", 1, 5)
+    trace = insured(("TS", "2H"), ("AS", "KH"), 5)
     run = play(tmp_path, trace.inp("hit", box=1).cards("5S").inp("stand", box=1))
     (insurance,) = [s for s in run.of("settlement") if s["kind"] == "insurance"]
     hole = run.of("card_turned")[1]
@@ -355,33 +515,42 @@ def test_art_10_no_insurance_without_an_ace_up(tmp_path: Path) -> None:
 
 
 def test_art_10_insurance_over_half_the_bet_is_refused_not_capped(tmp_path: Path) -> None:
-    trace = one_box(("TS", "7H"), ("AS", "6H")).bet("insurance", 1, 6).bet("insurance", 1, 5)
-    run = play(tmp_path, trace.bet("insurance", 1, 1).inp("stand", box=1))
+    trace = insured(("TS", "7H"), ("AS", "6H"), 6, 5, 1)
+    run = play(tmp_path, trace.inp("stand", box=1))
     refusals = run.alarms("bet_refused")
     assert [a["bet"]["amount"] for a in refusals] == [6, 1]
     assert all("insurance_over_half" in a["message"] for a in refusals)
     assert [s[:3] for s in run.settlements()] == [(1, "insurance", 5), (1, "main", 10)]
 
 
-def test_art_10_insurance_is_placed_before_the_first_player_acts(tmp_path: Path) -> None:
+def test_art_10_no_decision_until_the_dealer_closes_the_insurance_question(
+        tmp_path: Path) -> None:
+    # "La apuesta adicional como seguro debe ser colocada hasta antes del inicio de la
+    # etapa de entrega voluntaria de cartas": the question open, no decision; closed, no
+    # insurance bet.
     deal = two_card_deal([("TS", "7H"), ("9S", "9H")], ("AS", "6H"))
     trace = table().coup((("main", 1, 10), ("main", 2, 10)), *deal)
-    run = play(tmp_path, trace.inp("stand", box=1).bet("insurance", 2, 5))
-    (refused,) = run.alarms("bet_refused")
-    assert "insurance_closed" in refused["message"]
+    trace.inp("stand", box=1).bet("insurance", 1, 5).inp("close_insurance")
+    run = play(tmp_path, trace.inp("stand", box=1).bet("insurance", 2, 5).inp("stand", box=2))
+    assert run.codes() == ["insurance_open", "bet_refused"]
+    assert "insurance_closed" in run.alarms("bet_refused")[0]["message"]
+    (closed,) = run.of("insurance_closed")
+    assert closed["boxes"] == [{"box": 1, "amount": 5}]
+    (first,) = run.of("decision")[:1]
+    assert first["seq"] > closed["seq"]
+    assert [s[:4] for s in run.settlements()] == [
+        (1, "insurance", 5, "lose"), (1, "main", 10, "push"), (2, "main", 10, "win")]
 
 
 # -- Art. 8: the hole card stays hidden until it is turned ------------------------------------
 HOLE = "7D"  # no other card of these traces is a 7D
 
 
-def paused(exposed: bool) -> Trace:
-    """A coup waiting for box 1's decision: the dealer's hole card is down. Exposed: his
-    second card was shown by mistake, so his first (the 7D) is the hole card (Art. 8)."""
-    trace = one_box(("TS", "2H"), (HOLE, "9C") if exposed else ("9C", HOLE))
-    if exposed:
-        trace.inp("second_card_exposed")
-    return trace.inp("hit", box=1).cards("5S")
+def paused() -> Trace:
+    """A coup waiting for box 1's decision: the dealer's hole card is down (Art. 8). (With
+    a second card exposed by mistake nothing is down: his first was turned as the deal
+    ended.)"""
+    return one_box(("TS", "2H"), ("9C", HOLE)).inp("hit", box=1).cards("5S")
 
 
 def tablectl_out(journal: Path, *args: str) -> str:
@@ -412,17 +581,16 @@ def logged(tmp_path: Path, trace: Trace) -> str:
     return buffer.getvalue()
 
 
-@pytest.mark.parametrize("exposed", [False, True], ids=["second_down", "first_down"])
 def test_art_8_the_hole_card_is_absent_from_output_log_status_and_recall_until_turned(
-        tmp_path: Path, exposed: bool) -> None:
-    run = play(tmp_path, paused(exposed))
+        tmp_path: Path) -> None:
+    run = play(tmp_path, paused())
     assert ("dealer", HOLE) in run.dealt()  # the journal has it ...
     assert HOLE not in str(run.records)  # ... what the replay shows has not
     for args in (["status"], ["status", "--json"], ["recall"], ["recall", "--json"]):
         assert HOLE not in tablectl_out(run.journal, *args), args
-    log = logged(tmp_path, paused(exposed))
+    log = logged(tmp_path, paused())
     assert '"decision"' in log and HOLE not in log
     # Turned at the end (the dealer's 9C 7D = 16 draws a KS), it is shown.
-    done = play(tmp_path, paused(exposed).inp("stand", box=1).cards("KS"))
+    done = play(tmp_path, paused().inp("stand", box=1).cards("KS"))
     assert (HOLE, False) in turned(done)
     assert f'"{HOLE}"' in tablectl_out(done.journal, "recall", "--json")

@@ -67,12 +67,26 @@ def test_num_1_a_card_seen_twice_in_one_deck_stops_play(tmp_path: Path) -> None:
 # -- num. 2: four shuffles before each hand, the cut offered to a player ----------------------
 def test_num_2_the_hand_is_refused_before_the_fourth_shuffle(tmp_path: Path) -> None:
     trace = PokerTrace(shuffled=False).shuffles(3, cut=None).inp("open_bets")
-    trace.shuffles(1, cut=None).inp("open_bets").shuffles(1, cut=None)
+    trace.shuffles(1).inp("open_bets").shuffles(1, cut=None)
     run = replay(tmp_path, trace)
     # The hand opened: the shuffles before it are over (a shuffle now is out of order).
     assert codes(run) == ["shoe_not_ready", "procedure_out_of_order"]
-    assert [r["times"] for r in run.of("shoe_procedure")] == [1, 2, 3, 4]
+    assert [r.get("times") for r in run.of("shoe_procedure")] == [1, 2, 3, 4, None]
     assert len(run.of("hand_start")) == 1  # the second open_bets, after the fourth shuffle
+
+
+@pytest.mark.parametrize("answer", ["box 3", "dealer"])
+def test_num_2_the_cut_is_offered_and_no_hand_opens_before_its_answer(
+        tmp_path: Path, answer: str) -> None:
+    # "se le ofrecerá colocar la carta de corte a uno de los Jugadores de la Mesa": the
+    # offer's answer is journaled, the player who cut or the dealer when they declined.
+    trace = PokerTrace(shuffled=False).shuffles(4, cut=None).inp("open_bets")
+    run = replay(tmp_path, trace.inp("procedure_step", step="cut", by=answer).inp("open_bets"))
+    assert codes(run) == ["shoe_not_ready"]
+    (cut,) = [r for r in run.of("shoe_procedure") if r["step"] == "cut"]
+    assert cut["by"] == answer
+    (start,) = run.of("hand_start")
+    assert start["seq"] > cut["seq"]
 
 
 def test_num_2_more_shuffles_and_the_cut_by_a_player_are_journaled(tmp_path: Path) -> None:
@@ -142,6 +156,21 @@ def test_num_4_21_the_ante_is_at_least_the_house_minimum(tmp_path: Path) -> None
 def test_num_21_the_ante_is_at_most_the_house_maximum(tmp_path: Path) -> None:
     run = replay(tmp_path, PokerTrace().inp("open_bets").ante(1, 51).ante(1, 50), limits=(5, 50))
     assert codes(run) == ["over_maximum"] and "num. 21" in message(run, "over_maximum")
+
+
+def test_num_21_the_later_bets_are_within_the_house_s_minimum_and_maximum(
+        tmp_path: Path) -> None:
+    # "Los valores mínimos y máximos de las apuestas, 'Primera Apuesta' y 'Apuestas
+    # Posteriores' serán fijados": later bets of 20 to 25 chips, under the cap of 3 antes.
+    trace = PokerTrace()
+    trace.events[0]["meta"].update(later_min_bet=20, later_max_bet=25)
+    trace.hand(10, DEAL).act("bet", 1, 15).act("bet", 1, 30).act("bet", 1, 20)
+    run = replay(tmp_path, trace)
+    assert codes(run) == ["below_minimum", "over_maximum"]
+    assert "num. 21" in message(run, "over_maximum")
+    (start,) = run.of("hand_start")
+    assert (start["min_later_bet"], start["max_later_bet"]) == (20, 25)
+    assert [(a["action"], a["level"]) for a in run.of("round_action")] == [("bet", 20)]
 
 
 def test_num_4_8b_a_new_hand_agrees_a_new_ante(tmp_path: Path) -> None:

@@ -122,8 +122,25 @@ def test_art_5abcdef_a_step_left_out_keeps_the_first_game_from_opening(
         tmp_path: Path, left_out: str) -> None:
     steps = [s for s in NEW_DECKS if s != left_out]
     run = play(tmp_path, table(ready=False).procedure(steps, burn="2C").coup(*COUP))
+    first = run.alarms()[0]
+    if left_out == "load":  # the burn card before the shoe holds any: refused, not burnt
+        assert first["code"] == "card_before_ready" and first["burn"] is True
+        assert not run.of("burn")
+    else:
+        assert first["code"] == "procedure_out_of_order"
     assert run.alarms("shoe_not_ready")
     assert not run.of("coup_start") and not run.of("card")
+
+
+def test_art_5f_a_card_read_before_the_load_is_refused_and_not_counted(
+        tmp_path: Path) -> None:
+    trace = table(ready=False).procedure(NEW_DECKS[:-1], burn="2C")
+    run = play(tmp_path, trace.procedure(("load",), burn="3C").coup(*COUP))
+    (early,) = run.alarms()
+    assert early["code"] == "card_before_ready" and early["burn"] is True
+    (burn,) = run.of("burn")
+    assert burn["card"] == "3C" and burn["cards_left"] == PACK - 1
+    assert run.settlements() == COUP_SETTLED
 
 
 def test_art_5_the_new_decks_procedure_is_seed_004_s_in_its_order(tmp_path: Path) -> None:
@@ -146,6 +163,13 @@ def test_art_5e_the_cut_card_between_40_cards_and_half_the_pack(tmp_path: Path) 
     assert early.codes() == ["cut_card_early"] and "seed 004" in early.alarms()[0]["message"]
     in_place = play(tmp_path, table().burn_until(40).line("[Cut]"))
     assert not in_place.alarms() and in_place.of("cut_card")[0]["cards_left"] == 40
+    # A coup dealt to 39 cards left (the reserve's own alarm stops play), then the cut.
+    trace = table().burn_until(41).inp("open_bets").bet("main", 1, 10).bet("pool", 1, 1)
+    late = play(tmp_path, trace.inp("no_more_bets").cards("5C", "6C").line("[Cut]"))
+    (cut,) = late.of("cut_card")
+    assert cut["cards_left"] == 39 and cut["late"] is True
+    (alarm,) = late.alarms("cut_card_late")
+    assert alarm["stops_play"] is True and "seed 004 Art. 5 e" in alarm["message"]
 
 
 # -- Art. 6: after the cut card ----------------------------------------------------------------
@@ -311,3 +335,38 @@ def test_art_8_no_stand_before_the_deal_is_complete(tmp_path: Path) -> None:
     run = play(tmp_path, trace.inp("stand", box=1))
     assert run.codes() == ["deal_not_complete"]
     assert run.settlements() == [(1, "main", 10, "lose", -10), (1, "pool", 1, "lose", -1)]
+
+
+# -- Art. 8: after the deal, no surrender or insurance of seed 002 unless the rules say ----------
+def test_art_8_no_surrender_or_insurance_by_default_seed_004_has_none(tmp_path: Path) -> None:
+    # Seed 004's text has no "retiro" and no "seguro": an ace up asks nothing, and the
+    # decisions begin at once after the deal.
+    trace = one_box(("TS", "6H"), ("AS", "7D")).bet("insurance", 1, 5)
+    run = play(tmp_path, trace.inp("surrender", box=1).inp("stand", box=1))
+    assert not run.of("insurance_offered")
+    refusals = [a["message"] for a in run.alarms()]
+    assert "insurance_not_offered" in refusals[0] and run.codes()[1] == "surrender_not_offered"
+    assert run.settlements() == [(1, "main", 10, "lose", -10), (1, "pool", 1, "lose", -1)]
+
+
+def test_art_8_surrender_and_insurance_where_the_operator_s_rules_say(tmp_path: Path) -> None:
+    deal = two_card_deal([("TS", "6H"), ("TC", "7H")], ("AS", "KD"))
+    bets = (*BOX1, ("main", 2, 10), ("pool", 2, 1))
+    trace = table(surrender=True, insurance=True).coup(bets, *deal).bet("insurance", 1, 5)
+    run = play(tmp_path, trace.inp("close_insurance").inp("stand", box=1).inp("stand", box=2))
+    assert len(run.of("insurance_offered")) == 1
+    assert (1, "insurance", 5, "win", 10) in run.settlements()  # the KD: 2 to 1
+    deal = two_card_deal([("TS", "6H")], ("9S", "7D"))
+    run = play(tmp_path, table(surrender=True).coup(BOX1, *deal).inp("surrender", box=1))
+    assert run.settlements() == [(1, "main", 10, "surrender", -5), (1, "pool", 1, "lose", -1)]
+
+
+def test_art_7_a_bet_joining_another_s_box_needs_its_holder_s_consent(tmp_path: Path) -> None:
+    # "others may join with consent": the dealer says who placed the bet, and the consent.
+    trace = table().inp("open_bets").bet("main", 1, 10).bet("pool", 1, 1)
+    trace.add(bet="main", box=1, amount=10, by="standing", authorized=False)
+    trace.add(bet="main", box=1, amount=10, by="standing", authorized=True)
+    run = play(tmp_path, trace.inp("no_more_bets").cards(*COUP[1:]))
+    (refused,) = run.alarms("bet_refused")
+    assert "not_authorized" in refused["message"] and "seed 004 Art. 7" in refused["message"]
+    assert run.settlements() == [(1, "main", 20, "win", 30), (1, "pool", 1, "lose", -1)]

@@ -10,7 +10,8 @@ record and its age; table state, last game, sensor faults, alarms), ``recall GAM
 by time, or a game's raw inputs as a trace), ``seal-init`` (the sealing key), ``calibrate``
 (the pocket sensor's angle, from a ball resting in a known pocket), ``config check FILE``
 (every error of a config at once), ``analyze GAME`` (exact figures through the table's own
-rules code).
+rules code), ``stats`` (surveillance figures over a window of games: --last, --since,
+--until; --plot FILE.png).
 ``input``, ``bet`` and ``sensors`` (``--watch``: live) talk to the running daemon through
 its control socket; ``input`` and ``bet`` print the table's verdict. Every command takes
 ``--json``: one JSON document on stdout instead of lines for people.
@@ -27,9 +28,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import cast
 
 from controller.cli.control import ControlError
@@ -43,11 +44,19 @@ from controller.cli.tablectl import (
     recall,
     seal,
     sensors,
+    stats,
     status,
     verify,
 )
 from controller.core.config import DEFAULT_CONFIG, Config, load_config
-from controller.core.errors import InputError, JournalError
+from controller.core.errors import (
+    TOOL_ADVICE,
+    InputError,
+    JournalError,
+    UnreadableRecord,
+    is_damage,
+    read_error,
+)
 from controller.core.words import plain
 from controller.games import registry
 from controller.store.journal import Journal
@@ -63,11 +72,15 @@ __all__ = ["EXIT_BAD", "EXIT_NO_DAEMON", "EXIT_USAGE", "ProgressBar", "main"]
 
 def default_config() -> str:
     """The config tablectl reads when none is given: $TABLECTL_CONFIG, the installed
-    table's, or the embedded simulated table."""
+    table's (also when this account may not enter its folder: reading it then says so in
+    one line), or the embedded simulated table."""
     given = os.environ.get("TABLECTL_CONFIG")
     if given:
         return given
-    return INSTALLED_CONFIG if Path(INSTALLED_CONFIG).exists() else DEFAULT_CONFIG
+    folder = os.path.dirname(INSTALLED_CONFIG)
+    installed = os.path.exists(INSTALLED_CONFIG) or (
+        os.path.isdir(folder) and not os.access(folder, os.X_OK))
+    return INSTALLED_CONFIG if installed else DEFAULT_CONFIG
 
 
 def _common() -> argparse.ArgumentParser:
@@ -87,7 +100,7 @@ def _parser(config: Config | None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tablectl", description=plain(__doc__),
                                      parents=[common],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     sub.add_parser("status", parents=[common],
                    help="daemon running or not, last record, table state, faults, alarms",
                    description="Is the daemon running, and since when; the journal's last "
@@ -109,6 +122,7 @@ def _parser(config: Config | None) -> argparse.ArgumentParser:
     calibrate.add_parser(sub, common)
     config_check.add_parser(sub, common)
     analyze.add_parser(sub, common)
+    stats.add_parser(sub, common)
     return parser
 
 
@@ -171,15 +185,36 @@ def _run(args: argparse.Namespace) -> int:
         # Help needs no journal: the game's command prints it before it reads one.
         return calibrate.run(cast(Journal, None), config, args)
     with Journal(path, readonly=True) as journal:
-        if args.command == "verify":
-            return verify.run(journal, args, key_path_for(path, config.seal_key))
-        if args.command == "export":
-            return export.run(journal, _game_of(journal, config), args)
-        if args.command == "status":
-            return status.run(journal, config, args.json)
-        if args.command == "calibrate":
-            return calibrate.run(journal, config, args)
-        return recall.run(journal, args.game, args.last, args.json)
+        try:
+            return _on_journal(journal, config, args)
+        except sqlite3.DatabaseError as exc:  # one line; `verify --full` lists the rest
+            raise _unreadable(journal, exc) from exc
+
+
+def _on_journal(journal: Journal, config: Config, args: argparse.Namespace) -> int:
+    if args.command == "verify":
+        return verify.run(journal, args, key_path_for(journal.path, config.seal_key))
+    if args.command == "export":
+        return export.run(journal, _game_of(journal, config), args)
+    if args.command == "status":
+        return status.run(journal, config, args.json)
+    if args.command == "stats":
+        return stats.run(journal, config, args)
+    if args.command == "calibrate":
+        return calibrate.run(journal, config, args)
+    return recall.run(journal, args.game, args.last, args.json)
+
+
+def _unreadable(journal: Journal, exc: sqlite3.DatabaseError) -> JournalError:
+    """What SQLite's error reading ``journal`` means: a damaged page, or (SQLite's own
+    JSON functions read every body of a query) the first record whose body is not JSON."""
+    if not is_damage(exc) and "JSON" in str(exc):
+        row = journal.db.execute("SELECT seq, type FROM records WHERE NOT json_valid(body) "
+                                 "ORDER BY seq LIMIT 1").fetchone()
+        if row is not None:
+            return UnreadableRecord(journal.path, row[0], row[1], "its body is not JSON",
+                                    TOOL_ADVICE)
+    return read_error(journal.path, exc, TOOL_ADVICE)
 
 
 def _game_of(journal: Journal, config: Config) -> Config:

@@ -46,8 +46,17 @@ def add_parsers(sub: Any, config: Config | None, common: argparse.ArgumentParser
     bet.add_argument("--box", type=int, required=True, help="the box (betting position), from 1")
     bet.add_argument("--amount", type=int, required=True, help="whole chips")
     for fld in spec.bet_fields if spec else ():  # the fields of its bets besides box, amount
-        bet.add_argument(f"--{fld.name}", nargs="+" if fld.many else None, type=fld.type,
+        bet.add_argument(f"--{fld.name}", nargs="+" if fld.many else None,
+                         type=_yes_no if fld.type is bool else fld.type,
                          dest=f"field_{fld.name}", metavar=fld.name.upper(), help=fld.kind)
+
+
+def _yes_no(text: str) -> bool:
+    """A yes/no option's value (``--authorized yes``)."""
+    answers = {"yes": True, "true": True, "no": False, "false": False}
+    if text.lower() not in answers:
+        raise argparse.ArgumentTypeError(f"{text!r}: yes or no")
+    return answers[text.lower()]
 
 
 def _bets_help(spec: GameSpec) -> str:
@@ -61,7 +70,7 @@ def _bets_help(spec: GameSpec) -> str:
 
 def _inputs_help(spec: GameSpec) -> str:
     lines = []
-    for inp in spec.inputs:
+    for inp in spec.all_inputs:
         args = " ".join(f"{a.name}=" + ("..." if a.required else "[...]") for a in inp.args)
         lines.append(f"  {inp.action} {args}".rstrip())
         lines.append(f"      {inp.help}")

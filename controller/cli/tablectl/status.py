@@ -43,6 +43,7 @@ def run(journal: Journal, config: Config, as_json: bool) -> int:
                                   types=("alarm",)))
     faults = sensor_faults(journal, startup["seq"] if startup else 0)
     own = spec.status(journal)
+    dealer = journal.last_of("dealer")
     status: dict[str, Any] = {
         "daemon": daemon.as_json(),
         "live": live,
@@ -55,6 +56,8 @@ def run(journal: Journal, config: Config, as_json: bool) -> int:
             "age_s": round(time.time() - last["t"], 3) if last["t"] > 1e9 else None},
         "game": game,
         "table_state": own.state,
+        "dealer": None if dealer is None else {"name": dealer["name"], "seq": dealer["seq"],
+                                               "t": dealer["t"]},
         "last_game": public_view(last_game) if last_game else None,
         "sensor_faults": faults,
         "recent_alarms": [public_view(a) for a in alarms[-5:]],
@@ -76,6 +79,8 @@ def run(journal: Journal, config: Config, as_json: bool) -> int:
     print(f"config       {config.source}")
     print(f"game         {game or 'unknown'}")
     print(f"table state  {status['table_state']}")
+    if dealer is not None:
+        print(f"dealer       {dealer['name']} (since #{dealer['seq']}, {age(dealer['t'])})")
     print(f"last game    {spec.recall.summary(last_game) if last_game else spec.recall.none_yet}")
     for label, text in own.lines:
         print(f"{label:<12} {text}")

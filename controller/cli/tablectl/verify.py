@@ -1,7 +1,8 @@
 """``tablectl verify``: the journal's hash chain, its evidence, its seals.
 
-- ``verify``: what the daemon checks at start: the chain and the ``type`` / ``t`` columns
-  from the last checkpoint to the head.
+- ``verify``: what the daemon checks at start: the last checkpoint's own record (its hash,
+  the seal after it; an edited one is passed over and named), then the chain, the
+  ``type`` / ``t`` columns and the seals' head hashes from it to the head.
 - ``verify --full``: every page (SQLite's integrity check), the chain from the first record,
   every evidence batch against its SHA-256, every record read as its declared type (its
   table's, when the journal names one game: :func:`journal_schema`), and what the seals
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -26,8 +28,8 @@ from controller.core.words import plain
 from controller.games import registry
 from controller.store.journal import Journal
 from controller.store.records import Schema, any_schema, schema
-from controller.store.seal import Sealer, parse_verification_key, verify_seals
-from controller.store.verify import check_full
+from controller.store.seal import Sealer, SealReport, parse_verification_key, verify_seals
+from controller.store.verify import check_full, check_start
 
 
 def add_parser(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -85,9 +87,12 @@ def journal_schema(journal: Journal) -> Schema:
     every game's (:func:`~controller.store.records.any_schema`)."""
     games: set[object] = set()
     for kind in ("startup", "checkpoint"):
-        games = {game for (game,) in journal.db.execute(
-            "SELECT DISTINCT json_extract(body, '$.game') FROM records WHERE type = ?",
-            (kind,))}
+        try:
+            games = {game for (game,) in journal.db.execute(
+                "SELECT DISTINCT json_extract(body, '$.game') FROM records WHERE type = ? "
+                "AND json_valid(body)", (kind,))}
+        except sqlite3.DatabaseError:  # a damaged page: read as any table's
+            return any_schema()
         if games:
             break
     (game, *more) = games or {None}
@@ -102,19 +107,18 @@ def run(journal: Journal, args: argparse.Namespace, key_file: Path | None = None
     key = _key(args)
     until = parse_time(args.until, "--until") if args.until else None
     if not (args.full or key is not None or until is not None):
-        checkpoint = journal.last_checkpoint()
-        since = checkpoint["seq"] if checkpoint else 0
-        result = journal.verify(since)
+        check = check_start(journal)
+        chain = check.chain
         if getattr(args, "json", False):
-            _print_json(journal, ok=result.ok, records=result.records, verified_from=since + 1,
-                        bad_seq=result.bad_seq, problems=[] if result.ok else [result.message])
-            return 0 if result.ok else 1
-        if not result.ok:
-            print(f"BROKEN: {result.message} ({journal.path})")  # the message names the record
+            _print_json(journal, ok=check.ok, records=chain.records, verified_from=chain.first,
+                        bad_seq=chain.bad_seq, problems=check.problems)
+            return 0 if check.ok else 1
+        if not check.ok:
+            print(f"BROKEN: {check.message} ({journal.path})")  # the message names the record
             return 1
-        where = (f"from record {since + 1} (after the last checkpoint)" if since
+        where = (f"from record {chain.first} (the last checkpoint)" if check.checkpoint
                  else "from the first")
-        print(f"ok: {result.records} records {where} to the head, hash chain and columns "
+        print(f"ok: {chain.records} records {where} to the head, hash chain and columns "
               f"intact ({journal.path}); `verify --full` checks every record")
         return 0
     report = check_full(journal, journal_schema(journal))
@@ -127,8 +131,12 @@ def run(journal: Journal, args: argparse.Namespace, key_file: Path | None = None
             key_epoch = Sealer(key_file, 0).epoch
         except JournalError:
             problems.append(f"{key_file}: the sealing key is not readable as one")
-    seals = verify_seals(journal, key, until, key_epoch)
-    if seals.seals or key is not None:
+    try:
+        seals = verify_seals(journal, key, until, key_epoch)
+    except sqlite3.DatabaseError as exc:  # a damaged page: the integrity check named it
+        seals = SealReport(problems=[f"the seals cannot be checked: the journal's file is "
+                                     f"damaged (SQLite: {exc})"])
+    if seals.seals or key is not None or not seals.ok:
         problems += seals.problems
     if getattr(args, "json", False):
         _print_json(journal, ok=not problems, records=report.chain.records, verified_from=1,

@@ -6,25 +6,32 @@ States, in the order of the seeds' articles:
 - ``idle`` then ``bets_open``: bets in chips until the first card, within the limits
   (Art. 7); Pot Luck checks at ``no_more_bets`` that each box has both a pool bet and a bet;
 - ``dealing``: a card up to each box left to right, one down to the dealer, and again
-  ("la entrega obligatoria de cartas", Art. 8);
-- ``options``: the deal is complete; the insurance bets (Art. 10) and surrenders (Art. 9)
-  come, and ``second_card_exposed`` may name the up card (Art. 8), until the first hit,
-  stand, double or split;
+  ("la entrega obligatoria de cartas", Art. 8). With the dealer's second card the deal
+  ends and he turns his first ("descubriendo la primera carta que recibió"): its
+  ``card_turned`` record comes at once, with that card's;
+- ``insurance``: the up card is an ace and the table offers insurance (Art. 10: "luego de
+  culminada la entrega obligatoria de cartas y antes del inicio de la etapa de entrega
+  voluntaria de cartas, el dealer preguntará a los jugadores si desean un seguro"): the
+  ``insurance_offered`` record, the insurance bets, until the dealer closes the question
+  (``close_insurance``, the ``insurance_closed`` record); no decision before;
 - ``deciding``: a hand waits for its player's decision; ``player_card``: a card is due to a
-  hand; ``route`` (passing) picks which of them, or the dealer's turn, comes next
-  (:meth:`~controller.games.blackjack.hands.Coup.due`);
+  hand; ``route`` (passing) picks which of them, the insurance question, or the dealer's
+  turn comes next (:meth:`~controller.games.blackjack.hands.Coup.due`). A box that has not
+  acted may surrender (Art. 9) in either, until its own first decision, whatever the other
+  boxes did; the boxes act in box order, a decision of RULES.md §4 (Art. 8 orders the
+  dealing, not the decisions: "cualquier jugador se puede plantar");
 - ``dealer_turn``: the hole card is turned and insurance decided (Art. 10); then
   ``dealer_card`` while he must draw;
 - ``coup_over``: every bet settled, the ``coup_result`` record.
 
 Events: ``open_bets``, ``place_bet(bet)``, ``no_more_bets``, ``card(card, manual)``,
-``misread``, ``second_card_exposed``, ``surrender(box)``, ``hit(box)``, ``stand(box)``,
-``double(box)``, ``split(box)``; the other transitions are eventless. An event the current
-state does not take raises ``TransitionNotAllowed``; a refusal by the rules raises
-``RuleViolation``; either way nothing changed. The dealer's up card is turned by the first
-event after the deal (Art. 8: the second card, exposed by mistake, is the up card when
-``second_card_exposed`` comes first), so the records never show a card the dealer did not
-show.
+``misread``, ``close_insurance``, ``second_card_exposed``, ``surrender(box)``, ``hit(box)``,
+``stand(box)``, ``double(box)``, ``split(box)``; the other transitions are eventless. An
+event the current state does not take raises ``TransitionNotAllowed``; a refusal by the
+rules raises ``RuleViolation``; either way nothing changed. ``second_card_exposed`` (Art. 8:
+"Si por error se descubre la segunda carta del dealer, ésta será considerada la carta
+descubierta") comes after the deal, before anything is done on the up card: the second card
+is then the up card (its own ``card_turned``), the first the one that decides insurance.
 """
 
 from __future__ import annotations
@@ -69,7 +76,7 @@ class CoupChart(Checks, StateChart):
     bets_open = State()
     dealing = State()
     route = State()
-    options = State()
+    insurance = State()
     deciding = State()
     player_card = State()
     dealer_turn = State()
@@ -79,7 +86,8 @@ class CoupChart(Checks, StateChart):
     open_bets = idle.to(bets_open) | coup_over.to(bets_open)
     place_bet = bets_open.to.itself(internal=True, validators="check_table_bet",
                                     on="take_table_bet") | (
-        options.to.itself(internal=True, validators="check_insurance_bet", on="take_insurance"))
+        insurance.to.itself(internal=True, validators="check_insurance_bet",
+                            on="take_insurance"))
     no_more_bets = bets_open.to(dealing, validators="check_boxes")
     card = (dealing.to.itself(internal=True, validators="check_card")
             | player_card.to(route, validators="check_card")
@@ -87,19 +95,18 @@ class CoupChart(Checks, StateChart):
     misread = (dealing.to.itself(internal=True, validators="check_misread")
                | player_card.to.itself(internal=True, validators="check_misread")
                | dealer_card.to.itself(internal=True, validators="check_misread"))
-    second_card_exposed = options.to.itself(internal=True, validators="check_exposed")
-    surrender = options.to(route, validators="check_surrender")
-    hit = options.to(player_card, validators="check_turn") | deciding.to(
-        player_card, validators="check_turn")
-    stand = options.to(route, validators="check_turn") | deciding.to(
-        route, validators="check_turn")
-    double = options.to(player_card, validators="check_double") | deciding.to(
-        player_card, validators="check_double")
-    split = options.to(player_card, validators="check_split") | deciding.to(
-        player_card, validators="check_split")
+    close_insurance = insurance.to(route)
+    second_card_exposed = (insurance.to(route, validators="check_exposed")
+                           | deciding.to(route, validators="check_exposed"))
+    surrender = (deciding.to(route, validators="check_surrender")
+                 | player_card.to.itself(internal=True, validators="check_surrender"))
+    hit = deciding.to(player_card, validators="check_turn")
+    stand = deciding.to(route, validators="check_turn")
+    double = deciding.to(player_card, validators="check_double")
+    split = deciding.to(player_card, validators="check_split")
 
     dealing.to(route, cond="deal_complete")
-    route.to(options, cond="options_due")
+    route.to(insurance, cond="insurance_asked")
     route.to(deciding, cond="decision_due")
     route.to(player_card, cond="player_card_due")
     route.to(dealer_turn, cond="players_done")
@@ -136,17 +143,22 @@ class CoupChart(Checks, StateChart):
     def deal_complete(self) -> bool:
         return self.coup.deal_complete()
 
-    def options_due(self) -> bool:
-        return self.coup.window_open and self.coup.due(self.rules)[0] == "decision"
+    def _next(self) -> str:
+        """After the deal: ``insurance`` while the question is open, else what the hands
+        ask for (``card``, ``decision``, ``dealer``)."""
+        return "insurance" if self.coup.insurance_open else self.coup.due(self.rules)[0]
+
+    def insurance_asked(self) -> bool:
+        return self._next() == "insurance"
 
     def decision_due(self) -> bool:
-        return not self.coup.window_open and self.coup.due(self.rules)[0] == "decision"
+        return self._next() == "decision"
 
     def player_card_due(self) -> bool:
-        return self.coup.due(self.rules)[0] == "card"
+        return self._next() == "card"
 
     def players_done(self) -> bool:
-        return self.coup.due(self.rules)[0] == "dealer"
+        return self._next() == "dealer"
 
     def dealer_must_draw(self) -> bool:
         """He draws only while a hand is live (CONTRACT §6), to 16 (or a soft 17, ``h17``)."""
@@ -195,7 +207,7 @@ class CoupChart(Checks, StateChart):
         self.bets[key] = total
 
     def take_insurance(self, bet: BetPlaced) -> None:
-        self.fix_up_card()
+        self.coup.acted = True
         self._take_bet(bet)
         box = self.coup.box(bet.box)
         assert box is not None
@@ -226,6 +238,8 @@ class CoupChart(Checks, StateChart):
             face_down = len(self.coup.dealer) < 2
             self._emit("card", hand=DEALER, card=str(card), face_down=face_down, manual=manual)
             self.coup.dealer.append(card)
+            if len(self.coup.dealer) == 2:
+                self.turn_up_card(0)  # the deal ends: "descubriendo la primera carta"
         self.coup.awaiting_correction = False
 
     def on_misread(self) -> None:
@@ -234,15 +248,24 @@ class CoupChart(Checks, StateChart):
         self._emit("misread", hand=label)
         self.coup.awaiting_correction = True
 
+    def on_close_insurance(self) -> None:
+        """Art. 10: the dealer closes the insurance question; the decisions begin."""
+        coup = self.coup
+        taken = [{"box": b.number, "amount": b.bets["insurance"]} for b in coup.boxes
+                 if b.bets.get("insurance")]
+        self._emit("insurance_closed", boxes=taken)
+        coup.insurance_open = False
+        coup.acted = True
+
     def on_second_card_exposed(self) -> None:
         """Art. 8: "Si por error se descubre la segunda carta del dealer, ésta será
-        considerada la carta descubierta": it is the up card, his first stays down."""
-        self.fix_up_card(1)
+        considerada la carta descubierta": it is the up card."""
+        self.turn_up_card(1)
 
     def on_surrender(self, box: int) -> None:
-        self.fix_up_card()
         hand = self.hand_of(box)
         self._emit("decision", box=box, hand=hand.label, action="surrender")
+        self._acted(box)
         hand.surrendered = True
         self._settle(box, settle.surrender(hand))
 
@@ -267,33 +290,42 @@ class CoupChart(Checks, StateChart):
         owner.hands.append(PlayerHand(box, 2, hand.bet, [second], from_split=True))
 
     def _act(self, box: int, action: str, **extra: Any) -> PlayerHand:
-        """A hit, stand, double or split: the first one closes insurance and surrender."""
-        self.fix_up_card()
+        """A hit, stand, double or split of the hand whose decision is due."""
         hand = self.current()
         self._emit("decision", box=box, hand=hand.label, action=action, **extra)
-        if self.coup.window_open:
-            self.coup.window_open = False
+        self._acted(box)
         return hand
 
-    def fix_up_card(self, index: int = 0) -> None:
-        """Turn the dealer's up card if it is not yet: his first (Art. 8 "descubriendo la
+    def _acted(self, box: int) -> None:
+        """The box's first decision closes its surrender (Art. 9)."""
+        owner = self.coup.box(box)
+        assert owner is not None
+        owner.acted = self.coup.acted = True
+
+    def turn_up_card(self, index: int) -> None:
+        """Turn the dealer's up card: his first when the deal ends (Art. 8 "descubriendo la
         primera carta que recibió"), or ``index`` 1 when his second was exposed. An ace
-        opens insurance (Art. 10) while the players may still ask for it."""
+        up asks the players for insurance (Art. 10) where the table offers it; an exposed
+        second card that is no ace, after a first that was, withdraws the question (no
+        insurance bet was taken: the exposure comes before any)."""
         coup = self.coup
-        if coup.up_index is not None:
-            return
+        was_ace = coup.up_index is not None and coup.up_card().rank == "A"
         self._emit("card_turned", hand=DEALER, card=str(coup.dealer[index]), up_card=True)
         coup.up_index = index
-        if coup.window_open and coup.up_card().rank == "A":
+        ace = coup.up_card().rank == "A"
+        if ace and not was_ace and self.config.insurance:
             offers = [{"box": b.number, "max": b.bets["main"] // 2} for b in coup.boxes
                       if b.bets["main"] >= 2]
             self._emit("insurance_offered", boxes=offers)
+            coup.insurance_open = True
+        elif was_ace and not ace and coup.insurance_open:
+            self._emit("insurance_closed", boxes=[], reason="second_card_exposed")
+            coup.insurance_open = False
 
     def on_enter_dealer_turn(self) -> None:
         """Art. 10: insurance is decided "cuando el dealer descubre su carta cubierta"."""
         coup = self.coup
         self._emit("dealer_turn", live_hands=[h.label for h in coup.hands() if h.live()])
-        self.fix_up_card()
         hole = coup.hole_card()
         self._emit("card_turned", hand=DEALER, card=str(hole), up_card=False)
         coup.hole_turned = True

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.cards.consent import check_consent
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced
 from controller.core.words import given
@@ -44,6 +45,9 @@ class Checks:
             raise RuleViolation("bad_amount", f"a bet is a positive number of chips (\"Las "
                                 f"apuestas se harán sólo con fichas\", Art. 7): "
                                 f"{given(bet.amount)}")
+        # Art. 7: "se requerirá el consentimiento del jugador que ocupa la misma".
+        check_consent(bet, any(box == bet.box for box, _ in self.bets),
+                      f"seed {'004' if self.config.table == 'pot_luck' else '002'} Art. 7")
 
     def check_table_bet(self, bet: BetPlaced) -> None:
         """A main bet (Pot Luck: also a pool bet, a bonus) before the first card, within the
@@ -66,8 +70,9 @@ class Checks:
                                 f"{total} chips, over the table's maximum {high} (Art. 7)")
 
     def check_insurance_bet(self, bet: BetPlaced) -> None:
-        """Art. 10: when the up card is an ace, before the first player acts; at most half
-        the box's main bet (refused, not capped: CONTRACT §6)."""
+        """Art. 10: while the dealer's question is open (an ace up, from the deal's end to
+        ``close_insurance``); at most half the box's main bet (refused, not capped:
+        CONTRACT §6)."""
         self._check_shape(bet)
         if bet.kind != "insurance":
             raise RuleViolation("bets_closed", "bets are placed until the first card is dealt "
@@ -125,12 +130,15 @@ class Checks:
                                 "enter it by hand")
 
     def check_exposed(self) -> None:
-        """Art. 8: the second card exposed by mistake is the up card; said before the up
-        card was turned (by the first insurance bet, surrender or decision)."""
-        if self.coup.up_index is not None:
-            raise RuleViolation("up_card_turned", "the dealer's up card is already turned "
-                                f"({self.coup.up_card()}): the exposed card is said before "
-                                "any player acts (Art. 8)")
+        """Art. 8: the second card exposed by mistake is the up card; said after the deal,
+        before anything is done on the up card (an insurance bet, the insurance question
+        closed, a decision), and once."""
+        coup = self.coup
+        if coup.up_index == 1 or coup.acted:
+            raise RuleViolation("up_card_turned", "the dealer's up card is already "
+                                f"{'exposed' if coup.up_index == 1 else 'played on'} "
+                                f"({coup.up_card()}): the exposed card is said before any "
+                                "player acts on the up card (Art. 8)")
 
     # -- the players' decisions (Art. 8-9; RULES.md §4) -----------------------------
     def hand_of(self, box: int) -> PlayerHand:
@@ -152,13 +160,15 @@ class Checks:
         return found
 
     def check_turn(self, box: int) -> None:
-        """The boxes act in dealing order, left to right (Art. 8), each hand of a box in
-        turn ("after a split, its first hand, then its second", CONTRACT §6)."""
+        """The boxes act in box order, each hand of a box in turn ("after a split, its
+        first hand, then its second", CONTRACT §6): a decision of RULES.md §4. Seed 002
+        Art. 8 orders the dealing, not the decisions ("Concluida dicha etapa cualquier
+        jugador se puede plantar")."""
         self._box(box)
         hand = self.current()
         if hand.box != box:
             raise RuleViolation("not_this_box", f"box {box} may not act now: {hand.label} "
-                                "acts first (left to right, Art. 8)")
+                                "acts first (box order, a decision of RULES.md §4)")
 
     def check_double(self, box: int) -> None:
         """Double on the first two cards (RULES.md §4: any two; one card, then stand)."""
@@ -184,11 +194,22 @@ class Checks:
                                 f"two cards of the same {same} (RULES.md §4)")
 
     def check_surrender(self, box: int) -> None:
-        """Art. 9: after the two-card deal, for half the bet; "El retiro no procede cuando la
-        primera carta del dealer es un As" (the up card: Art. 8)."""
-        hand = self._box(box).hands[0]
+        """Art. 9 ("retiro"): "Un jugador puede retirarse después de haber recibido sus dos
+        primeras cartas y cuando haya culminado la etapa de entrega obligatoria de cartas",
+        for half the bet: a box that has not acted, until its own first decision, whatever
+        the other boxes did; "El retiro no procede cuando la primera carta del dealer es un
+        As" (the up card: Art. 8). A table whose rules have no surrender (``surrender``
+        false: Pot Luck's default, seed 004 has none) refuses it."""
+        found = self._box(box)
+        hand = found.hands[0]
+        if not self.config.surrender:
+            raise RuleViolation("surrender_not_offered", "this table takes no surrender "
+                                "(setting surrender = false; seed 004 has none)")
         if hand.surrendered:
             raise RuleViolation("already_surrendered", f"box {box} has surrendered already")
+        if found.acted:
+            raise RuleViolation("surrender_closed", f"box {box} has acted: a box surrenders "
+                                "before its own first decision (Art. 9)")
         if hand.blackjack():
             raise RuleViolation("no_decision_due", f"box {box} holds a blackjack: it takes no "
                                 "decision (CONTRACT §6)")

@@ -52,6 +52,10 @@ class BlackjackConfig:
             Plus.
         pool_limits, bonus_limits: (minimum, maximum) chips of a pool bet and of a bonus
             (seed 004 Art. 7: "dentro de los límites establecidos para la mesa").
+        surrender, insurance: the table takes surrenders (seed 002 Art. 9) and offers
+            insurance against an ace up (Art. 10). On by default at Black Jack Plus; off
+            by default at Pot Luck, whose seed 004 has neither in its text: on there only
+            where the operator's rules say so.
     """
 
     table: str
@@ -63,6 +67,8 @@ class BlackjackConfig:
     bonus: PayTable | None = None
     pool_limits: tuple[int, int] = (1, 100)
     bonus_limits: tuple[int, int] = (1, 100)
+    surrender: bool = True
+    insurance: bool = True
 
 
 def loader(table: str) -> Any:
@@ -81,8 +87,10 @@ def load(table: str, sec: Section, base: BlackjackConfig | None) -> BlackjackCon
         ConfigError: a wrong type, an unknown key or a value out of range (the pay tables'
             too); it names the file, line and key.
     """
-    base = base or BlackjackConfig(table, pool=Pool() if table == "pot_luck" else None,
-                                   bonus=PayTable() if table == "pot_luck" else None)
+    pot_luck = table == "pot_luck"
+    base = base or BlackjackConfig(table, pool=Pool() if pot_luck else None,
+                                   bonus=PayTable() if pot_luck else None,
+                                   surrender=not pot_luck, insurance=not pot_luck)
     decks = sec.number("decks", base.decks, 1, MAX_DECKS, integer=True)
     if decks * 52 // 2 < CUT_CARD_MIN_REMAINING:
         raise sec.error("decks", f"{decks} deck: the cut card goes no less than "
@@ -107,6 +115,8 @@ def load(table: str, sec: Section, base: BlackjackConfig | None) -> BlackjackCon
             "cut_card_min_remaining", base.cut_card_min_remaining,
             *cut_card_reserve_bounds(decks, CUT_CARD_MIN_REMAINING), integer=True),
         rules=rules,
+        surrender=sec.get("surrender", bool, base.surrender),
+        insurance=sec.get("insurance", bool, base.insurance),
     )
     if table != "pot_luck":
         return config
@@ -138,6 +148,7 @@ def as_meta(config: BlackjackConfig) -> dict[str, Any]:
         "double_on": r.double_on, "double_after_split": r.double_after_split,
         "split_pairs": r.split_pairs, "split_aces_one_card": r.split_aces_one_card,
         "dealer_blackjack_takes": r.dealer_blackjack_takes,
+        "surrender": config.surrender, "insurance": config.insurance,
     }
     if config.pool is not None:
         meta["pool"] = {"opening_balance": config.pool.opening_balance,

@@ -24,7 +24,7 @@ from controller.games.blackjack.hands import DEALER
 DECISIONS = ("hit", "stand", "double", "split", "surrender")
 """The players' decisions, each a dealer input with ``box`` (CONTRACT §6)."""
 _BETWEEN_COUPS = ("idle", "coup_over")
-_PLAYING = ("options", "deciding", "player_card")
+_PLAYING = ("deciding", "player_card")
 _DEALER_PLAYS = ("dealer_turn", "dealer_card")
 
 
@@ -34,7 +34,7 @@ class Blackjack:
     Args:
         emit: journals each record (``coup_start``, ``bet_placed``, ``bets_closed``,
             ``box_refused``, ``card``, ``misread``, ``card_turned``, ``insurance_offered``,
-            ``decision``, ``settlement``, ``pool_balance``, ``coup_result``).
+            ``insurance_closed``, ``decision``, ``settlement``, ``pool_balance``, ``coup_result``).
         config: the table's section (``[blackjack_plus]`` or ``[pot_luck]``).
         limits: (minimum, maximum) main bet per box, chips (Art. 7).
 
@@ -115,8 +115,9 @@ class Blackjack:
 
     # -- the dealer's inputs and the bets (verify, then do) ------------------------------
     def verify_input(self, inp: DealerInput) -> None:
-        """Check ``open_bets``, ``no_more_bets``, ``second_card_exposed`` or a decision
-        (``hit``, ``stand``, ``double``, ``split``, ``surrender``, with ``box``).
+        """Check ``open_bets``, ``no_more_bets``, ``close_insurance``,
+        ``second_card_exposed`` or a decision (``hit``, ``stand``, ``double``, ``split``,
+        ``surrender``, with ``box``).
 
         Raises:
             RuleViolation: ``bad_input``, the refusal of the rule that forbids it now, or
@@ -138,7 +139,8 @@ class Blackjack:
 
     def place_bet(self, bet: BetPlaced) -> None:
         """Accept a bet of ``bet.amount`` chips: ``main`` (Pot Luck: ``pool``, ``bonus``)
-        while bets are open (Art. 7), ``insurance`` while offered (Art. 10). Its
+        while bets are open (Art. 7), ``insurance`` while the dealer's question is open
+        (Art. 10: from the deal's end to ``close_insurance``). Its
         ``bet_placed`` record carries every field of the bet.
 
         Raises:
@@ -179,6 +181,9 @@ class Blackjack:
             return action, RuleViolation("bets_not_open", "bets are not open"), {}
         if action == "second_card_exposed":
             return action, self._exposed_refusal(), {}
+        if action == "close_insurance":
+            return action, RuleViolation("insurance_not_offered", "no insurance question is "
+                                         f"open (state {self.state}; Art. 10)"), {}
         if action in DECISIONS:
             box = inp.args.get("box")
             if not _is_box_number(box):
@@ -193,10 +198,15 @@ class Blackjack:
             return RuleViolation("deal_not_complete", f"no {action} before the two-card deal is "
                                  "complete (\"Concluida dicha etapa cualquier jugador se puede "
                                  "plantar\", Art. 8)")
-        if action == "surrender" and state in _PLAYING:
-            return RuleViolation("surrender_closed", "surrender is asked after the two-card "
-                                 "deal, before the first player acts (Art. 9; CONTRACT §6): a "
-                                 "player has acted")
+        if state == "insurance":
+            if action == "surrender":
+                return RuleViolation("surrender_against_ace", "no surrender when the dealer's "
+                                     "up card is an ace (\"El retiro no procede cuando la "
+                                     "primera carta del dealer es un As\", Art. 9)")
+            return RuleViolation("insurance_open", f"no {action} while the dealer asks for "
+                                 "insurance: the decisions come after close_insurance (Art. "
+                                 "10: \"antes del inicio de la etapa de entrega voluntaria de "
+                                 "cartas\")")
         if state == "player_card":
             return RuleViolation("card_due", f"the card of {self.next_hand()} is due first")
         if state in _DEALER_PLAYS:
@@ -207,15 +217,22 @@ class Blackjack:
         if self.state in ("bets_open", "dealing"):
             return RuleViolation("exposed_not_dealt", "the dealer's second card is not dealt "
                                  "yet (Art. 8)")
-        return RuleViolation("up_card_turned", "the dealer's up card is already turned: the "
-                             "exposed card is said before any player acts (Art. 8)")
+        return RuleViolation("up_card_turned", "the dealer's up card is already played on: "
+                             "the exposed card is said before any player acts (Art. 8)")
 
     def _bet_refusal(self, bet: BetPlaced) -> RuleViolation:
         if bet.kind == "insurance":
-            if self.state in _PLAYING:
-                return RuleViolation("insurance_closed", "insurance is placed before the first "
-                                     "player acts (Art. 10: \"hasta antes del inicio de la etapa "
-                                     "de entrega voluntaria de cartas\")")
+            if not self.config.insurance:
+                return RuleViolation("insurance_not_offered", "this table offers no "
+                                     "insurance (setting insurance = false; seed 004 has "
+                                     "none)")
+            coup = self._chart.coup
+            ace_up = coup.up_index is not None and coup.up_card().rank == "A"
+            if ace_up and self.state in (*_PLAYING, *_DEALER_PLAYS):
+                return RuleViolation("insurance_closed", "insurance is placed while the "
+                                     "dealer asks, before the decisions (Art. 10: \"hasta "
+                                     "antes del inicio de la etapa de entrega voluntaria de "
+                                     "cartas\")")
             return RuleViolation("insurance_not_offered", "insurance is offered once the deal "
                                  "is complete, when the dealer's up card is an ace (Art. 10)")
         return RuleViolation("bets_closed", "bets are placed until the first card is dealt "

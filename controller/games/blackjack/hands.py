@@ -81,6 +81,7 @@ class Box:
     number: int
     bets: dict[str, int]
     hands: list[PlayerHand] = field(default_factory=list)
+    acted: bool = False  # a decision of the box's (Art. 9: it surrenders before its first)
 
     @property
     def split(self) -> bool:
@@ -92,16 +93,18 @@ class Coup:
     """The cards and hands of one coup.
 
     ``up_index`` is which of the dealer's two cards is his up card once it is turned (0, his
-    first; 1 when the second was exposed by mistake, Art. 8); None while neither is.
-    ``window_open``: insurance and surrender may still be asked (from the deal's end to the
-    first hit, stand, double or split).
+    first, turned when the deal ends; 1 when the second was exposed by mistake, Art. 8);
+    None during the deal. ``insurance_open``: the dealer has asked for insurance (Art. 10)
+    and not closed the question yet. ``acted``: something was done on the up card (an
+    insurance bet, the question closed, a decision): an exposed second card is said before.
     """
 
     number: int
     boxes: list[Box] = field(default_factory=list)
     dealer: list[Card] = field(default_factory=list)
     up_index: int | None = None
-    window_open: bool = True
+    insurance_open: bool = False
+    acted: bool = False
     hole_turned: bool = False
     awaiting_correction: bool = False
 

@@ -39,6 +39,8 @@ class BetPlaced:
     total: int
     numbers: list[str] | Absent = ABSENT
     which: int | Absent = ABSENT
+    by: str | Absent = ABSENT
+    authorized: bool | Absent = ABSENT
 
 
 @record("box_refused")
@@ -60,6 +62,17 @@ class InsuranceOffered:
 
     coup: int
     boxes: list[dict[str, int]]
+
+
+@record("insurance_closed")
+class InsuranceClosed:
+    """The dealer closed the insurance question (seed 002 Art. 10): the insurance bets
+    taken (``{"box", "amount"}``, chips); ``reason`` ``second_card_exposed`` when an exposed
+    second card that is no ace became the up card (Art. 8) before any was taken."""
+
+    coup: int
+    boxes: list[dict[str, int]]
+    reason: str | Absent = ABSENT
 
 
 @record("decision")
@@ -148,7 +161,7 @@ class RecoveryCoup:
 
 
 RECORDS: tuple[type, ...] = (*CARD_RECORDS, CoupStart, BetPlaced, BoxRefused, InsuranceOffered,
-                             Decision, DealerTurn, PoolBalance, CoupResult, CardCoup,
-                             CardTurnedCoup, BetsClosedCoup, MisreadCoup, SettlementPool,
+                             InsuranceClosed, Decision, DealerTurn, PoolBalance, CoupResult,
+                             CardCoup, CardTurnedCoup, BetsClosedCoup, MisreadCoup, SettlementPool,
                              AlarmCoup, RecoveryCoup)
 """Everything a Black Jack table journals, for its ``GameSpec.records``."""

@@ -12,9 +12,11 @@ Pure and deterministic: everything is drawn from ``random.Random(seed)``; no I/O
    then the cards, exactly those the rules ask for: a :class:`Blackjack` runs alongside and
    its ``next_hand()`` says where the next card goes, so no card is dealt that the rules do
    not need. After the deal, sometimes (``exposed_rate``) the dealer's second card was
-   exposed by mistake (``second_card_exposed``); against an ace some boxes take insurance
-   (``insurance_rate``, at most half the bet); then the players decide by a basic strategy
-   (:mod:`controller.games.blackjack.strategy`): surrender, split, double, hit, stand.
+   exposed by mistake (``second_card_exposed``); against an ace the dealer asks for
+   insurance: some boxes take it (``insurance_rate``, at most half the bet) and he closes
+   the question (``close_insurance``, Art. 10); then the players decide by a basic strategy
+   (:mod:`controller.games.blackjack.strategy`): surrender (where the table takes it, before
+   the box's first decision), split, double, hit, stand.
 3. The cut card: a ``[Cut]`` line when the dealing reaches it; the coup is finished, then
    the Art. 6 procedure and a burn card before the next coup.
 
@@ -111,15 +113,17 @@ class _Dealer(ShoeDealer):
         self.place_bets()
         self.wait((0.5, 1.5))
         self.act("no_more_bets")
-        window = True
+        after_deal = True
         while game.state != "coup_over":
             label = game.next_hand()
             if label is not None:
                 self.deal(label)
-            elif game.state == "options" and window:
-                self.options()
-                window = False
-            elif game.state in ("options", "deciding"):
+            elif after_deal and game.state in ("insurance", "deciding"):
+                self.after_deal()
+                after_deal = False
+            elif game.state == "insurance":
+                self.insure()
+            elif game.state == "deciding":
                 self.decision()
             else:
                 raise AssertionError(f"the simulator is stuck in state {game.state}")
@@ -167,25 +171,31 @@ class _Dealer(ShoeDealer):
             game.card(self.t, card)
         self.reader_warning(cfg.warning_rate)
 
-    def options(self) -> None:
-        """After the deal (Art. 8-10): an exposed second card now and then, insurance
-        against an ace, surrenders in box order."""
+    def after_deal(self) -> None:
+        """After the deal (Art. 8-9): an exposed second card now and then; without an ace
+        up, the surrenders in box order, each before the box's first decision."""
         coup, rng = self.game.chart.coup, self.rng
         if rng.random() < self.cfg.exposed_rate:
             self.wait((0.5, 1.5))
             self.act("second_card_exposed")
         up = coup.up_card()
-        if up.rank == "A":
-            for box in coup.boxes:
-                half = box.bets["main"] // 2
-                if half and rng.random() < self.cfg.insurance_rate:
-                    self.bet("insurance", box.number, rng.randint(1, half))
+        if up.rank == "A" or not self.cfg.table.surrender:
             return
         for box in list(coup.boxes):
             hand = box.hands[0]
             if not hand.blackjack() and self._choice(hand, up, surrender=True) == "surrender":
                 self.wait((0.5, 1.5))
                 self.act("surrender", box=box.number)
+
+    def insure(self) -> None:
+        """Art. 10: the dealer asks for insurance; some boxes take it; he closes it."""
+        coup, rng = self.game.chart.coup, self.rng
+        for box in coup.boxes:
+            half = box.bets["main"] // 2
+            if half and rng.random() < self.cfg.insurance_rate:
+                self.bet("insurance", box.number, rng.randint(1, half))
+        self.wait((1.0, 2.0))
+        self.act("close_insurance")
 
     def decision(self) -> None:
         chart = self.game.chart

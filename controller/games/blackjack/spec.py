@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.cards.consent import FIELDS as CONSENT
 from controller.cards.evidence import window_finder
 from controller.games.base import (
     ArgSpec,
@@ -44,9 +45,12 @@ def _inputs(seed: str) -> tuple[InputSpec, ...]:
     return (
         InputSpec("open_bets", "start a coup: bets open (Art. 7)"),
         InputSpec("no_more_bets", "close bets and deal (Art. 7-8)"),
+        InputSpec("close_insurance", "the dealer closes the insurance question: the "
+                  "decisions begin (Art. 10)"),
         InputSpec("second_card_exposed", "the dealer's second card was shown by mistake: it "
                   "is the up card (Art. 8)"),
-        InputSpec("surrender", "the box withdraws for half its bet (Art. 9)", box),
+        InputSpec("surrender", "the box withdraws for half its bet, before its first "
+                  "decision (Art. 9)", box),
         InputSpec("hit", "a card to the box's hand", box),
         InputSpec("stand", "the box's hand stands (Art. 8)", box),
         InputSpec("double", "the box's hand doubles: one card, then stands", box),
@@ -75,14 +79,15 @@ def _pool_at(start: dict[str, Any]) -> dict[str, Any]:
 def make_spec(table: str) -> GameSpec:
     """The ``GameSpec`` of ``blackjack_plus`` or ``pot_luck``."""
     seed = SEEDS[table]
-    bets = [BetSpec("main", "the box's bet, before the first card (Art. 7)")]
+    bets = [BetSpec("main", "the box's bet, before the first card (Art. 7)", CONSENT)]
     markers: tuple[str, ...] = ("dealer_turn", "shoe_procedure")
     if table == "pot_luck":
-        bets += [BetSpec("pool", "the box's pool bet, required with its bet (Art. 7)"),
-                 BetSpec("bonus", "the optional bonus (Art. 7)")]
+        bets += [BetSpec("pool", "the box's pool bet, required with its bet (Art. 7)",
+                         CONSENT),
+                 BetSpec("bonus", "the optional bonus (Art. 7)", CONSENT)]
         markers = ("pool_balance", *markers)
     bets.append(BetSpec("insurance", "up to half the box's bet, when the dealer's up card is "
-                        "an ace, before the first player acts (seed 002 Art. 10)"))
+                        "an ace, until close_insurance (seed 002 Art. 10)", CONSENT))
     return GameSpec(
         name=table,
         title=TITLES[table],
@@ -101,6 +106,7 @@ def make_spec(table: str) -> GameSpec:
         simulate=f"{_HERE}.simulation:write_trace",
         daemon_simulator=f"{_HERE}.simulation:daemon_events",
         analyze=f"{_HERE}.analysis:command",
+        stats=f"{_HERE}.stats:STATS",
         log={name: None for name in ("coup_start", "coup_result", "shoe_procedure", "cut_card",
                                      "decision", "pool_balance", "box_refused")},
         log_words=log.WORDS,

@@ -35,10 +35,10 @@ def _make(ctx: GameContext) -> Any:
     from controller.games.draw_poker.game import DrawPoker
     from controller.games.draw_poker.shoe import shoe_rules
 
-    limits = ctx.config.limits
+    limits, later = ctx.config.limits, ctx.config.rules.later_limits
 
     def make_game(emit: Emit) -> DrawPoker:
-        return DrawPoker(emit, (limits.min_bet, limits.max_bet))
+        return DrawPoker(emit, (limits.min_bet, limits.max_bet), later)
 
     return CardTable(ctx.config, ctx.emit, make_game, shoe_rules())
 
@@ -77,7 +77,8 @@ SPEC = GameSpec(
             ArgSpec("card", "rank and suit, e.g. 7H, TD, QS"),)),
         InputSpec("procedure_step", "a shuffle (four at least) or the cut (seed 003 num. 2)", (
             ArgSpec("step", "shuffle or cut"),
-            ArgSpec("by", "for the cut: player or dealer", required=False))),
+            ArgSpec("by", "the cut: box 3 or player (who cut), dealer (declined)",
+                    required=False))),
         InputSpec("inspector_clear", "the inspector resumes play after a stopping alarm", (
             ArgSpec("note", "what was checked", required=False),)),
         InputSpec("new_shoe", "replace the deck (num. 1)", (
@@ -90,6 +91,7 @@ SPEC = GameSpec(
                       markers=("round_action", "draw_start"),
                       summary=recall.summary, detail=recall.detail),
     simulate="controller.games.draw_poker.simulation:write_trace",
+    stats="controller.games.draw_poker.stats:STATS",
     daemon_simulator="controller.games.draw_poker.simulation:daemon_events",
     analyze="controller.games.draw_poker.analysis:command",
     log={name: None for name in ("hand_start", "bets_closed", "round_action", "draw",

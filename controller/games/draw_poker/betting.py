@@ -12,6 +12,8 @@ round to stay in; ``bet`` and ``raise`` set it, ``call`` matches it.
   smaller bet may be raised by the others up to that cap (c); who does not match folds and
   loses what he bet (d). Decision: a fold is a refusal to match, so with nothing bet it is
   refused (pass instead: if all pass it is "Mano Nula", b).
+- Num. 21: the house fixes the minimum and maximum of the later bets ("Apuestas
+  Posteriores") as of the ante: a bet or raise (its new level) within them, when set.
 - Num. 12, the second round: a bet is a multiple of the ante, at most seven antes; a player
   who passed may call or raise the last bet in his turn up to that maximum (a), or fold,
   losing the bets of both rounds (b).
@@ -61,6 +63,7 @@ class BettingRound:
     put: dict[int, int] = field(default_factory=dict)
     to_act: list[int] = field(default_factory=list)
     last_bettor: int | None = None
+    later: tuple[int, int] | None = None  # num. 21: the later bets' (minimum, maximum)
 
     def __post_init__(self) -> None:
         self.put = {box: 0 for box in self.order}
@@ -138,6 +141,13 @@ class BettingRound:
         if self.number == 2 and amount % self.ante:
             raise RuleViolation("not_a_multiple", f"{action} of {amount}: a second-round bet "
                                 f"is a multiple of the ante of {self.ante} (num. 12)")
+        if self.later is not None:
+            low, high = self.later
+            if not low <= amount <= high:
+                code = "below_minimum" if amount < low else "over_maximum"
+                raise RuleViolation(code, f"{action} of {amount}: the house's later bets "
+                                    f"(\"Apuestas Posteriores\") are {low} to {high} chips "
+                                    "(num. 21)")
         if amount > self.cap:
             times = FIRST_ROUND_CAP if self.number == 1 else SECOND_ROUND_CAP
             where = "num. 8 c" if self.number == 1 else "num. 12"

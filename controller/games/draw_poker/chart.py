@@ -83,13 +83,16 @@ class HandChart(StateChart):
     second_round.to(hand_over, cond="second_round_over")
 
     def __init__(self, emit: Emit, limits: tuple[int, int], hand_number: int = 0,
-                 start_value: str | None = None, outcome: str = "") -> None:
-        """``emit`` journals, ``limits`` are the house's ante limits (chips);
-        ``hand_number``, ``start_value`` (``idle`` or ``hand_over``) and ``outcome`` go on
-        between hands from a checkpoint, where entering that state journals nothing."""
+                 start_value: str | None = None, outcome: str = "",
+                 later: tuple[int, int] | None = None) -> None:
+        """``emit`` journals, ``limits`` are the house's ante limits (chips), ``later``
+        those of the later bets (num. 21; None: the rounds' caps only); ``hand_number``,
+        ``start_value`` (``idle`` or ``hand_over``) and ``outcome`` go on between hands
+        from a checkpoint, where entering that state journals nothing."""
         self.emit = emit
         self.event_time = 0.0
         self.limits = limits
+        self.later = later
         self.hand = Hand(hand_number, *limits)
         self.outcome = outcome
         # Resuming between hands (a checkpoint): the hand over was concluded before it.
@@ -182,13 +185,15 @@ class HandChart(StateChart):
         short = hand.short_drawer()
         order = [b for b in hand.live() if b != short]
         assert hand.ante is not None
-        return BettingRound(2, order, hand.ante)
+        return BettingRound(2, order, hand.ante, later=self.later)
 
     # -- actions: each journals its record first, then changes the hand ----------------
     def on_open_bets(self) -> None:
         number = self.hand.number + 1
         low, high = self.limits
-        self._emit("hand_start", hand=number, min_ante=low, max_ante=high)
+        later = {} if self.later is None else {"min_later_bet": self.later[0],
+                                               "max_later_bet": self.later[1]}
+        self._emit("hand_start", hand=number, min_ante=low, max_ante=high, **later)
         self.hand = Hand(number, low, high)
         self.outcome = ""
 
@@ -243,7 +248,7 @@ class HandChart(StateChart):
     def on_enter_first_round(self) -> None:
         hand = self.hand
         assert hand.ante is not None
-        hand.round = BettingRound(1, hand.live(), hand.ante)
+        hand.round = BettingRound(1, hand.live(), hand.ante, later=self.later)
         self._round_start(hand.round)
 
     def on_enter_draw(self) -> None:
@@ -269,7 +274,7 @@ class HandChart(StateChart):
             if self.too_few_left():
                 return  # the void ended the hand; the action has nothing left to act on
             assert hand.ante is not None
-            hand.round = BettingRound(2, hand.live(), hand.ante)
+            hand.round = BettingRound(2, hand.live(), hand.ante, later=self.later)
             self._round_start(hand.round)
         rnd = hand.round
         assert rnd is not None

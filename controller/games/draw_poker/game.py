@@ -41,6 +41,7 @@ class DrawPoker:
             ``draw_start``, ``draw``, ``hand_void``, ``card_turned``, ``mano_nula``,
             ``rake``, ``hand_result``, ``settlement``).
         limits: (house minimum, house maximum) of the ante, in chips (num. 4, 21).
+        later: those of the later bets ("Apuestas Posteriores", num. 21), or None.
 
     Raises:
         ValueError: limits not 1 <= minimum <= maximum.
@@ -48,10 +49,12 @@ class DrawPoker:
 
     bet_record = BET_RECORD
 
-    def __init__(self, emit: Emit, limits: tuple[int, int] = (1, 1000)) -> None:
-        if not 1 <= limits[0] <= limits[1]:
-            raise ValueError(f"limits must be 1 <= minimum <= maximum: {limits}")
-        self._chart = HandChart(emit, limits)
+    def __init__(self, emit: Emit, limits: tuple[int, int] = (1, 1000),
+                 later: tuple[int, int] | None = None) -> None:
+        for pair in (limits, later or (1, 1)):
+            if not 1 <= pair[0] <= pair[1]:
+                raise ValueError(f"limits must be 1 <= minimum <= maximum: {pair}")
+        self._chart = HandChart(emit, limits, later=later)
 
     # -- what the card table asks -------------------------------------------------------
     @property
@@ -115,7 +118,8 @@ class DrawPoker:
             raise ValueError(f"state {state['state']!r} is not between hands")
         chart = self._chart
         self._chart = HandChart(chart.emit, chart.limits, hand_number=int(state["hand"]),
-                                start_value=state["state"], outcome=str(state["outcome"]))
+                                start_value=state["state"], outcome=str(state["outcome"]),
+                                later=chart.later)
 
     # -- the dealer's inputs and the antes (verify, then do) -----------------------------
     def verify_input(self, inp: DealerInput) -> None:

@@ -19,6 +19,8 @@ class HandStart:
     hand: int
     min_ante: int
     max_ante: int
+    min_later_bet: int | Absent = ABSENT  # num. 21, when the config sets them
+    max_later_bet: int | Absent = ABSENT
 
 
 @record("ante_placed")

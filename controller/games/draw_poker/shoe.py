@@ -7,10 +7,12 @@ before the deck is gathered again, stops play (``bad_card``, ``card_over_count``
 Num. 2: "Las cartas deberán ser barajadas al menos cuatro veces antes de cada pase y se le
 ofrecerá colocar la carta de corte a uno de los Jugadores de la Mesa". Before every hand
 (the first included) the dealer declares each shuffle (``procedure_step`` ``shuffle``): the
-first gathers the deck (every card counts again), the fourth completes the procedure, and
-more may follow; then he may declare the cut (``step`` ``cut``, ``by`` ``player``, or
-``dealer`` when the players decline it). The hand opens (``open_bets``) once the fourth
-shuffle is declared: a card or a hand before it is refused.
+first gathers the deck (every card counts again); four at least, more may follow. Then the
+cut is offered to a player, and the offer is journaled with its answer: the ``cut`` step
+(``procedure_step`` ``cut``) says ``by`` whom: the player who cut, by his box (``box 3``),
+``player`` (one not named), or ``dealer`` (the players declined it: the dealer cuts). The
+hand opens (``open_bets``) once the cut is declared: a card or a hand before the offer was
+made is refused.
 
 Decision: the cut card of num. 2 cuts the deck and is not loaded with it (one hand uses at
 most 45 of its 52 cards: 25 dealt and 20 replacements), so the deck has no cut-card reserve.
@@ -24,14 +26,16 @@ DECKS = 1
 """Num. 1: "una baraja tipo francesa, compuesta de 52 (cincuenta y dos) cartas"."""
 MIN_SHUFFLES = 4
 """Num. 2: "barajadas al menos cuatro veces antes de cada pase"."""
-CUT_BY = ("player", "dealer")
-"""Num. 2: the cut is offered to a player; the dealer cuts when none takes it."""
+CUT_BY = ("player", "dealer", "box 1", "box 2", "box 3", "box 4", "box 5")
+"""Num. 2: the cut is offered to a player: the one who cut (by his box, or ``player``), or
+``dealer`` when the players decline it and the dealer cuts."""
 
 BEFORE_HAND = Procedure("before_hand", "seed 003 num. 2", (
     Step("shuffle", min_times=MIN_SHUFFLES, loads=True),
-    Step("cut", mandatory=False, by=CUT_BY),
+    Step("cut", by=CUT_BY),
 ))
-"""Num. 2: four shuffles at least, then the cut offered to a player."""
+"""Num. 2: four shuffles at least, then the cut offered to a player (its answer journaled:
+no hand opens before the offer)."""
 
 CITATIONS = Citations(
     regulation="seed 003",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.cards.consent import FIELDS as CONSENT
 from controller.cards.evidence import window_finder
 from controller.games.base import (
     ArgSpec,
@@ -47,10 +48,11 @@ SPEC = GameSpec(
     load_config=config.load_config,
     check_config=config.check_config,
     bets=(
-        BetSpec("punto", "on the box's hand (Art. 4-5), before the first card"),
-        BetSpec("banca", "on the Banca against the box (Art. 4-5), before the first card"),
+        BetSpec("punto", "on the box's hand (Art. 4-5), before the first card", CONSENT),
+        BetSpec("banca", "on the Banca against the box (Art. 4-5), before the first card",
+                CONSENT),
         BetSpec("insurance", "up to half the box's Punto bet, when the Banca's first card is "
-                "a nine (Art. 11)"),
+                "a nine (Art. 11)", CONSENT),
     ),
     inputs=(
         InputSpec("open_bets", "start a coup: bets open (Art. 4)"),
@@ -76,6 +78,7 @@ SPEC = GameSpec(
                       markers=("shoe_procedure",),
                       summary=recall.summary, detail=recall.detail),
     simulate="controller.games.mini_baccarat.simulation:write_trace",
+    stats="controller.games.mini_baccarat.stats:STATS",
     daemon_simulator="controller.games.mini_baccarat.simulation:daemon_events",
     analyze="controller.games.mini_baccarat.analysis:command",
     log={name: None for name in ("coup_start", "coup_result", "shoe_procedure", "cut_card")},

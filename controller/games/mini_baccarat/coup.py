@@ -9,6 +9,7 @@ from typing import Any
 from statemachine import State, StateChart
 
 from controller.cards.card import Card
+from controller.cards.consent import check_consent
 from controller.cards.game import bet_fields
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced
@@ -211,6 +212,9 @@ class CoupChart(StateChart):
             raise RuleViolation(
                 "bad_amount", f"a bet is a positive number of chips: {given(bet.amount)}"
             )
+        # Art. 4-5: "previa la respectiva autorización"; "Los apostadores de pie no pueden
+        # apostar en casilleros sin apuestas".
+        check_consent(bet, any(box == bet.box for box, _ in self.bets), "seed 000 Art. 4-5")
 
     def check_table_bet(self, bet: BetPlaced) -> None:
         """Punto and Banca bets, before the first card, within the box limits (Art. 4-5)."""

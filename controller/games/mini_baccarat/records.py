@@ -30,6 +30,8 @@ class BetPlaced:
     total: int
     numbers: list[str] | Absent = ABSENT
     which: int | Absent = ABSENT
+    by: str | Absent = ABSENT
+    authorized: bool | Absent = ABSENT
 
 
 @record("five_choice")

@@ -39,6 +39,8 @@ def _make(ctx: GameContext) -> Any:
 
 _NUMBERS = BetField("numbers", "the numbers it covers, e.g. 17 20 (00: double zero)",
                     many=True)
+_SPIN = ArgSpec("spin", "the held spin decided, e.g. 12 (needed when several are parked)",
+                required=False)
 _WHICH = BetField("which", "which column or dozen: 1, 2 or 3", type=int)
 
 
@@ -65,13 +67,15 @@ SPEC = GameSpec(
         InputSpec("open_bets", "open bets for the next spin"),
         InputSpec("close_table", "close the table (bets on the layout are returned)"),
         InputSpec("no_more_bets", "\"no va más\": close bets for the spin in play"),
-        InputSpec("void", "declare the spin in play (or held) invalid (Art. 12 d-g)", (
+        InputSpec("void", "declare the spin in play (Art. 12 d-g) or held (any of a-g) "
+                  "invalid", (
             ArgSpec("reason", "ball_out_of_wheel, foreign_object, wheel_malfunction or "
                     "wheel_stopped"),
-            ArgSpec("by", "who decided (dealer, inspector)", required=False))),
+            ArgSpec("by", "who decided (dealer, inspector)", required=False),
+            _SPIN)),
         InputSpec("confirm_result", "give the number of a held spin (CONTRACT §5)", (
             ArgSpec("number", "a pocket of the wheel, e.g. 17 or \"00\""),
-            ArgSpec("by", "who decided (dealer, inspector)", required=False))),
+            ArgSpec("by", "who decided (dealer, inspector)", required=False), _SPIN)),
         InputSpec("set_limits", "change the table limits after the game in play (Art. 16)", (
             ArgSpec("min_bet", "whole chips"), ArgSpec("max_bet", "whole chips"))),
     ),
@@ -92,6 +96,7 @@ SPEC = GameSpec(
     simulate="controller.games.roulette.simulation:write_trace",
     simulate_options=("--spins", "--scenario", "--wheel"),
     calibrate="controller.games.roulette.calibration:command",
+    stats="controller.games.roulette.stats:STATS",
     daemon_simulator="controller.games.roulette.simulation:daemon_events",
     # A spin's evidence is long: the log line keeps what the pit reads; the journal keeps all.
     log={

@@ -163,6 +163,15 @@ def wheel_malfunction_reversed(before: str | None, after: str | None, t: float
     return None
 
 
+def wheel_malfunction_sensors(revolutions: int) -> Finding:
+    """Art. 12 (f), as CONTRACT §1 (f) detects it: the rotor sensors disagree, ``rotor_a``
+    firing every revolution (``revolutions`` of them in a row, steady) while ``rotor_b``
+    never fired in the spin: the rotor's direction cannot be measured."""
+    return Finding("wheel_malfunction", f"rotor_a fired every revolution ({revolutions} in "
+                   "a row, steady) and rotor_b never fired in the spin: the rotor sensors "
+                   "disagree")
+
+
 # -- (g) --------------------------------------------------------------------------------
 def wheel_stopped_period(period: float, previous: float | None, max_ratio: float
                          ) -> Finding | None:

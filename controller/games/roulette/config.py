@@ -18,13 +18,19 @@ WHEEL_PORT = "wheel"
 """The serial port of a serial wheel: ``[serial.wheel]`` (CONTRACT §2 ``serial`` events)."""
 WHEEL_CODECS = ("status_line",)
 """The codecs (``controller.protocols.CODECS``) that speak a serial wheel's protocol."""
+WHEEL_MODELS = ("slingshot2", "mercury360")
+"""``[roulette] wheel_model``: the family of a serial wheel (its flags and counter differ:
+``controller.protocols.wheel_status.MODELS``)."""
+HELD_SPIN = ("parks", "stops_table")
+"""``[roulette] held_spin``: a held spin parks (its bets frozen, the next games go on) or
+stops the table until a person decides it (CONTRACT §5)."""
 GPIO_WHEEL_KEYS = ("ball_b_deg", "rotor_b_deg", "drop_timeout_factor", "launch_timeout_s",
                    "suspended_wait_rotor_revolutions", "max_rotor_period_ratio",
                    "auto_no_more_bets_lap_s", "min_lap_s", "min_rotor_period_s",
                    "sensor_error_budget")
 """``[roulette]`` keys only the GPIO wheel's tracker reads (its sensors' edges)."""
 SERIAL_WHEEL_KEYS = ("wheel_silence_s", "wheel_speed_unit_rpm", "wheel_burst_gap_s",
-                     "wheel_max_rotor_rpm")
+                     "wheel_max_rotor_rpm", "wheel_model", "bets_follow_wheel")
 """``[roulette]`` keys only the serial wheel's tracker reads (its status lines)."""
 # Seed 001 Art. 12 (a): a throw needs "el minimo de vueltas (3)". A jurisdiction may ask for
 # more (4 in South Dakota and Indiana), never for fewer.
@@ -70,6 +76,27 @@ class RouletteConfig:
     wheel_speed_unit_rpm: float = 0.1
     wheel_burst_gap_s: float = 1.5
     wheel_max_rotor_rpm: float = 60.0
+    # Issue 16: the serial wheel's family (WHEEL_MODELS); whether its states 2 and 4 open
+    # and close bets (None: yes for a serial wheel); whether a held spin parks or stops
+    # the table (None: "parks" for a serial wheel, "stops_table" for a GPIO wheel).
+    wheel_model: str = "slingshot2"
+    bets_follow_wheel: bool | None = None
+    held_spin: str | None = None
+
+    @property
+    def follows_wheel(self) -> bool:
+        """Bets open at the wheel's state 2 and close at its state 4 (issue 16)."""
+        if self.bets_follow_wheel is None:
+            return self.wheel_source == "serial"
+        return self.bets_follow_wheel and self.wheel_source == "serial"
+
+    @property
+    def parks(self) -> bool:
+        """A held spin parks (``held_spin = "parks"``): its bets stay frozen until a
+        person decides, and the next games go on (issue 16)."""
+        if self.held_spin is None:
+            return self.wheel_source == "serial"
+        return self.held_spin == "parks"
 
 
 def load_config(sec: Section, base: RouletteConfig | None) -> RouletteConfig:
@@ -128,6 +155,9 @@ def load_config(sec: Section, base: RouletteConfig | None) -> RouletteConfig:
         wheel_burst_gap_s=_burst_gap(sec, base),
         wheel_max_rotor_rpm=sec.number("wheel_max_rotor_rpm", base.wheel_max_rotor_rpm,
                                        1.0, 200.0),
+        wheel_model=sec.choice("wheel_model", base.wheel_model, WHEEL_MODELS),
+        bets_follow_wheel=sec.get("bets_follow_wheel", bool, base.bets_follow_wheel),
+        held_spin=sec.choice("held_spin", base.held_spin, HELD_SPIN),
     )
 
 

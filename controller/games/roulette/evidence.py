@@ -1,7 +1,8 @@
 """One spin's raw inputs in the journal (``tablectl export --evidence N``; CONTRACT §2, §3).
 
 A spin's window runs from the previous spin's verdict to its own (the last one when it was
-held, then decided): the rotor's edges between the two spins (a fresh tracker acquires the
+held, then decided; a parked spin decided after later games: to its hold, then the
+decision): the rotor's edges between the two spins (a fresh tracker acquires the
 rotor from them, as after a restart, CONTRACT §5), the dealer's inputs, the bets, the
 ball's and the pocket's edges; of a wheel that reports over serial (issue 12), its status
 lines on port ``wheel``. The limits in force are its ``spin_start``'s; bets reopened by
@@ -34,6 +35,12 @@ def evidence_window(journal: Journal, spin: int) -> EvidenceWindow | None:
     if not starts or not verdicts:
         return None
     start, end = starts[-1], verdicts[-1]
+    postlude: tuple[dict[str, Any], ...] = ()
+    if end.get("parked") and end["type"] != "spin_held":
+        # Decided after later games (issue 16): the window closes at the hold, and the
+        # decision, for the one spin a fresh table holds, is played after it.
+        held = [r for r in verdicts if r["type"] == "spin_held"]
+        postlude, end = (_decision(end),), held[-1] if held else end
     before = [r for r in _records_of(journal, _VERDICTS, spin - 1) if r["seq"] < start["seq"]]
     origin = before[-1]["seq"] if before else 0
     opened = journal.db.execute(
@@ -41,7 +48,17 @@ def evidence_window(journal: Journal, spin: int) -> EvidenceWindow | None:
         f"AND json_extract(body, '$.action') IN ({','.join('?' * len(_OPENS))}) LIMIT 1",
         (origin, start["seq"], *_OPENS)).fetchone()
     return EvidenceWindow(origin, end["seq"], start.get("limits"),
-                          () if opened else ({"input": "open_bets"},), meta=_source(end))
+                          () if opened else ({"input": "open_bets"},), meta=_source(end),
+                          postlude=postlude)
+
+
+def _decision(verdict: dict[str, Any]) -> dict[str, Any]:
+    """The input that decided a parked spin, from its decision record (no ``spin``: a
+    fresh table numbers its one spin 1)."""
+    by = {"by": verdict["decided_by"]} if verdict.get("decided_by") else {}
+    if verdict["type"] == "spin_result":
+        return {"input": "confirm_result", "number": verdict["number"], **by}
+    return {"input": "void", "reason": verdict["reason"], **by}
 
 
 def _source(verdict: dict[str, Any]) -> dict[str, Any]:

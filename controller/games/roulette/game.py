@@ -5,8 +5,11 @@ changes nothing), moves the round (:mod:`.round`), hears the wheel through its t
 (:mod:`.wheel`: launches, "no va más", each spin's frozen outcome), journals the verdict
 and settles the bets (:mod:`.bets`, :mod:`.layout`: Art. 13), applies limits changes after
 the game (Art. 16), and resumes after a restart (:mod:`.recovery`). Held spins wait for a
-person's decision (CONTRACT §5). Every input the current state does not allow is refused
-with an ``alarm`` record that says why; nothing is silently dropped.
+person's decision (CONTRACT §5): with ``[roulette] held_spin = "parks"`` (issue 16) a held
+spin is parked, its bets frozen until the decision settles them, and the next games go on;
+with ``bets_follow_wheel`` the wheel's own state 2 opens bets. Every input the current
+state does not allow is refused with an ``alarm`` record that says why; nothing is
+silently dropped.
 """
 
 from __future__ import annotations
@@ -19,10 +22,11 @@ from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
 from controller.games.base import Emit, Schedule
 from controller.games.roulette import recovery
-from controller.games.roulette.art12 import DEALER_REASONS
+from controller.games.roulette.art12 import DEALER_REASONS, REASONS
 from controller.games.roulette.bets import bet_input, check_bet, settlement
 from controller.games.roulette.config import RouletteConfig
 from controller.games.roulette.layout import RouletteBet, layout_for
+from controller.games.roulette.parked import Parked, decision_target
 from controller.games.roulette.round import INPUT_EVENTS, RoundMachine
 from controller.games.roulette.wheel import SpinOutcome, make_tracker
 from controller.store.journal import Journal
@@ -57,6 +61,11 @@ class RouletteGame:
         self._closed_ball_alarmed = False
         self._started = False  # the first event came (the wheel's tracker was told)
         self.held_spin: dict[str, Any] | None = None  # the spin_held record awaiting a decision
+        # Issue 16: spins held and parked (held_spin = "parks"), by spin, with their bets.
+        self.parked: dict[int, Parked] = {}
+        # The dealer closed the table (close_table): the wheel's state 2 opens no bets.
+        self.dealer_closed = False
+        self._last_bet_t: float | None = None  # the last bet of self.bets, when it came
         self.tracker = make_tracker(rc, self.order, schedule, self, config.serial)
         self.machine = RoundMachine(self.journal_transition)
 
@@ -90,6 +99,9 @@ class RouletteGame:
         """The spin still open (in play, or held for the inspector), in words; else None."""
         if self.held_spin is not None:
             return f"spin {self.held_spin['spin']} held for the inspector (no settlement yet)"
+        if self.parked:
+            spins = ", ".join(str(n) for n in sorted(self.parked))
+            return f"spin {spins} parked for the inspector (bets frozen, no settlement yet)"
         if self.tracker.in_play:
             return f"spin {self.game_number} still in play (no verdict)"
         return None
@@ -102,7 +114,8 @@ class RouletteGame:
         Raises:
             RuleViolation: code ``input_refused``, with why: not allowed in this state, the
                 last ball still on the track, no spin in play to void or held to confirm, a
-                void reason outside Art. 12 (d-g), a number not on the wheel, limits out of
+                void reason outside Art. 12 (d-g; a-g for a held
+                spin), a number not on the wheel, limits out of
                 range (Art. 16), or an input a roulette table does not take.
         """
         action = inp.action
@@ -115,12 +128,19 @@ class RouletteGame:
                                     f"{self.machine.current}")
         elif action == "void":
             reason = inp.args.get("reason")
-            if reason not in DEALER_REASONS:
+            if decision_target(self, inp) is not None:
+                # RULES.md §1: "and any other case" is the dealer's or inspector's: a
+                # held spin is voided under whichever Art. 12 reason is the true one.
+                if reason not in REASONS:
+                    raise RuleViolation("input_refused", f"void: reason {show(reason)} is "
+                                        f"not one of {', '.join(REASONS)} (Art. 12 a-g)")
+            elif reason not in DEALER_REASONS:
+                # In play, (a)-(c) are still being measured by the sensors.
                 raise RuleViolation("input_refused", f"void: reason {show(reason)} is not one of "
-                                    f"{', '.join(DEALER_REASONS)} (Art. 12 d-g)")
-            if self.held_spin is None and not self.tracker.in_play:
-                raise RuleViolation("input_refused", f"void ({reason}): no spin in play")
+                                    f"{', '.join(DEALER_REASONS)} (Art. 12 d-g); a held spin "
+                                    "takes any of a-g")
         elif action == "confirm_result":
+            decision_target(self, inp)
             self._held_number(inp)
         elif action == "set_limits":
             self._requested_limits(inp)
@@ -145,17 +165,21 @@ class RouletteGame:
             self.machine.send(INPUT_EVENTS[action])
             if action != "no_more_bets":
                 self._closed_ball_alarmed = False
+                self.dealer_closed = action == "close_table"
                 if action == "close_table":
                     self._return_bets("table closed")
                 self.apply_pending_limits()
         elif action == "void":
             reason = str(inp.args["reason"])
-            if self.held_spin is not None:
-                self._decide_held(inp, None, reason)
-            else:
+            target = decision_target(self, inp)
+            if target is None:
                 self.tracker.void(inp.t, reason)
+            else:
+                self._decide_held(inp, target, None, reason)
         elif action == "confirm_result":
-            self._decide_held(inp, self._held_number(inp), None)
+            target = decision_target(self, inp)
+            assert target is not None
+            self._decide_held(inp, target, self._held_number(inp), None)
         else:
             self._set_limits(self._requested_limits(inp))
 
@@ -175,25 +199,34 @@ class RouletteGame:
         number = inp.args.get("number")
         if type(number) is int and 0 <= number <= 36:
             number = str(number)  # `tablectl input confirm_result number=17` sends 17
-        if self.held_spin is None:
-            raise RuleViolation("input_refused", "confirm_result: no spin is held (only a held "
-                                "spin's number is given by hand)")
         if not isinstance(number, str) or number not in self.order:
             raise RuleViolation("input_refused", f"confirm_result: number {show(number)} is "
                                 f"not a pocket of this {self.config.rules.wheel} wheel")
         return number
 
-    def _decide_held(self, inp: DealerInput, number: str | None, reason: str | None) -> None:
-        """Journal the decision on the held spin, with who took it, then settle it."""
-        held = self.held_spin
-        assert held is not None
-        self.held_spin = None
+    def _decide_held(self, inp: DealerInput, spin: int, number: str | None,
+                     reason: str | None) -> None:
+        """Journal the decision on held spin ``spin``, with who took it, then settle it: the
+        table's held spin moves the round on; a parked one settles its frozen bets, in
+        the journal's order, whatever game is under way (issue 16)."""
+        parked = self.parked.pop(spin, None)
+        held = parked.held if parked is not None else self.held_spin
+        assert held is not None and held["spin"] == spin
+        if parked is None:
+            self.held_spin = None
         by = inp.args.get("by")
         decided_by = by if isinstance(by, str) and by else "dealer"
         keep = {k: v for k, v in held.items() if k not in (
             "type", "seq", "t", "reason", "details", "candidate", "spin", "evidence")}
         common = {"decided_by": decided_by, "held_for": held.get("details"), **keep}
-        spin = held["spin"]
+        if parked is not None:
+            kind = "spin_result" if number is not None else "spin_invalid"
+            fields: dict[str, Any] = ({"number": number, "pocket_index": self.order.index(
+                number)} if number is not None else {"reason": reason, "reasons": [reason]})
+            self.emit(kind, spin=spin, **fields, **common)  # common: parked=True
+            for bet in parked.bets:
+                self.emit("settlement", game=spin, **settlement(bet, number))
+            return
         if number is not None:
             self.emit("spin_result", spin=spin, number=number,
                       pocket_index=self.order.index(number), **common)
@@ -225,13 +258,19 @@ class RouletteGame:
         return Limits(lo, hi)
 
     def _set_limits(self, limits: Limits) -> None:
-        """Seed 001 Art. 16: limits change "despues de concluir dicha partida". A game starts
-        when bets open (RULES.md §1 decision): while the table is closed the change applies
-        at once; made while bets are open, a ball is in play or the spin is not yet settled,
-        it is journaled as ``requested`` and applies once that game is settled (or the table
-        is closed). A later request before then replaces it."""
+        """Seed 001 Art. 16: limits change "previa comunicación a los jugadores que se
+        encuentran en la mesa y despues de concluir dicha partida". First the players are
+        told: a ``limits_announced`` record ("from the next spin, limits 5–500", for the
+        display). A game starts when bets open (RULES.md §1 decision): while the table is
+        closed the change applies at once, after its announcement; made while bets are
+        open, a ball is in play or the spin is not yet settled, it is journaled as
+        ``requested`` and applies once that game is settled (or the table is closed). A
+        later request before then replaces it, announced in its turn."""
         self.pending_limits = limits
         at_once = self.state == "closed"
+        self.emit("limits_announced", game=self.game_number, min_bet=limits.min_bet,
+                  max_bet=limits.max_bet, applies="now" if at_once else "after_game",
+                  text=f"from the next spin, limits {limits.min_bet}\u2013{limits.max_bet}")
         self.emit("config_change", key="limits", min_bet=limits.min_bet,
                   max_bet=limits.max_bet, status="requested",
                   note="table closed: applies at once" if at_once else
@@ -270,6 +309,7 @@ class RouletteGame:
         placed = check_bet(bet, self.state, self.layout, self.config.rules.boxes, self.limits)
         self.emit("bet", t=bet.t, game=self.game_number, **bet_input(bet))
         self.bets.append(placed)
+        self._last_bet_t = bet.t
 
     # -- the wheel (WheelListener) ---------------------------------------------------
     def gpio(self, edge: GpioEdge) -> None:
@@ -314,10 +354,19 @@ class RouletteGame:
         self.machine.send("launch")
         return self.game_number
 
-    def auto_no_more_bets(self) -> None:
-        """The wheel's automatic "no va más" closes bets while the ball is in play."""
+    def auto_no_more_bets(self, sent: float | None) -> str | None:
+        """The wheel's automatic "no va más" closes bets while the ball is in play. When
+        the wheel sent it at ``sent`` (its line's first byte, earlier than now for a line
+        split across reads), a bet taken since came after it: the spin is held for the
+        inspector (CONTRACT §5; issue 16 item 11), never settled as if on time."""
         if self.state == "ball_in_play":
             self.machine.send("call_no_more_bets")
+        last = self._last_bet_t
+        if sent is None or not self.bets or last is None or last <= sent:
+            return None
+        return (f"a bet was taken at {last:.3f} s, after the wheel's \"no va más\" began "
+                f"arriving at {sent:.3f} s (its line came split across reads): it may "
+                "be late")
 
     def spin_concluded(self, outcome: SpinOutcome) -> None:
         """Journal the spin's verdict from its outcome, then settle (none while held)."""
@@ -325,10 +374,16 @@ class RouletteGame:
         evidence = outcome.evidence
         if outcome.held:
             # CONTRACT §5: no settlement until a person decides (confirm_result or void).
-            self.held_spin = self.emit(
+            parks = self.config.rules.parks
+            held = self.emit(
                 "spin_held", spin=spin, reason="sensor_fault", candidate=outcome.candidate,
+                **({"parked": True} if parks else {}),
                 **{**evidence, "details": dict(outcome.held)})
             self.machine.send("declare_held")
+            if parks:
+                self._park(held)
+            else:
+                self.held_spin = held
             return
         if outcome.number is not None:
             self.emit("spin_result", spin=spin, number=outcome.number,
@@ -341,6 +396,29 @@ class RouletteGame:
         # After a dealer's void the ball may still run: the table waits, as after a restart,
         # until the ball is out and the dealer opens bets.
         self._settle(outcome.number, await_dealer=outcome.declared)
+
+    def _park(self, held: dict[str, Any]) -> None:
+        """Issue 16: the held spin's bets are frozen with it until a person decides it;
+        the table closes (its ball may still run) and the next game starts: the wheel's
+        state 2 or the dealer opens its bets. A limits change waiting applies now (Art.
+        16: no bet is taken for the parked game any more)."""
+        spin = held["spin"]
+        self.parked[spin] = Parked(held, self.bets)
+        self.bets = []
+        self.machine.send("park")
+        self.apply_pending_limits()
+        self.game_number = spin + 1
+
+    def wheel_bets_open(self, t: float, seen: str) -> None:
+        """The wheel shows a new game's bets open (its state 2, ``seen``): with
+        ``bets_follow_wheel`` a table closed by no person opens bets (issue 16); a table
+        the dealer closed, or one with a spin held, waits for a person."""
+        if (not self.config.rules.follows_wheel or self.dealer_closed
+                or self.state != "closed" or self.tracker.busy is not None):
+            return
+        self._closed_ball_alarmed = False
+        self.machine.send("wheel_open_bets")
+        self.apply_pending_limits()
 
     # -- settlement (Art. 13) --------------------------------------------------------
     def _settle(self, number: str | None, await_dealer: bool = False) -> None:
@@ -362,7 +440,8 @@ class RouletteGame:
     def checkpoint(self) -> dict[str, Any] | None:
         """What a fresh table needs to go on from here, when this is a game boundary: no
         spin in play or held, no bet on the layout, no limits change waiting (a settled
-        spin; the table closed). None otherwise."""
+        spin; the table closed); parked spins go into it with their frozen bets. None
+        otherwise."""
         if (self.bets or self.held_spin is not None or self.tracker.in_play
                 or self.pending_limits is not None or self.state not in ("bets_open", "closed")):
             return None

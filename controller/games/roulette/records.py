@@ -41,11 +41,15 @@ class _Measured:
     lap_times: list[float] | Absent = ABSENT
     rotor_periods: list[float] | Absent = ABSENT
     pocket_readings: list[dict[str, Any]] | Absent = ABSENT
+    release_index: int | Absent = ABSENT  # the pocket under the ball at its launch
     details: dict[str, Any] | Absent = ABSENT
     ball_revolutions_max: int | Absent = ABSENT
     recovered_passes: list[dict[str, Any]] | Absent = ABSENT
     sensor_faults: dict[str, int] | Absent = ABSENT
     decided_by: str | Absent = ABSENT  # a held spin decided by a person (CONTRACT §5)
+    # Issue 16: a held spin parked (its bets frozen while the next games go on), and the
+    # decision on it (journaled whenever it comes, with the settlements of its bets).
+    parked: bool | Absent = ABSENT
     held_for: dict[str, str] | Absent | None = ABSENT
     # The serial wheel's (controller.games.roulette.serial_wheel.play).
     no_more_bets_t: float | Absent | None = ABSENT
@@ -100,10 +104,26 @@ class Bet:
     which: int | Absent = ABSENT
 
 
+@record("limits_announced")
+class LimitsAnnounced:
+    """Seed 001 Art. 16: the players are told of a limits change before it takes effect
+    ("previa comunicación a los jugadores que se encuentran en la mesa"): the limits to come
+    (whole chips); ``applies`` ``now`` (the table is closed) or ``after_game`` (once game
+    ``game`` is settled); the ``text`` a display shows, "from the next spin, limits
+    5–500"."""
+
+    game: int
+    min_bet: int
+    max_bet: int
+    applies: str
+    text: str
+
+
 @extends("alarm")
 class AlarmGame:
     game: int | Absent = ABSENT
 
 
-RECORDS: tuple[type, ...] = (SpinStart, SpinResult, SpinInvalid, SpinHeld, Bet, AlarmGame)
+RECORDS: tuple[type, ...] = (SpinStart, SpinResult, SpinInvalid, SpinHeld, Bet, LimitsAnnounced,
+                             AlarmGame)
 """Everything a roulette table journals besides the shared records."""

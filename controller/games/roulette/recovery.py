@@ -7,7 +7,9 @@ checkpoint itself (:func:`from_checkpoint`): the last table state, the spins sta
 concluded, the bets not yet settled, the limits. :func:`recover` resumes the game from it: a
 spin cut by the stop, or a game cut after "no va más" and before its launch, is voided
 (``interrupted``) and its bets returned, a held spin stays held, a game with bets still open
-goes on under its limits, nothing journaled is repeated. Each input is journaled whole (one
+goes on under its limits, nothing journaled is repeated. Spins parked while held (issue 16,
+``held_spin = "parks"``) stay parked with their frozen bets, whatever came after them; a
+decision on one journaled before the stop is not repeated. Each input is journaled whole (one
 transaction), so a concluded spin always has its settlements: one without (a journal cut by
 hand, or written before format 2) is named in an ``unsettled_bet`` alarm, never paid by the
 restart.
@@ -19,8 +21,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from controller.core.config import Limits
-from controller.games.roulette.bets import bet_key, settlement
+from controller.games.roulette.bets import bet_fields, bet_key, settlement
 from controller.games.roulette.layout import make_bet
+from controller.games.roulette.parked import Parked
 from controller.games.roulette.round import RoundMachine
 
 if TYPE_CHECKING:
@@ -39,7 +42,9 @@ class RouletteRecovery:
     the bet records with no settlement yet; ``outcomes`` maps each concluded spin to its
     number (None for an invalid spin); ``interrupted_spin`` a spin started and never
     concluded; ``limits`` the last applied limits change, ``pending_limits`` one requested
-    and not applied yet; ``held`` the last spin held and not decided.
+    and not applied yet; ``held`` the last spin held and not decided; ``parked`` the
+    spins parked and not decided (spin -> its ``spin_held`` record; their bets are among
+    ``unsettled``); ``dealer_closed`` the table's last move was the dealer's close_table.
     """
 
     state: str = "closed"
@@ -50,16 +55,23 @@ class RouletteRecovery:
     limits: Limits | None = None
     pending_limits: Limits | None = None
     held: dict[str, Any] | None = None
+    parked: dict[int, dict[str, Any]] = field(default_factory=dict)
+    dealer_closed: bool = False
 
 
 def checkpoint_state(game: RouletteGame) -> dict[str, Any]:
     """A checkpoint's ``state`` at a game boundary: the table's state, the last spin
     concluded, the limits in force when a change set them (else the config's apply)."""
     changed = game.limits != game.config.limits
+    parked = [{"held": p.held, "bets": [{"game": spin, "box": b.box, "kind": b.kind,
+                                          "amount": b.amount, **bet_fields(b)}
+                                         for b in p.bets]}
+              for spin, p in sorted(game.parked.items())]
     return {"boundary": f"spin {game.game_number - 1} settled" if game.game_number > 1
             else "before the first spin", "table_state": game.state,
             "last_spin": game.game_number - 1,
-            "limits": game.limits_record() if changed else None}
+            "limits": game.limits_record() if changed else None,
+            "parked": parked, "dealer_closed": game.dealer_closed}
 
 
 def from_checkpoint(state: dict[str, Any] | None) -> RouletteRecovery:
@@ -70,6 +82,11 @@ def from_checkpoint(state: dict[str, Any] | None) -> RouletteRecovery:
         found.last_spin = state["last_spin"]
         limits = state.get("limits")
         found.limits = Limits(limits["min_bet"], limits["max_bet"]) if limits else None
+        for entry in state.get("parked", ()):
+            found.parked[entry["held"]["spin"]] = entry["held"]
+            found.unsettled.extend(entry["bets"])
+        # A checkpoint older than issue 16 at a closed table: as if the dealer closed it.
+        found.dealer_closed = state.get("dealer_closed", found.state == "closed")
     return found
 
 
@@ -79,17 +96,26 @@ def scan_journal(records: list[dict[str, Any]], found: RouletteRecovery | None =
     from what ``found`` (the checkpoint's) knows already."""
     found = found or RouletteRecovery()
     open_spin: int | None = None
-    unsettled: list[dict[str, Any]] = []
+    unsettled: list[dict[str, Any]] = list(found.unsettled)
     for r in records:
         kind = r["type"]
         if kind not in RECORD_TYPES:
             continue
         if kind == "state":
             found.state = r["to"]
+            found.dealer_closed = r.get("trigger") == "close_table"
         elif kind == "spin_start":
             open_spin = r["spin"]
+        elif kind == "spin_held" and r.get("parked"):
+            found.parked[r["spin"]] = r
+            found.last_spin = max(found.last_spin, r["spin"])
+            if open_spin == r["spin"]:
+                open_spin = None
         elif kind == "spin_held":
             found.held = r
+        elif kind in ("spin_result", "spin_invalid") and r.get("parked"):
+            found.parked.pop(r["spin"], None)  # decided later: another game may be open
+            found.outcomes[r["spin"]] = r.get("number")
         elif kind in ("spin_result", "spin_invalid"):
             open_spin = None
             found.held = None
@@ -131,6 +157,9 @@ def recover(game: RouletteGame, found: RouletteRecovery) -> None:
     """
     last = found.last_spin
     game.game_number = last + 1
+    game.dealer_closed = found.dealer_closed
+    for spin, held in found.parked.items():
+        game.parked[spin] = Parked(held, [])
     if found.limits is not None:
         game.limits = found.limits
     game.pending_limits = found.pending_limits
@@ -180,9 +209,11 @@ def recover(game: RouletteGame, found: RouletteRecovery) -> None:
         if spin == interrupted:  # voided: its bets are returned
             game.emit("settlement", game=spin, note="settled on restart",
                       **settlement(bet, None))
+        elif spin in game.parked:  # frozen until the decision
+            game.parked[spin].bets.append(bet)
         elif spin in found.outcomes:
             game.emit("alarm", code="unsettled_bet", game=spin, bet=bet_input_of(record),
-                      message=f"record {record['seq']}: a {record['kind']} bet of "
+                      message=f"record {record.get('seq')}: a {record['kind']} bet of "
                       f"{record['amount']} on box {record['box']} for spin {spin}, which is "
                       "concluded, has no settlement (the journal was cut in the middle of an "
                       "input): not paid by the restart; the inspector settles it")

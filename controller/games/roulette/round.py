@@ -3,8 +3,10 @@
 The round ("jugada") goes: table closed → bets open → ball in play → no more bets
 ("no va más") → result or invalid ("tiro no válido", Art. 12), or held for the inspector
 (CONTRACT §5) → settled (Art. 13) → bets open again; a limits change waits for the
-settlement (Art. 16). The game (:mod:`controller.games.roulette.game`) drives it;
-python-statemachine refuses every event the state does not allow (never ignored).
+settlement (Art. 16). A held spin that parks (issue 16) closes the table for the next game;
+an automated wheel's state 2 may open bets (``wheel_open_bets``). The game
+(:mod:`controller.games.roulette.game`) drives it; python-statemachine refuses every
+event the state does not allow (never ignored).
 """
 
 from __future__ import annotations
@@ -36,10 +38,12 @@ class RoundMachine(StateChart):
     settled = State()
 
     open_bets = closed.to(bets_open)
+    wheel_open_bets = closed.to(bets_open)  # issue 16: the wheel's state 2 (bets_follow_wheel)
     close_table = bets_open.to(closed)
     launch = bets_open.to(ball_in_play) | no_more_bets.to.itself(internal=True)
     call_no_more_bets = bets_open.to(no_more_bets) | ball_in_play.to(no_more_bets)
     declare_held = ball_in_play.to(held) | no_more_bets.to(held)
+    park = held.to(closed)  # issue 16: held_spin = "parks", the bets frozen with the spin
     declare_result = ball_in_play.to(result) | no_more_bets.to(result) | held.to(result)
     declare_invalid = ball_in_play.to(invalid) | no_more_bets.to(invalid) | held.to(invalid)
     settle = result.to(settled) | invalid.to(settled)

@@ -77,9 +77,15 @@ class WheelListener(Protocol):
         3.306 s"). Returns the new spin's number once it is journaled (``spin_start``), or
         None when the table takes no spin now (the listener journals why)."""
 
-    def auto_no_more_bets(self) -> None:
+    def auto_no_more_bets(self, sent: float | None) -> str | None:
         """The wheel calls "no va más" itself (the ball slows down past
-        ``auto_no_more_bets_lap_s``; an automated wheel's own state)."""
+        ``auto_no_more_bets_lap_s``; an automated wheel's own state, whose line began
+        arriving at ``sent`` seconds). Returns why a bet taken after ``sent`` makes the
+        spin uncertain, if one was, else None."""
+
+    def wheel_bets_open(self, t: float, seen: str) -> None:
+        """An automated wheel shows a new game's bets open (its state 2) at ``t``; the
+        listener opens bets when ``bets_follow_wheel`` lets it (issue 16)."""
 
     def spin_concluded(self, outcome: SpinOutcome) -> None:
         """The spin is concluded: a result, an invalid spin or a held one; once per spin."""

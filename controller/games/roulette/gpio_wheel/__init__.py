@@ -8,6 +8,9 @@ Its modules, one job each:
 - ``rotor``: the rotor's period, speed and direction (Art. 12 f, g).
 - ``ball_track``: the ball's passes and the ones a sensor missed (Art. 12 a).
 - ``pockets``: pocket readings decoded and confirmed (CONTRACT §1 "Winning pocket").
+- ``readings``: the tracker's part that keeps the readings and tells a second ball.
+- ``timing``: each reading's angle error bound, from the spread its stamps show.
+- ``pocket_sensor``: whether ``ball_pocket`` still works, across spins.
 - ``suspended_wait``: the wait of Art. 12 (c) in real rotor revolutions.
 - ``spin_record``: what one spin measured, and its evidence for the journal.
 """

@@ -10,13 +10,19 @@ Decisions where the contract leaves room (hardware.md, "Spin verdicts"):
 - A gap in which both missed passes counts the laps it can hold: at most gap / last lap (a
   ball does not speed up), at least the fewest laps growing by at most
   ``drop_timeout_factor`` each; when the two differ the revolutions are a range.
+- A pass after the ball was taken for gone whose next lap is a quarter shorter than the
+  ball's last one is a second ball (:class:`Revival`), not this ball's.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from controller.games.roulette.gpio_wheel.spin_record import Spin
 
 _LAP_JITTER = 0.02  # a lap may look this much shorter than the one before (sensor timing)
+_SECOND_BALL_LAP = 0.25  # a lap this much shorter than the last: another ball
 
 
 def lap_count_range(gap: float, last_lap: float, growth: float) -> tuple[int, int]:
@@ -130,3 +136,44 @@ def drop_tentative(spin: Spin) -> None:
         spin.recovered.pop()
         spin.extra_max += 1
         spin.tentative = None
+
+
+@dataclass(frozen=True)
+class Revival:
+    """What the spin's ball track was when a pass came after the ball was taken for gone
+    (``left_t``): a pass both sensors missed, or a second ball (issue 16). The first lap
+    after it tells: a ball never laps faster than it did before it slowed
+    (:meth:`impossible`); then :meth:`undo` puts the track back."""
+
+    left_t: float
+    wait: Any
+    passes: int
+    recovered: int
+    extra_max: int
+    ball_b: int
+    last_lap: float
+
+    @classmethod
+    def take(cls, spin: Spin, wait: Any) -> Revival | None:
+        passes = spin.passes
+        if spin.left_t is None or len(passes) < 2:
+            return None
+        return cls(spin.left_t, wait, len(passes), len(spin.recovered), spin.extra_max,
+                   len(spin.ball_b), passes[-1] - passes[-2])
+
+    def impossible(self, spin: Spin, t: float) -> bool:
+        """A ``ball_a`` pass at ``t`` after the revival makes a lap much shorter than the
+        ball's last one before it left (a quarter off: sensor timing, a real lap series'
+        own unevenness): not the same ball."""
+        passes = spin.passes
+        return (len(passes) > self.passes
+                and t - passes[-1] < (1 - _SECOND_BALL_LAP) * self.last_lap)
+
+    def undo(self, spin: Spin) -> None:
+        """The spin's track as it was before the revival (the second ball is no evidence)."""
+        del spin.passes[self.passes:]
+        del spin.recovered[self.recovered:]
+        del spin.ball_b[self.ball_b:]
+        spin.extra_max = self.extra_max
+        spin.tentative = None
+        spin.left_t = self.left_t

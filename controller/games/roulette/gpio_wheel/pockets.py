@@ -44,7 +44,9 @@ def decode(readings: Sequence[PocketReading], rev: Revolution, order: tuple[str,
     shift = pocket_deg / 360.0 if rev.direction == "cw" else -pocket_deg / 360.0
     for reading in readings:
         if reading.index is None and rev.start <= reading.t < rev.end:
-            k = round(((reading.t - rev.start) / rev.period - shift) * n) % n
+            x = ((reading.t - rev.start) / rev.period - shift) * n
+            k = round(x) % n
+            reading.margin_deg = (0.5 - abs(x - round(x))) * 360.0 / n
             reading.index = (n - k) % n if rev.direction == "cw" else k
             reading.number = order[reading.index]
             reading.period = rev.period

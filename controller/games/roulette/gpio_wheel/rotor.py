@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from controller.games.base import Schedule, TimerHandle
 from controller.games.roulette import art12
@@ -59,6 +59,7 @@ class Revolution:
     faults: tuple[tuple[str, str], ...] = ()
     reasons: tuple[Finding, ...] = ()
     uncertain: bool = False
+    b_at: float | None = None  # its one rotor_b activation, when measured
 
     @property
     def rpm(self) -> float:
@@ -87,6 +88,8 @@ class RotorTracker:
     direction: str | None = None
     b_since_a: list[float] = field(default_factory=list)
     _timer: TimerHandle | None = None
+    _b_up: float | None = None  # the rise of a rotor_b pass not fallen yet
+    _rested: set[float] = field(default_factory=set)  # rises of passes the rotor rested in
 
     @property
     def acquired(self) -> bool:
@@ -95,6 +98,24 @@ class RotorTracker:
 
     def rotor_b(self, t: float) -> None:
         self.b_since_a.append(t)
+        self._b_up = t
+
+    def rotor_b_fell(self, t: float) -> None:
+        """``rotor_b`` went inactive at ``t``: a pass that lasted over a quarter of the last
+        period (a pass lasts about 1 %) was the rotor at rest with its marker in front of
+        ``rotor_b``, not a turn."""
+        up, self._b_up = self._b_up, None
+        if up is not None and self._resting(up, t):
+            self._rested.add(up)
+
+    def _resting(self, rise: float, now: float) -> bool:
+        return now - rise > 0.25 * (self.period or 60.0 / self.min_rotor_rpm)
+
+    def turning_b(self, now: float) -> list[float]:
+        """The ``rotor_b`` passes since the last ``rotor_a`` that show the rotor turning: not
+        one it rested in (issue 16: up from 54.95 s to 60.99 s is a rotor at rest)."""
+        return [b for b in self.b_since_a if b not in self._rested
+                and not (b == self._b_up and self._resting(b, now))]
 
     def rotor_a(self, t: float, ball_in_play: bool) -> Revolution | None:
         """Close the revolution that ``rotor_a`` at ``t`` ends; None while acquiring."""
@@ -105,6 +126,7 @@ class RotorTracker:
     def _close(self, t: float, ball_in_play: bool) -> Revolution | None:
         last, bs, prev = self.last_a, self.b_since_a, self.period
         self.b_since_a = []
+        self._rested.clear()
         if last is None:
             self.last_a = t
             return None
@@ -130,7 +152,8 @@ class RotorTracker:
                                           f"as the one before ({self.direction}): a fault"))
                 return self._whole(last, t, period, self.direction, prev, ball_in_play,
                                    False, faults)
-            return self._whole(last, t, period, direction, prev, ball_in_play, True, faults)
+            return replace(self._whole(last, t, period, direction, prev, ball_in_play, True,
+                                       faults), b_at=bs[0])
         if k == 0 and steady:
             faults.append(("rotor_b", f"rotor_b missed its pass in the rotor revolution ending "
                                       f"at {t:.3f} s; the rotor's period is steady"))
@@ -159,7 +182,10 @@ class RotorTracker:
             return Revolution(last, t, period, None, False, uncertain=True, faults=(
                 ("rotor_b", f"rotor_b fired {k} times in a rotor revolution of {period:.3f} s "
                             f"(the one before: {prev:.3f} s) ending at {t:.3f} s"),))
-        faults.append(("rotor_b" if k else "rotor_a",
+        # No rotor_b in a revolution that is not shorter than the last: rotor_b is silent
+        # (a short one with none is a rotor_a pass too many).
+        silent_b = k > 0 or prev is None or period >= prev / (1 + _STEADY)
+        faults.append(("rotor_b" if silent_b else "rotor_a",
                        f"rotor_b fired {k} times in a rotor revolution of {period:.3f} s ending "
                        f"at {t:.3f} s (expected once)"))
         return Revolution(last, t, period, None, False, faults=tuple(faults))
@@ -196,7 +222,7 @@ class RotorTracker:
         across the silence."""
         self._timer = None
         last, period = self.last_a, self.period
-        if (last is not None and period is not None and self.turned_without_a()
+        if (last is not None and period is not None and self.turned_without_a(t)
                 and t + period <= last + 4 * period):
             deadline = t + period
             self._timer = self.schedule(deadline, lambda: self._silent(deadline))
@@ -206,11 +232,33 @@ class RotorTracker:
         self.period = None
         self.direction = None
         self.b_since_a = []
+        self._rested.clear()
 
-    def turned_without_a(self) -> bool:
-        """``rotor_b`` fired past half a turn after the last ``rotor_a`` (its own pass
+    def turned_without_a(self, now: float) -> bool:
+        """``rotor_b`` passed past half a turn after the last ``rotor_a`` (its own pass
         follows ``rotor_a`` by ``rotor_b_deg`` turning clockwise, and precedes it turning
-        counterclockwise): the rotor turned on while ``rotor_a`` was silent."""
+        counterclockwise), by ``now`` seconds: the rotor turned on while ``rotor_a`` was
+        silent. A ``rotor_b`` that stays up is a rotor at rest in front of it."""
         if self.last_a is None or self.period is None:
             return False
-        return any(b > self.last_a + 0.5 * self.period for b in self.b_since_a)
+        last, period = self.last_a, self.period
+        return any(b > last + 0.5 * period for b in self.turning_b(now))
+
+
+def rotor_b_dead(run: list[float], period: float, without_b: bool, b_seen: int,
+                 launch_direction: str | None, budget: int) -> Finding | None:
+    """CONTRACT §1 (f) at a rotor revolution of ``period`` seconds closed in a spin in
+    play: ``rotor_a`` fires every revolution, steadily (``run``: the periods so far with no
+    ``rotor_b``, kept here), and ``rotor_b`` not once in the spin (``b_seen``) nor in the
+    turn before it (``launch_direction`` None: the direction was not known at the launch),
+    for more revolutions than the error ``budget``: the sensors disagree, certain (issue
+    16), not a sensor fault to hold for. None otherwise."""
+    if not without_b or b_seen:
+        run.clear()
+        return None
+    if run and abs(period - run[-1]) > _STEADY * run[-1]:
+        run.clear()  # not steady: rotor_a's own passes are in doubt
+    run.append(period)
+    if launch_direction is None and len(run) > budget:
+        return art12.wheel_malfunction_sensors(len(run))
+    return None

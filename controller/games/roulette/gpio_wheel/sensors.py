@@ -7,6 +7,7 @@ target reaches the sensor) and counts every correction it makes against that inp
 - a rise closer to the input's last activation than physically possible (``min_lap_s`` for
   the ball track, ``min_rotor_period_s`` for the rotor and the pocket sensor) is chatter of
   the same pass: merged;
+- the same level reported again at the same time (lgpio can repeat a level) is no edge;
 - a rise while the input is already active means its fall was missed: still an activation;
 - a fall while the input is already inactive means its rise was missed: for the ball-track
   sensors the fall marks the pass (a pass lasts milliseconds); for the rotor sensors it is a
@@ -52,6 +53,7 @@ class EdgeFilter:
     budget: int
     levels: dict[str, int] = field(default_factory=dict)
     last_rise: dict[str, float] = field(default_factory=dict)
+    last_edge: dict[str, float] = field(default_factory=dict)  # to the trace's microsecond
     faults: Counter[str] = field(default_factory=Counter)
     _chattered: dict[str, float] = field(default_factory=dict)
     _alarmed: set[tuple[str, str]] = field(default_factory=set)
@@ -76,7 +78,11 @@ class EdgeFilter:
         kind in a spin (:meth:`first`).
         """
         previous = self.levels.get(name, 0)
+        if level == previous and self.last_edge.get(name) == round(t, 6):
+            # lgpio may report a level twice at the same time: no edge, no correction.
+            return None, False, None
         self.levels[name] = level
+        self.last_edge[name] = round(t, 6)
         if level == 0:
             if previous == 0:
                 return self._missed_rise(name, t)

@@ -30,10 +30,17 @@ class PocketReading:
     period: float | None = None
     fraction: float = 0.0
     trend: float | None = None
+    margin_deg: float | None = None  # from the decoded position to the pocket's nearer edge
+    error_deg: float | None = None  # the bound of its angle error, from the stamps' timing
 
     def as_record(self) -> dict[str, Any]:
-        return {"t": round(self.t, 6), "index": self.index, "number": self.number,
-                "orphan": self.orphan}
+        out: dict[str, Any] = {"t": round(self.t, 6), "index": self.index,
+                               "number": self.number, "orphan": self.orphan}
+        if self.error_deg is not None:
+            out["angle_error_deg"] = round(self.error_deg, 3)
+        if self.margin_deg is not None:
+            out["edge_margin_deg"] = round(self.margin_deg, 3)
+        return out
 
 
 @dataclass
@@ -64,6 +71,11 @@ class Spin:
     held: dict[str, str] = field(default_factory=dict)
     faults: dict[str, list[str]] = field(default_factory=dict)
     launch_rotor_direction: str | None = None
+    second_ball: float | None = None  # a ball on the track after this one left it
+    rotor_b_seen: int = 0  # rotor_b activations since the launch
+    periods_without_b: list[float] = field(default_factory=list)  # rotor_a alone, in a row
+    release: PocketReading | None = None  # the pocket under the ball at its launch
+    release_deg: float = 0.0  # the angle of the sensor that saw the launch
     declared: bool = False
     concluded: bool = False
 
@@ -112,6 +124,8 @@ class Spin:
             "pocket_readings": [r.as_record() for r in self.readings],
             "details": {r: self.reasons[r] for r in reasons},
         }
+        if self.release is not None and self.release.index is not None:
+            out["release_index"] = self.release.index
         if self.extra_max:
             out["ball_revolutions_max"] = len(self.passes) + self.extra_max
         if self.recovered:

@@ -24,6 +24,7 @@ Decisions where the contract leaves room (hardware.md, "Spin verdicts"):
 
 from __future__ import annotations
 
+from collections import deque
 from types import MappingProxyType
 from typing import Any
 
@@ -32,14 +33,16 @@ from controller.games.base import Schedule, TimerHandle
 from controller.games.roulette import art12
 from controller.games.roulette.config import WHEEL_INPUTS, RouletteConfig
 from controller.games.roulette.gpio_wheel import ball_track, pockets
-from controller.games.roulette.gpio_wheel.rotor import Revolution, RotorTracker
+from controller.games.roulette.gpio_wheel.pocket_sensor import PocketSensor
+from controller.games.roulette.gpio_wheel.readings import PocketReadings
+from controller.games.roulette.gpio_wheel.rotor import Revolution, RotorTracker, rotor_b_dead
 from controller.games.roulette.gpio_wheel.sensors import Correction, EdgeFilter
 from controller.games.roulette.gpio_wheel.spin_record import PocketReading, Spin
 from controller.games.roulette.gpio_wheel.suspended_wait import SuspendedWait
 from controller.games.roulette.wheel import SpinOutcome, WheelListener
 
 
-class GpioWheelTracker:
+class GpioWheelTracker(PocketReadings):
     """Turns wheel-sensor edges into concluded spins (a :class:`~controller.games.roulette.
     wheel.WheelTracker`; seed 001 Art. 12; CONTRACT §1, §5).
 
@@ -74,6 +77,9 @@ class GpioWheelTracker:
         self._wait: SuspendedWait | None = None  # from the moment the ball left the track
         self._long_lap_called = False
         self._prev_whole: Revolution | None = None
+        self._pocket_sensor = PocketSensor()
+        self._revival: ball_track.Revival | None = None  # a pass after the ball left
+        self._recent: deque[Revolution] = deque(maxlen=8)  # measured whole revolutions
 
     # -- what the game asks --------------------------------------------------------
     @property
@@ -112,11 +118,16 @@ class GpioWheelTracker:
         t, orphan, correction = self.filter.edge(name, edge.t, edge.level)
         if correction is not None:
             self._fault(correction)
+        if name == "rotor_b" and edge.level == 0:
+            self.rotor.rotor_b_fell(edge.t)
         if t is None:
             return
         if name == "rotor_a":
             self._rotor_a(t)
         elif name == "rotor_b":
+            if self.in_play:
+                assert self.spin is not None
+                self.spin.rotor_b_seen += 1
             self.rotor.rotor_b(t)
         elif name == "ball_pocket":
             self._pocket(t, orphan)
@@ -147,9 +158,16 @@ class GpioWheelTracker:
         if self.filter.first(correction):
             self.listener.alarm("sensor_fault", correction.message)
 
-    def _missed_ball_a(self, message: str | None) -> None:
-        if message is not None:
+    def _missed_ball_a(self, message: str | None, unseen: bool = False) -> None:
+        """A pass ``ball_a`` missed: journaled; counted against its error budget only when
+        no sensor saw it (``unseen``: counted from the lap times). A pass ``ball_b`` saw is
+        counted from ``ball_b``, certain (issue 16)."""
+        if message is None:
+            return
+        if unseen:
             self._fault(self.filter.count("ball_a", "missed_pass", message))
+        else:
+            self._fault(Correction("ball_a", "seen_by_ball_b", message))
 
     # -- launches and the ball -----------------------------------------------------
     def _ball(self, name: str, t: float) -> None:
@@ -157,21 +175,28 @@ class GpioWheelTracker:
         when the table takes one. A running ball never starts a spin (CONTRACT §5): an
         activation up to ``_track_until`` belongs to the last spin's ball (still running,
         or a pass both sensors missed may still come)."""
+        if self.in_play and self.spin is not None and self.spin.track_judged:
+            self._second_ball(self.spin, name, t)
+            return
         if self.spin is None or t > self._track_until:
             number = self.listener.ball_launched(t, f"{name} at {t:.3f} s")
             if number is None:
                 return
-            self._launch(number, t)
+            self._launch(number, t, name)
         if name == "ball_a":
             self._ball_a(t)
         else:
             self._ball_b(t)
 
-    def _launch(self, number: int, t: float) -> None:
-        """Start tracking spin ``number`` at ``t`` (the first ball activation)."""
+    def _launch(self, number: int, t: float, name: str) -> None:
+        """Start tracking spin ``number`` at ``t`` (the first ball activation, of sensor
+        ``name``: where the ball was released, for the dealer's signature)."""
         self._cancel()
         self.filter.reset()
-        self.spin = Spin(number, t, launch_rotor_direction=self.rotor.direction)
+        self.spin = Spin(number, t, launch_rotor_direction=self.rotor.direction,
+                         release=PocketReading(t), release_deg=(
+                             0.0 if name == "ball_a" else self.cfg.ball_b_deg))
+        self._revival = None
         self._wait = None
         self._long_lap_called = False
         self._track_until = t + self.cfg.launch_timeout_s
@@ -180,11 +205,18 @@ class GpioWheelTracker:
         spin = self._track(t)
         if spin is None:
             return
+        revival = self._revival
+        if revival is not None and revival.impossible(spin, t):
+            self._second_ball_on_track(spin, revival, t)
+            return
         passes = spin.passes
         self._missed_ball_a(ball_track.confirm_tentative(spin))
         if passes:
-            self._missed_ball_a(ball_track.fill_gap(spin, passes[-1], t,
-                                                    self.cfg.drop_timeout_factor))
+            extra, known = spin.extra_max, len(spin.recovered)
+            message = ball_track.fill_gap(spin, passes[-1], t, self.cfg.drop_timeout_factor)
+            unseen = spin.extra_max > extra or any(
+                r["from"] != "ball_b" for r in spin.recovered[known:])
+            self._missed_ball_a(message, unseen)
         passes.append(t)
         self._after_pass(spin, t)
 
@@ -212,7 +244,9 @@ class GpioWheelTracker:
                 f"the track (passing at {t:.3f} s): not a reading"))
             spin.readings.clear()
         if spin.left_t is not None:
-            # The ball was taken for gone, but it is on the track: a missed pass.
+            # The ball was taken for gone, but it is on the track: a missed pass (or a
+            # second ball, which its next lap shows).
+            self._revival = ball_track.Revival.take(spin, self._wait)
             spin.left_t = None
             self._wait = None
             if self._judge_timer is not None:
@@ -231,7 +265,7 @@ class GpioWheelTracker:
             limit = self.cfg.auto_no_more_bets_lap_s
             if limit and lap > limit and not self._long_lap_called:
                 self._long_lap_called = True
-                self.listener.auto_no_more_bets()
+                self.listener.auto_no_more_bets(None)
             self._track_until = t + (f + f * f) * lap
             self._arm_drop(t + f * lap)
         else:
@@ -267,45 +301,9 @@ class GpioWheelTracker:
         self._judge_timer = self.schedule(self._track_until,
                                           lambda: self._judge_track(self._track_until))
 
-    # -- pocket readings -----------------------------------------------------------
-    def _pocket(self, t: float, orphan: bool) -> None:
-        """A ``ball_pocket`` reading; ignored unless a spin is waiting for its pocket
-        (between spins the last ball still rests in its pocket and passes the sensor)."""
-        spin = self.spin
-        if spin is None or spin.concluded:
-            return
-        spin.readings.append(PocketReading(t, orphan=orphan))
-        if spin.left_t is None:
-            # Judged when the drop timeout shows the ball off the track: a ball_pocket
-            # glitch while the ball still runs must not end its run (CONTRACT §5).
-            return
-        if not spin.track_judged:
-            self._judge_track(t)  # read after the drop: the ball is surely off the track
-            if spin.concluded:
-                return
-        self._check_confirmed(t)
-
-    def _check_confirmed(self, now: float) -> None:
-        """Two readings confirm the pocket: a result, unless it was first read after the
-        Art. 12 (c) wait had ended."""
-        spin = self.spin
-        assert spin is not None
-        if not spin.track_judged:
-            return
-        first = pockets.confirmed(spin.readings, self.n)
-        if first is None:
-            return
-        deadline = self._wait.deadline if self._wait is not None else None
-        wait = self.cfg.suspended_wait_rotor_revolutions
-        late = art12.ball_suspended(first.t, deadline, wait) if deadline is not None else None
-        if late is not None:
-            spin.add(late)
-            self._conclude(now, None)
-        else:
-            self._conclude(now, first.index)
-
     # -- the rotor -----------------------------------------------------------------
     def _rotor_a(self, t: float) -> None:
+        without_b = not self.rotor.b_since_a
         rev = self.rotor.rotor_a(t, self.in_play)
         if rev is None:
             self._prev_whole = None
@@ -313,9 +311,15 @@ class GpioWheelTracker:
         for name, message in rev.faults:
             self._fault(self.filter.count(name, "missed_pass", message))
         prev, self._prev_whole = self._prev_whole, (rev if rev.whole else None)
+        if rev.b_at is not None:
+            self._recent.append(rev)
         spin = self.spin
         if spin is None or spin.concluded:
             return
+        if spin.launch_t < rev.end:
+            spin.add(rotor_b_dead(spin.periods_without_b, rev.period, without_b,
+                                  spin.rotor_b_seen, spin.launch_rotor_direction,
+                                  self.cfg.sensor_error_budget))
         self._revolution(spin, rev, pockets.free_trend(rev, prev))
 
     def _revolution(self, spin: Spin, rev: Revolution, trend: float | None) -> None:
@@ -324,12 +328,18 @@ class GpioWheelTracker:
                 spin.rotor_periods.append(rev.period)
             if rev.direction is not None and rev.measured:
                 spin.rotor_dirs[rev.direction] += 1
-        for finding in rev.reasons:
-            spin.add(finding)
+        if not (rev.reasons and self._pocket_sensor.failed(spin)):
+            for finding in rev.reasons:
+                spin.add(finding)
         if rev.uncertain:
             spin.held.setdefault("rotor", rev.faults[0][1])
         if rev.whole and rev.direction is not None:
             pockets.decode(spin.readings, rev, self.order, trend, self.cfg.ball_pocket_deg)
+            if spin.release is not None:  # the pocket under the ball at its release
+                pockets.decode([spin.release], rev, self.order, None, spin.release_deg)
+            self._held_for_second_ball(spin, rev.end)
+            if spin.concluded:
+                return
             if spin.track_judged and spin.pending_direction:
                 spin.pending_direction = False
                 self._judge_direction(spin)
@@ -346,14 +356,14 @@ class GpioWheelTracker:
         spin = self.spin
         if spin is None or spin.concluded:
             return
-        if self.rotor.turned_without_a():
+        if self.rotor.turned_without_a(t):
             spin.held.setdefault("rotor_a", f"rotor_a silent since {self.rotor.last_a:.3f} s "
                                  "while rotor_b still fires: a sensor fault")
         elif spin.readings:
             spin.held.setdefault("rotor", f"the rotor stopped (no rotor_a by {t:.3f} s) after "
                                  "the ball was read in a pocket, before two readings "
                                  "confirmed it")
-        else:
+        elif not self._pocket_sensor.failed(spin):
             spin.add(art12.wheel_stopped_silent(t, self.rotor.last_a))
         if spin.track_judged:
             self._conclude(t, None)
@@ -368,6 +378,7 @@ class GpioWheelTracker:
             self._judge_timer.cancel()
             self._judge_timer = None
         spin.track_judged = True
+        self._revival = None
         self._track_until = float("-inf")
         if spin.concluded:
             return
@@ -382,7 +393,7 @@ class GpioWheelTracker:
             spin.pending_direction = True
             if self.rotor.last_a is None:
                 slowest = 60.0 / self.cfg.min_rotor_rpm
-                if any(b > t - 2 * slowest for b in self.rotor.b_since_a):
+                if any(b > t - 2 * slowest for b in self.rotor.turning_b(t)):
                     spin.held.setdefault("rotor_a", "rotor_a silent while rotor_b shows the "
                                          "rotor turning: a sensor fault")
                 else:
@@ -410,7 +421,8 @@ class GpioWheelTracker:
                 self._judge_track(rev.end)  # (a) and (b) come first in any case
                 if spin.concluded:
                     return
-                spin.add(art12.ball_suspended(None, wait.deadline, wait.revolutions))
+                if not self._pocket_sensor.failed(spin):
+                    spin.add(art12.ball_suspended(None, wait.deadline, wait.revolutions))
                 self._conclude(rev.end, None)
             return
         if wait.after_deadline >= 2 and spin.track_judged:
@@ -444,11 +456,18 @@ class GpioWheelTracker:
         spin = self.spin
         assert spin is not None
         spin.concluded = True
+        self._pocket_sensor.concluded(spin)
+        if any(r.period is not None and r.error_deg is None for r in spin.readings):
+            decoded = [r for r in spin.readings if r.period is not None]
+            self._bound_readings(spin, decoded[0])
         if self._rotor_deadline is not None:
             self._rotor_deadline.cancel()
             self._rotor_deadline = None
         if not spin.declared:
             for name, count in self.filter.over_budget().items():
+                if name == "rotor_b" and "wheel_malfunction" in spin.reasons and len(
+                        spin.periods_without_b) > self.cfg.sensor_error_budget:
+                    continue  # its silence is the certain finding of (f), not a doubt
                 spin.held.setdefault(name, f"{count} corrections of {name} in this spin, over "
                                      f"the budget of {self.cfg.sensor_error_budget}")
         reasons = art12.ordered(spin.reasons)

@@ -8,6 +8,7 @@ Its modules, one job each:
   (:mod:`controller.games.roulette.art12`).
 - ``aftermath``: what the wheel reports of a concluded spin until the next launch (what
   contradicts it is an alarm naming it).
+- ``view``: what the wheel last said, for ``tablectl sensors``.
 - ``link``: the link's silence (``wheel_disconnected``) and its gaps (the lines whose time
   is not known).
 

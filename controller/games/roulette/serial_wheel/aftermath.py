@@ -56,6 +56,7 @@ class Aftermath:
     flags: int
     alarm: Callable[[str, str], None]
     on_ball: bool = True  # the wheel has shown no state outside play since
+    names: dict[int, str] = field(default_factory=lambda: dict(FLAG_NAMES))  # the model's
     _told: set[tuple[str, str]] = field(default_factory=set)
 
     def status(self, t: float, line: StatusLine) -> None:
@@ -87,7 +88,7 @@ class Aftermath:
         for flag in sorted(FLAG_NAMES):
             if raised & flag:
                 self._contradicts("flag", str(flag), where, f"warning flag {flag} "
-                                  f"({FLAG_NAMES[flag]}) raised")
+                                  f"({self.names[flag]}) raised")
 
     def number_line(self, t: float, line: NumberLine) -> None:
         """A bare number line with no spin in play."""

@@ -56,7 +56,7 @@ class Link:
         self.schedule = schedule
         self.on_silent = on_silent
         self.last_t: float | None = None  # the last valid line, else the start: the timer's
-        self.line_t: float | None = None  # the last valid line heard
+        self.line_t: float | None = None  # the first byte of the last valid line heard
         self.silent_since: float | None = None  # the last line before the silence
         self.unusable = 0  # lines it could not use since the last valid one
         self.blind: Gap | None = None  # the gap the last line heard came after, if blind
@@ -84,22 +84,26 @@ class Link:
         """A line came that the codec or the tracker could not use (not the wheel talking)."""
         self.unusable += 1
 
-    def heard(self, t: float) -> float | None:
-        """A valid line came at ``t``. Returns how long the link had been silent when this
-        line ends a silence (the caller journals it), else None. Afterwards :attr:`blind`
-        says whether the line came out of the wheel's pace."""
+    def heard(self, t: float, first: float | None = None) -> float | None:
+        """A valid line came at ``t``, its first byte at ``first`` (default ``t``; earlier
+        for a line split across reads). Returns how long the link had been silent when
+        this line ends a silence (the caller journals it), else None. Afterwards
+        :attr:`blind` says whether the line came out of the wheel's pace: gaps are
+        measured between the first bytes of two lines (a line whose end came late was
+        sent when its first byte came; one that follows a late end came late itself)."""
+        start = t if first is None else first
         before = self.line_t
-        if self._fresh or before is None or t - before > self.gap_s:
+        if self._fresh or before is None or start - before > self.gap_s:
             since = before if before is not None else self.last_t
-            self.blind = Gap(t if since is None else since, t)
-        elif self.blind is not None and t - before >= CATCH_UP_GAP_S:
+            self.blind = Gap(start if since is None else since, start)
+        elif self.blind is not None and start - before >= CATCH_UP_GAP_S:
             self.blind = None  # at the wheel's pace again
         self._fresh = False
         ended: float | None = None
         if self.silent_since is not None:
             ended = t - self.silent_since
             self.silent_since = None
-        self.line_t = t
+        self.line_t = start
         self.unusable = 0
         self._arm_from(t)
         return ended

@@ -7,9 +7,10 @@ line in play is a measurement (:meth:`SerialSpin.measure`); the verdict at the e
 (:meth:`SerialSpin.judge`) calls :mod:`controller.games.roulette.art12` for each finding:
 
 - warning flag 2 raised during play: (b) ``same_direction``; flag 4: (f)
-  ``wheel_malfunction``; flags 1 and 8 (the ball removed or not sensed; a void game or
-  failed launch) name no article: the spin is held for the dealer or inspector (CONTRACT
-  §5), who voids it with an Art. 12 reason or gives its number;
+  ``wheel_malfunction``; flags 1 and 8 (the ball removed on a SlingShot 2, the rotor
+  speed outside its limits on a Mercury 360; a void game or failed launch) name no
+  article: the spin is held for the dealer or inspector (CONTRACT §5), who voids it with
+  an Art. 12 reason or gives its number (the words are the model's: ``names``);
 - a flag already up on the line before the launch and still up at the launch line was not
   raised in play: the wheel still reports it, but not whether it speaks of this spin (a
   fault latched for thousands of idle lines, a failed launch's flag kept into the
@@ -106,6 +107,7 @@ class SerialSpin:
     lines: int = 0
     concluded: bool = False
     declared: bool = False
+    names: dict[int, str] = field(default_factory=lambda: dict(FLAG_NAMES))  # the model's
 
     @property
     def ball_direction(self) -> str | None:
@@ -142,7 +144,7 @@ class SerialSpin:
         for flag in _HELD_FLAGS:
             if raised & flag:
                 self.add(art12.reason_not_named(
-                    f"wheel_flag_{flag}", f"the wheel reported {FLAG_NAMES[flag]} (warning "
+                    f"wheel_flag_{flag}", f"the wheel reported {self.names[flag]} (warning "
                     f"flag {flag}) during play, {where}"))
         self._ball(line, where)
         if line.state not in (3, 4):
@@ -260,7 +262,7 @@ class SerialSpin:
         for flag in sorted(FLAG_NAMES):
             if self.carried & flag:
                 self.held.setdefault(
-                    f"wheel_flag_{flag}", f"warning flag {flag} ({FLAG_NAMES[flag]}) was up "
+                    f"wheel_flag_{flag}", f"warning flag {flag} ({self.names[flag]}) was up "
                     f"before the launch ({self.before}) and still up at the launch line "
                     f"({self.launch_line!r} at {self.launch_t:.3f} s): the wheel reports it "
                     "during play, not whether it speaks of this spin; no Art. 12 reason is "

@@ -20,7 +20,11 @@ second: the tracker acts on changes only.
   verdict on the next spin; a flag still up at the launch holds it (:mod:`.play`). The game
   counter ``GGG`` does not identify a game (it stays through balls that end without a
   number and failed launches, and restarts at power-on): a spin is numbered by the game;
-  the counter only has to stay the same during play.
+  the counter only has to stay the same during play. Its range and wrap are the wheel
+  family's (``[roulette] wheel_model``, ``wheel_status.MODELS``; issue 16): a counter out
+  of range is a bad field; at a launch, one other than the last launch's, the next (256
+  to 001 on a SlingShot 2 is the next) or the family's first is a ``wheel_counter_jump``
+  alarm, never a verdict. The flags' words are the family's too.
 - **Impossible transitions** are ``wheel_impossible`` alarms and never a result: state 4
   or 5 with no state 3 before it, state 3 right after 4 or 5, state 6 or 7 in play; a
   counter that changes during play is ``wheel_counter_jump``. A spin cut by one is
@@ -31,6 +35,9 @@ second: the tracker acts on changes only.
   no spin for (the game journals why) has its number journaled as ``wheel_not_a_spin``.
   While any ball that is not a spin in play runs (states 3-4) the table opens no bets and
   takes none; after a restart with a spin in play it opens none before the first line.
+- A state-2 line after a line in another state (or as the first line) tells the game the
+  wheel opened a new game's bets (``wheel_bets_open``: with ``bets_follow_wheel`` the
+  table opens bets, issue 16).
 - Bad status lines (a rotor speed above ``wheel_max_rotor_rpm`` in states 1-5 among them),
   unknown lines and over-long lines are counted and journaled as alarms
   (``wheel_bad_line``, ``wheel_unknown_line``, ``wheel_line_too_long``); never a crash.
@@ -39,12 +46,14 @@ second: the tracker acts on changes only.
   across the silence is held, never guessed. A spin whose launch or play the link was blind
   to (a gap over ``wheel_burst_gap_s`` between two lines, and the backlog after it) is held
   too: when its launch and its "no va más" came, and so whether the bets taken meanwhile
-  were late, is not known.
+  were late, is not known. Gaps are measured from each line's first byte (a line split
+  across reads was sent when it began). The port going down is a ``wheel_port_down``
+  alarm, and holds a spin in play (its lines may be lost).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
@@ -55,10 +64,12 @@ from controller.games.roulette.config import WHEEL_PORT, RouletteConfig
 from controller.games.roulette.serial_wheel.aftermath import OUTSIDE_PLAY, Aftermath
 from controller.games.roulette.serial_wheel.link import Gap, Link
 from controller.games.roulette.serial_wheel.play import SerialSpin, Verdict
+from controller.games.roulette.serial_wheel.view import WheelView
 from controller.games.roulette.wheel import SpinOutcome, WheelListener
 from controller.protocols import make_codec
 from controller.protocols.wheel_status import (
     FLAG_NAMES,
+    MODELS,
     STATES,
     BadStatusLine,
     CommandAnswer,
@@ -70,20 +81,6 @@ from controller.protocols.wheel_status import (
 )
 
 _SPEED_STATES = (1, 2, 3, 4, 5)  # SSS is the rotor's speed (a self-test reports others)
-
-
-@dataclass(frozen=True)
-class WheelView:
-    """What the wheel last said, for ``tablectl sensors``: a frozen snapshot the controller
-    thread replaces whole, so the control socket's thread may read it at any time."""
-
-    line: str | None = None
-    t: float | None = None
-    state: int | None = None
-    version: str | None = None
-    silent_since: float | None = None
-    bad_lines: int = 0
-    unknown_lines: int = 0
 
 
 class SerialWheelTracker:
@@ -114,6 +111,7 @@ class SerialWheelTracker:
         self.order = order
         self.listener = listener
         self.codec = make_codec(codec)
+        self.model = MODELS[cfg.wheel_model]
         self.link = Link(cfg.wheel_silence_s, cfg.wheel_burst_gap_s, schedule, self._silent)
         self.spin: SerialSpin | None = None
         self.prev: StatusLine | None = None
@@ -128,6 +126,8 @@ class SerialWheelTracker:
         self._resumed_in_play = False  # restarted with a spin in play, no line heard since
         self.view = WheelView()
         self._strangers: set[str] = set()
+        self.last_counter: int | None = None  # GGG at the last launch line
+        self._port_down: float | None = None  # when the port went down, until it is back
 
     # -- what the game asks --------------------------------------------------------
     @property
@@ -175,15 +175,7 @@ class SerialWheelTracker:
         """The wheel's last status line and its age (``now`` minus its arrival, seconds),
         the link, the firmware's version and the lines it could not use, for ``tablectl
         sensors``; safe to call from any thread."""
-        v = self.view
-        link = "no line yet" if v.t is None else "talking"
-        if v.silent_since is not None:
-            link = f"silent since {v.silent_since:.3f} s (wheel_disconnected)"
-        return {WHEEL_PORT: {
-            "last_line": v.line, "age_s": None if v.t is None else round(now - v.t, 3),
-            "state": None if v.state is None else f"{v.state} ({STATES[v.state]})",
-            "link": link, "version": v.version, "bad_lines": v.bad_lines,
-            "unknown_lines": v.unknown_lines}}
+        return {WHEEL_PORT: self.view.shown(now)}
 
     # -- what the game feeds -------------------------------------------------------
     def started(self, t: float) -> None:
@@ -205,19 +197,34 @@ class SerialWheelTracker:
             self._stranger(f"port {data.port}", f"{len(data.data)} bytes on serial port "
                            f"{data.port!r}: the wheel reports on port {WHEEL_PORT!r}")
             return
-        for line in self.codec.feed(data.data):
-            self._line(data.t, line)
+        for first, line in self.codec.feed_timed(data.data, data.t):
+            self._line(data.t, line, first)
 
     def port_status(self, status: PortStatus) -> None:
         """The port opened (the link must talk from now), or went away (the line under way
         is lost: bytes after it start a new line)."""
         if status.port != WHEEL_PORT:
             return
+        t = status.t
+        detail = f" ({status.detail})" if status.detail else ""
         if status.up:
-            self.link.opened(status.t)
-        else:
-            self.codec.reset()
-            self.link.started(status.t)
+            self.link.opened(t)
+            if self._port_down is not None:
+                self.listener.alarm("wheel_port_up", f"the wheel's port is back at {t:.3f} s"
+                                    f", down since {self._port_down:.3f} s")
+            self._port_down = None
+            return
+        self.codec.reset()
+        self.link.started(t)
+        if self._port_down is None:
+            self._port_down = t
+            self.listener.alarm("wheel_port_down", f"the wheel's port went down at {t:.3f} "
+                                f"s{detail}: what the wheel sends until it is back is lost")
+        spin = self.spin
+        if spin is not None and self.in_play:
+            spin.held.setdefault("wheel_link", f"the wheel's port went down at {t:.3f} s"
+                                 f"{detail} with the ball in play: lines of its play may "
+                                 "be lost")
 
     def void(self, t: float, reason: str) -> None:
         """A dealer or inspector declares the spin in play invalid (Art. 12 d-g)."""
@@ -228,24 +235,25 @@ class SerialWheelTracker:
         self._conclude(t, None, final=False, line=None)
 
     # -- lines ---------------------------------------------------------------------
-    def _line(self, t: float, line: Any) -> None:
+    def _line(self, t: float, line: Any, first: float) -> None:
+        """One line completed at ``t``, its first byte at ``first`` (seconds)."""
         if isinstance(line, StatusLine):
             bad = self._implausible(line)
             if bad is not None:
                 self._bad(t, bad)
             else:
-                self._status(t, line)
+                self._status(t, line, first)
         elif isinstance(line, NumberLine):
-            self._heard(t)
+            self._heard(t, first)
             if self.spin is not None and self.in_play:
                 self.spin.number_line(line.number, f"{line.text!r} at {t:.3f} s")
             elif self.after is not None:
                 self.after.number_line(t, line)
         elif isinstance(line, VersionLine):
-            self._heard(t)
+            self._heard(t, first)
             self.view = replace(self.view, version=line.version)
         elif isinstance(line, CommandAnswer):
-            self._heard(t)
+            self._heard(t, first)
         elif isinstance(line, BadStatusLine):
             self._bad(t, line)
         elif isinstance(line, OverlongLine):
@@ -265,7 +273,13 @@ class SerialWheelTracker:
 
     def _implausible(self, line: StatusLine) -> BadStatusLine | None:
         """A rotor speed no wheel turns at (above ``wheel_max_rotor_rpm``), where ``SSS``
-        is a speed: a bad field, the line not used."""
+        is a speed, or a game counter out of the model's range: a bad field, the line
+        not used."""
+        model = self.model
+        if not model.counter_fits(line.game):
+            return BadStatusLine(line.text, "GGG", f"game counter {line.game:03d} is outside "
+                                 f"the {model.title}'s {model.first_game:03d}-"
+                                 f"{model.last_game:03d} (wheel_model = \"{model.name}\")")
         rpm = round(line.speed * self.cfg.wheel_speed_unit_rpm, 3)
         if line.state in _SPEED_STATES and rpm > self.cfg.wheel_max_rotor_rpm:
             return BadStatusLine(line.text, "SSS", f"rotor speed {line.speed:03d} is {rpm:g} "
@@ -282,8 +296,8 @@ class SerialWheelTracker:
         self.listener.alarm("wheel_bad_line", f"bad status line #{n} from the wheel at "
                             f"{t:.3f} s, {line.text!r}: {where}{line.why}; not used")
 
-    def _heard(self, t: float) -> None:
-        ended = self.link.heard(t)
+    def _heard(self, t: float, first: float | None = None) -> None:
+        ended = self.link.heard(t, first)
         if ended is not None:
             self.view = replace(self.view, silent_since=None)
             self.listener.alarm("wheel_reconnected", f"the wheel talks again at {t:.3f} s, "
@@ -300,20 +314,22 @@ class SerialWheelTracker:
                 f"it reported in between are not known; a bet taken after {gap.since:.3f} s "
                 "may have come after \"no va más\"")
 
-    def _status(self, t: float, line: StatusLine) -> None:
-        self._heard(t)
+    def _status(self, t: float, line: StatusLine, first: float) -> None:
+        self._heard(t, first)
         prev, self.prev = self.prev, line
         prev_t, self.prev_t = self.prev_t, t
         self.view = replace(self.view, line=line.text, t=t, state=line.state)
         spin = self.spin
         if spin is not None and not spin.concluded:
-            self._play(t, line, prev, spin)
+            self._play(t, line, prev, spin, first)
         else:
             self._idle(t, line, prev, prev_t)
 
     def _play(self, t: float, line: StatusLine, prev: StatusLine | None,
-              spin: SerialSpin) -> None:
-        """A line while the spin is in play."""
+              spin: SerialSpin, first: float) -> None:
+        """A line while the spin is in play (its first byte at ``first``): the first
+        state-4 line closes bets; a bet taken after its first byte came (a line split
+        across reads) came after the wheel's "no va más": held."""
         s = line.state
         if line.game != spin.game:
             self._cut(t, line, "wheel_counter_jump", "wheel_counter",
@@ -332,7 +348,9 @@ class SerialWheelTracker:
         elif s == 4:
             if spin.no_more_bets_t is None:
                 spin.no_more_bets_t = t
-                self.listener.auto_no_more_bets()
+                late = self.listener.auto_no_more_bets(first)
+                if late is not None:
+                    spin.held.setdefault("wheel_late_bet", late)
         elif s == 5:
             if spin.no_more_bets_t is None:
                 spin.held.setdefault("wheel_state", "state 5 came with no state 4 (no more "
@@ -355,9 +373,11 @@ class SerialWheelTracker:
             self.after.status(t, line)
         if s in OUTSIDE_PLAY:
             self.ball = None
+            if s == 2 and (prev is None or prev.state != 2):
+                self.listener.wheel_bets_open(t, f"the wheel's state 2 at {t:.3f} s")
             raised = line.flags & ~(prev.flags if prev is not None else 0)
             if raised:
-                names = ", ".join(f"{f} ({FLAG_NAMES[f]})" for f in sorted(FLAG_NAMES)
+                names = ", ".join(f"{f} ({self.model.flag_names[f]})" for f in sorted(FLAG_NAMES)
                                   if raised & f)
                 self.listener.alarm("wheel_warning", f"the wheel raised warning flag {names} "
                                     f"outside play ({line.text!r} at {t:.3f} s): no spin is "
@@ -393,18 +413,33 @@ class SerialWheelTracker:
                          + (": not a result" if s == 5 else ""))
 
     def _launch(self, t: float, line: StatusLine, prev: StatusLine, prev_t: float) -> None:
+        self._counter(t, line)
         number = self.listener.ball_launched(t, f"the wheel's state 3 at {t:.3f} s")
         if number is None:
             self.ball = "refused"
             self._refused_at = t
             return
         self.ball = "spin"
-        spin = self.spin = SerialSpin(number, t, line.game, line.text)
+        spin = self.spin = SerialSpin(number, t, line.game, line.text,
+                                      names=self.model.flag_names)
         spin.launched(prev, prev_t, line)
         if self.link.blind is not None:
             spin.held["wheel_link"] = self._blind(self.link.blind, "before the launch line")
         spin.measure(t, line, line.speed * self.cfg.wheel_speed_unit_rpm,
                      self.cfg.min_rotor_rpm)
+
+    def _counter(self, t: float, line: StatusLine) -> None:
+        """The counter at a launch against the last launch's (``WheelModel.in_turn``); a
+        jump means games went by unseen: an alarm only, this ball's own lines are its
+        evidence."""
+        last, self.last_counter = self.last_counter, line.game
+        if last is None or self.model.in_turn(last, line.game):
+            return
+        self.listener.alarm("wheel_counter_jump", f"the wheel's game counter went from "
+                            f"{last:03d} at the last launch to {line.game:03d} at this one "
+                            f"({line.text!r} at {t:.3f} s): games may have been played "
+                            "that the table did not see; this ball is judged on its own "
+                            "lines")
 
     def _impossible(self, t: float, line: StatusLine, what: str) -> None:
         self.listener.alarm("wheel_impossible", f"{what} ({line.text!r} at {t:.3f} s); "
@@ -466,7 +501,8 @@ class SerialWheelTracker:
             line="no line" if line is None else f"{line.text!r} at {t:.3f} s",
             game=spin.game if line is None else line.game,
             flags=spin.up if line is None else line.flags, alarm=self.listener.alarm,
-            on_ball=line is None or line.state not in OUTSIDE_PLAY)
+            on_ball=line is None or line.state not in OUTSIDE_PLAY,
+            names=self.model.flag_names)
         self.listener.spin_concluded(SpinOutcome(
             spin=spin.number, t=t, number=result,
             index=None if result is None else self.order.index(result),
