@@ -10,8 +10,11 @@ $(BIN)/table-controller: pyproject.toml
 	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $@
 
-## run: the controller on the embedded default (a simulated roulette wheel); Ctrl-C stops it
+## run: the controller on the embedded default (a simulated roulette wheel), and its screen
+## (table-display) beside it: the banner gives the page's address; Ctrl-C stops both
 run: $(BIN)/table-controller
+	@$(BIN)/table-display & display=$$!; \
+	trap 'kill $$display 2>/dev/null; wait $$display' EXIT; \
 	$(BIN)/table-controller run
 
 ## test: lint, type-check and the whole test suite
@@ -19,7 +22,7 @@ test: $(BIN)/table-controller lint
 	$(BIN)/python -m pytest -q
 
 lint: $(BIN)/table-controller
-	$(BIN)/ruff check controller drivers sim tests bench
+	$(BIN)/ruff check controller drivers sim display tests bench
 	$(BIN)/mypy
 
 ## audit: the article tests of each seed (tests/articles) and the inspector's table of articles;
@@ -27,9 +30,10 @@ lint: $(BIN)/table-controller
 audit: $(BIN)/table-controller
 	$(BIN)/python tests/articles/audit.py $(ARGS)
 
-## bench: print throughput, latency and memory figures for this machine
+## bench: print throughput, latency, memory and write figures for this machine, each with
+## its goal; make bench ARGS='--only replay,pi --json figures.json'
 bench: $(BIN)/table-controller
-	$(BIN)/python bench/bench.py
+	$(BIN)/python bench/bench.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

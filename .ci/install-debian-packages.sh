@@ -12,3 +12,6 @@ need() {  # need PACKAGE: install it (apt-get update once)
 python3 -c 'import venv, ensurepip' 2>/dev/null || need python3-venv
 command -v make >/dev/null || need make
 command -v systemd-analyze >/dev/null || need systemd
+# The display's browser tests (tests/test_display_browser.py): Debian's browser and its
+# driver, never a download at run time.
+{ command -v chromium && command -v chromedriver; } >/dev/null || need chromium chromium-driver

@@ -25,6 +25,9 @@ each figure next to its goal (issue 8) and the reference it is measured against.
 7-9. Operations (issue 11, bench/ops.py): start to
    ``READY=1``; idle CPU and wake-ups of the daemon over 60 s (``BENCH_IDLE_S``); journal
    growth per spin, coup and day.
+10. The table's screen (issue 17, bench/display_bench.py): commit to page in Chromium
+   (p50, p99; goal p99 at most 250 ms), the display's memory over a day's journal (at
+   most 80 MB, flat), its idle CPU (under 1 %), the first paint of ``/`` (at most 1 s).
 12. ``tablectl stats`` (issue 21, bench/stats_bench.py) over 100,000 spins: wall time and
    peak memory (goals: at most 5 s and 100 MB); the pit page's redraw after one result.
 """
@@ -510,6 +513,7 @@ def bench_poker(run: Run) -> None:
 
 def sections() -> dict[str, Section]:
     """Every section, by the name its heading gives, in the order a whole run takes."""
+    import display_bench
     import ops
     import sd
     import stats_bench
@@ -522,6 +526,7 @@ def sections() -> dict[str, Section]:
         "idle": lambda run: ops.bench_idle(run.scratch),
         "growth": lambda run: ops.bench_growth(run.scratch),
         "stats": lambda run: stats_bench.bench_stats(run.scratch),
+        "display": lambda run: display_bench.bench_display(run.scratch),
         "verify": sd.bench_verify_memory, "replay-memory": sd.bench_replay_memory,
         "replay-vs-base": sd.bench_replay_vs_base,
         "pi": sd.bench_pi,

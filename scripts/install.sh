@@ -7,7 +7,9 @@
 # What lands (under DIR with --root):
 #   /opt/table-controller/venv/          the virtual environment (pip install of this checkout)
 #   /opt/table-controller/*.md           README.md and hardware.md (the unit's Documentation=)
-#   /usr/local/bin/tablectl, table-controller     symlinks into the venv
+#   /usr/local/bin/tablectl, table-controller, table-display   symlinks into the venv
+#   /etc/systemd/system/table-display.service     the screen's unit (table-display)
+#   /etc/sysusers.d/table-display.conf   user table-display, in group table-controller
 #   /etc/systemd/system/table-controller.service  the unit (+ .service.d/network.conf when
 #                                        the config's shoe is behind a serial server)
 #   /etc/sysusers.d/table-controller.conf   user table-controller, groups table-admin, gpio,
@@ -172,6 +174,9 @@ TODO+=("chgrp table-controller /etc/table-controller /etc/table-controller/table
 install -d -m 0755 "$UNITS" "$ROOT/etc/sysusers.d" "$ROOT/etc/udev/rules.d" "$ROOT/usr/local/bin"
 install -m 0644 "$REPO/systemd/table-controller.service" "$UNITS/"
 DONE+=("$UNITS/table-controller.service")
+# The table's screen (table-display): its own unit and user, read-only on the journal.
+install -m 0644 "$REPO/systemd/table-display.service" "$UNITS/"
+DONE+=("$UNITS/table-display.service")
 # A shoe behind a serial server needs the network: the drop-in opens it to that host only.
 ADDRESSES=$("$VENV/bin/python" - "$ETC/table.toml" <<'EOF'
 import ipaddress, socket, sys, tomllib
@@ -202,7 +207,11 @@ fi
 install -m 0644 "$REPO/systemd/table-controller.sysusers" \
   "$ROOT/etc/sysusers.d/table-controller.conf"
 DONE+=("$ROOT/etc/sysusers.d/table-controller.conf")
-TODO=("systemd-sysusers /etc/sysusers.d/table-controller.conf" "${TODO[@]}")
+install -m 0644 "$REPO/systemd/table-display.sysusers" \
+  "$ROOT/etc/sysusers.d/table-display.conf"
+DONE+=("$ROOT/etc/sysusers.d/table-display.conf")
+TODO=("systemd-sysusers /etc/sysusers.d/table-controller.conf"
+      "systemd-sysusers /etc/sysusers.d/table-display.conf" "${TODO[@]}")
 RULE=$ROOT/etc/udev/rules.d/99-table-shoe.rules
 if [ -e "$RULE" ]; then
   DONE+=("$RULE kept as it was")
@@ -211,11 +220,11 @@ else
   DONE+=("$RULE (fill it in: scripts/shoe-udev-rule.sh /dev/ttyUSB0)")
 fi
 TODO+=("udevadm control --reload-rules" "udevadm trigger --subsystem-match=tty")
-for tool in tablectl table-controller; do
+for tool in tablectl table-controller table-display; do
   ln -sfn "../../../opt/table-controller/venv/bin/$tool" "$ROOT/usr/local/bin/$tool"
 done
-DONE+=("$ROOT/usr/local/bin/tablectl and table-controller")
-TODO+=("systemctl daemon-reload" "systemctl enable table-controller")
+DONE+=("$ROOT/usr/local/bin/tablectl, table-controller and table-display")
+TODO+=("systemctl daemon-reload" "systemctl enable table-controller table-display")
 
 # -- this system ----------------------------------------------------------------------------
 for line in "${DONE[@]}"; do echo "  installed: $line"; done

@@ -98,10 +98,12 @@ def test_a_scratch_install_touches_nothing_here_and_says_what_it_would_run(
     would = [line.split("would run: ", 1)[1] for line in installed.output.splitlines()
              if "would run: " in line]
     assert would == ["systemd-sysusers /etc/sysusers.d/table-controller.conf",
+                     "systemd-sysusers /etc/sysusers.d/table-display.conf",
                      "chgrp table-controller /etc/table-controller "
                      "/etc/table-controller/table.toml",
                      "udevadm control --reload-rules", "udevadm trigger --subsystem-match=tty",
-                     "systemctl daemon-reload", "systemctl enable table-controller"]
+                     "systemctl daemon-reload",
+                     "systemctl enable table-controller table-display"]
 
 
 def test_an_existing_config_is_never_overwritten(installed: Installed, tmp_path: Path) -> None:

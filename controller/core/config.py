@@ -373,6 +373,9 @@ def _toml(source: str, text: str) -> dict[str, Any]:
 
 def _parse(loader: _Loader, data: dict[str, Any]) -> Config:
     root = loader.section("", data)
+    # [display] is the table-display process's own (display/config.py checks it): the
+    # controller reads none of it.
+    root.read.add("display")
     table = root.section("table")
     from controller.games import registry
 

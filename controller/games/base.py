@@ -259,6 +259,30 @@ class Game(Protocol):
     def state(self) -> str: ...
 
 
+class TableView(Protocol):
+    """A game's screen (``table-display``), built from its records as the public may see
+    them when committed: every record has been through
+    :class:`controller.cards.masking.LiveMask`, so a face-down card is ``"??"`` here.
+
+    Made as ``View(config, language, history)``: the checked config, ``"es"`` or ``"en"``
+    (the words of :meth:`view`), and the games the statistics cover (``[display]
+    history``). Memory stays bounded whatever the journal's length.
+    """
+
+    def feed(self, record: dict[str, Any]) -> None:
+        """Take the next committed record (journal order)."""
+
+    def view(self) -> dict[str, Any]:
+        """The screen as JSON data: ``state`` (a code: ``closed``, ``bets_open``,
+        ``no_more_bets``, ``in_play``, ``result``, ``held``), ``state_text`` (in words),
+        ``limits`` (``{"min_bet", "max_bet"}`` or None), ``pending_limits`` (a change
+        announced, with ``from`` in words, or None), ``held`` (games waiting for a person:
+        ``game``, ``reason``, ``decide``: the inputs that decide it), ``result`` (the last
+        result in words, or None), ``panels`` (what ``/`` draws, each ``{"kind", "title",
+        ...}``: ``numbers``, ``stats``, ``hands``, ``grid``, ``lines``) and the game's own
+        keys (``last_numbers``, ``roads``...)."""
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """One game's entry in the registry: everything the shared modules need of it.
@@ -327,6 +351,8 @@ class GameSpec:
         trace_meta: the game's config object -> its settings as a trace's ``meta`` keys,
             which ``load_config`` reads back (the exported trace's); None: the fields of
             its config dataclass as they are.
+        display: ``"module:Class"`` of its screen, a :class:`TableView` (``table-display``;
+            the game's ``display.py``), or "".
     """
 
     name: str
@@ -358,6 +384,7 @@ class GameSpec:
     records: tuple[type, ...] = ()
     evidence_window: Callable[[Journal, int], EvidenceWindow | None] | None = None
     trace_meta: Callable[[Any], dict[str, Any]] | None = None
+    display: str = ""
 
     def ports(self, config: Config) -> tuple[str, ...]:
         """The serial ports the table of ``config`` reads."""

@@ -116,4 +116,5 @@ def make_spec(table: str) -> GameSpec:
         records=records.RECORDS,
         evidence_window=window_finder("coup_start", "coup_result", "coup", settings=_pool_at),
         trace_meta=config.as_meta,
+        display=f"{_HERE}.display:BlackjackView",
     )

@@ -107,4 +107,5 @@ SPEC = GameSpec(
     evidence_window=window_finder("hand_start", "hand_result", "hand",
                                   fresh=("decks_changed", "game_finished"),
                                   limits=("min_ante", "max_ante")),
+    display="controller.games.draw_poker.display:DrawPokerView",
 )

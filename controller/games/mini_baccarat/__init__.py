@@ -90,4 +90,5 @@ SPEC = GameSpec(
     bet_record=BET_RECORD,
     records=records.RECORDS,
     evidence_window=window_finder("coup_start", "coup_result", "coup"),
+    display="controller.games.mini_baccarat.display:MiniBaccaratView",
 )

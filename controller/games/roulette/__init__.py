@@ -88,6 +88,7 @@ SPEC = GameSpec(
     bet_record="bet",
     records=records.RECORDS,
     evidence_window=evidence.evidence_window,
+    display="controller.games.roulette.display:RouletteView",
     recall=RecallSpec(start="spin_start", number="spin",
                       results=("spin_result", "spin_invalid"),
                       shown=("spin_result", "spin_invalid", "spin_held"),
