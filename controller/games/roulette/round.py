@@ -27,11 +27,6 @@ class RoundMachine(StateChart):
 
     allow_event_without_transition = False
     catch_errors_as_events = False
-    # No compound or parallel states and no entry or exit actions: the configuration may
-    # change once per move, and a self-transition (``launch`` after "no va más") enters
-    # nothing. Both spare work on every send (issue 20: ~5 sends a spin).
-    atomic_configuration_update = True
-    enable_self_transition_entries = False
 
     closed = State(initial=True)
     bets_open = State()
