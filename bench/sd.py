@@ -94,7 +94,15 @@ def bench_replay_vs_base(run: Run) -> None:
     subprocess.run(["tar", "-x", "-C", str(base)], input=archive.stdout, check=True)
     trace = _simulated(run, 1000, 1)
     env = {**os.environ, "PYTHONPATH": str(base)}
-    old = [sys.executable, "-m", "controller.cli.main", "replay", str(trace)]
+    # The base's entry point (controller.cli:main, a module then) and its trace format
+    # (no meta.wheel_source then): the same seed simulated by the base itself.
+    base_cli = [sys.executable, "-c", "import sys; from controller.cli import main; "
+                "sys.exit(main())"]
+    base_trace = run.scratch / "spins-1000-1-base.jsonl"
+    subprocess.run([*base_cli, "simulate", "--spins", "1000", "--seed", "1", "--out",
+                    str(base_trace)], env=env, cwd=base, check=True,
+                   stdout=subprocess.DEVNULL)
+    old = [*base_cli, "replay", str(base_trace)]
     new = [str(BIN / "table-controller"), "replay", str(trace)]
     pairs = []
     for i in range(3):

@@ -129,11 +129,13 @@ class EventLoop:
         """
         clock = self.clock
         assert isinstance(clock, VirtualClock), "run_events needs a VirtualClock"
-        handler = self.handler
+        handler, timers = self.handler, self._timers
         for event in events:
-            if self._timers:
-                self.run_timers_until(event.t)
-            clock.set(event.t)
+            t = event.t
+            # The heap's head has the earliest deadline (a cancelled one is popped there).
+            if timers and timers[0].deadline <= t:
+                self.run_timers_until(t)
+            clock.set(t)
             handler(event)
 
     def run_forever(self, stop_at: float | None = None, grace: float = 0.0,

@@ -319,7 +319,8 @@ class RouletteGame:
     def gpio(self, edge: GpioEdge) -> None:
         """A raw edge of a wheel sensor or a dealer button (already journaled); the wheel
         tracker reads its sensors' edges itself (CONTRACT §5)."""
-        self._first(edge.t)
+        if not self._started:  # _first, inline: some 100 edges a spin pass here
+            self._first(edge.t)
         name = edge.input
         if name in ("open_bets", "no_more_bets"):
             if edge.level == 1:

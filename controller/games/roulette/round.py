@@ -60,7 +60,7 @@ class RoundMachine(StateChart):
 
     @property
     def current(self) -> str:
-        return next(iter(self.configuration)).id
+        return self.current_state_value  # a state's value is its id (no value= given)
 
     def allows(self, event: str) -> bool:
         """Whether ``event`` may be sent in the current state (nothing changes)."""

@@ -78,11 +78,12 @@ class EdgeFilter:
         kind in a spin (:meth:`first`).
         """
         previous = self.levels.get(name, 0)
-        if level == previous and self.last_edge.get(name) == round(t, 6):
+        t_us = round(t, 6)
+        if level == previous and self.last_edge.get(name) == t_us:
             # lgpio may report a level twice at the same time: no edge, no correction.
             return None, False, None
         self.levels[name] = level
-        self.last_edge[name] = round(t, 6)
+        self.last_edge[name] = t_us
         if level == 0:
             if previous == 0:
                 return self._missed_rise(name, t)
