@@ -207,4 +207,4 @@ def test_a_journal_no_daemon_sealed_passes_verify_full(journal: Path) -> None:
     # A replay's journal has no seal: that is no fault of it (only a daemon seals).
     rc, out, err = tablectl(journal, "verify", "--full")
     assert (rc, err) == (0, "")
-    assert out.startswith("ok: ") and "seal" not in out
+    assert out.startswith("ok: ") and "no seal" not in out
