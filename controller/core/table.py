@@ -8,6 +8,9 @@ input they are committed together, with one fsync, and only then shown (the sink
 and answered (the control socket). After a power cut an input is in the journal with all
 its consequences or not at all.
 
+Serial bytes are held until their line ends (:mod:`controller.core.serial_lines`): a line
+is one input, journaled as one ``serial`` record, never a byte.
+
 Raw GPIO edges are evidence, not decisions: they go into the open evidence batch, written
 with the record that closes it (a spin's start or conclusion; between spins an ``evidence``
 record at most ``EVIDENCE_MAX_S`` after its first edge, or at ``EVIDENCE_MAX_EDGES``). The
@@ -38,6 +41,7 @@ from controller.core.config import Config
 from controller.core.errors import JournalWriteError, RuleViolation
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, PortStatus, SerialData
 from controller.core.logs import get_logger
+from controller.core.serial_lines import LineHold
 from controller.games import registry
 from controller.games.base import ACCEPTED, TABLE_INPUTS, Emit, GameContext, Verdict
 from controller.store.journal import Journal, canonical
@@ -111,6 +115,7 @@ class Table:
         self._stop_level = "info"  # the shutdown record's log level (shutdown())
         self._txn: list[dict[str, Any]] | None = None  # the records of the input in hand
         self._evidence_timer: Any = None
+        self._lines = LineHold()  # serial bytes until their line ends
         self.sealer: Sealer | None = None
         self._seal_timer: Any = None
         last = journal.last_checkpoint()
@@ -317,6 +322,8 @@ class Table:
         self.as_input(stop)
 
     def _close_evidence(self) -> None:
+        for port in self._lines.ports():  # a line under way is journaled, not dropped
+            self._drain_line(port, self.now())
         if self.journal.open_edges:
             self.emit("evidence", reason="stop")
 
@@ -359,12 +366,27 @@ class Table:
                                     lambda inp: table_input(inp, self.emit))
             return self._person(event, game.verify_input, game.dealer_input)
         elif isinstance(event, SerialData):
-            self.emit("serial", t=event.t, port=event.port, text=event.data.decode("latin-1"))
-            game.serial(event)
+            for first, line in self._lines.feed(event.port, event.t, event.data):
+                self._serial(SerialData(first, event.port, line))
         elif isinstance(event, PortStatus):
+            self._drain_line(event.port, event.t)  # the codec sees the line it cuts
             self.emit("port", t=event.t, port=event.port, up=event.up, detail=event.detail)
             game.port_status(event)
         return None
+
+    def _serial(self, data: SerialData) -> None:
+        """One line of a port (or what a port held when it went down): one record."""
+        self.emit("serial", t=data.t, port=data.port, text=data.data.decode("latin-1"))
+        self.game.serial(data)
+
+    def lines_under_way(self) -> list[str]:
+        """The serial ports whose line under way is held, not yet journaled (any thread)."""
+        return self._lines.ports()
+
+    def _drain_line(self, port: str, t: float) -> None:
+        held = self._lines.drain(port, t)
+        if held is not None:
+            self._serial(SerialData(held[0], port, held[1]))
 
     def _person(self, event: DealerInput | BetPlaced, verify: Callable[[Any], None],
                 do: Callable[[Any], None]) -> Verdict:
