@@ -12,3 +12,5 @@ need() {  # need PACKAGE: install it (apt-get update once)
 python3 -c 'import venv, ensurepip' 2>/dev/null || need python3-venv
 command -v make >/dev/null || need make
 command -v systemd-analyze >/dev/null || need systemd
+# strace counts each daemon's fsyncs in `make bench` (bench/writes.py; issue 20).
+command -v strace >/dev/null || need strace
