@@ -51,6 +51,7 @@ from controller.store.seal import Sealer
 CLOCK_STEP_TOLERANCE_S = 0.5  # wall minus monotonic drifts by ms (NTP slews); steps are seconds
 EVIDENCE_MAX_S = 60.0  # an evidence batch is closed at most this long after its first edge
 EVIDENCE_MAX_EDGES = 4096  # ... or at this many edges
+SERIAL_EVIDENCE_S = 10.0  # a batch of a wheel's lines is journaled at most this late
 CHECKPOINT_EVERY = 500  # records between two checkpoints, at least
 TABLE_ALARMS = frozenset({"clock_step", "unexpected_edge", "game_open", "journal_chain_broken",
                           "journal_failing"})
@@ -116,6 +117,9 @@ class Table:
         self._txn: list[dict[str, Any]] | None = None  # the records of the input in hand
         self._evidence_timer: Any = None
         self._lines = LineHold()  # serial bytes until their line ends
+        self._evidence_ports = self.spec.serial_evidence
+        self._pending: list[tuple[float, str, str]] = []  # lines not journaled: (t, port, text)
+        self._lines_timer: Any = None
         self.sealer: Sealer | None = None
         self._seal_timer: Any = None
         last = journal.last_checkpoint()
@@ -142,6 +146,8 @@ class Table:
             return self.as_input(lambda: self.emit(type_, **fields))
         if "t" in fields:  # an event's own time, on the monotonic clock
             fields["t"] = fields["t"] + self._offset
+        if self._pending:  # the lines that led to it go first, in its commit
+            self._journal_lines()
         journal = self.journal
         if not journal.in_transaction:
             journal.begin()  # at the input's first record: an input without any costs nothing
@@ -324,6 +330,8 @@ class Table:
     def _close_evidence(self) -> None:
         for port in self._lines.ports():  # a line under way is journaled, not dropped
             self._drain_line(port, self.now())
+        if self._pending:
+            self._journal_lines()
         if self.journal.open_edges:
             self.emit("evidence", reason="stop")
 
@@ -375,9 +383,32 @@ class Table:
         return None
 
     def _serial(self, data: SerialData) -> None:
-        """One line of a port (or what a port held when it went down): one record."""
-        self.emit("serial", t=data.t, port=data.port, text=data.data.decode("latin-1"))
+        """One line of a port (or what a port held when it went down): one record, or
+        (a game whose lines are evidence) one line of the batch the next record takes."""
+        text = data.data.decode("latin-1")
+        if self._evidence_ports:
+            self._pending.append((data.t + self._offset, data.port, text))
+            if self._lines_timer is None:
+                self._lines_timer = self.schedule_input(data.t + SERIAL_EVIDENCE_S,
+                                                        self._lines_due, background=True)
+        else:
+            self.emit("serial", t=data.t, port=data.port, text=text)
         self.game.serial(data)
+
+    def _lines_due(self) -> None:
+        self._lines_timer = None
+        if self._pending:
+            self._journal_lines()
+
+    def _journal_lines(self) -> None:
+        """The batch of lines not yet journaled: one ``serial`` record a port."""
+        pending, self._pending = self._pending, []
+        for port in dict.fromkeys(p for _, p, _ in pending):
+            lines = [(t, text) for t, p, text in pending if p == port]
+            fields: dict[str, Any] = {"port": port, "text": "".join(x for _, x in lines)}
+            if len(lines) > 1:
+                fields["lines"] = [[round(t, 6), len(x)] for t, x in lines]
+            self.emit("serial", t=lines[0][0] - self._offset, **fields)
 
     def lines_under_way(self) -> list[str]:
         """The serial ports whose line under way is held, not yet journaled (any thread)."""

@@ -178,6 +178,11 @@ def _inputs(journal: Journal, origin: int, end: int, bet_record: str
         elif kind == "input" and rec.get("source") is None:  # a button is in its edges
             yield t, {"input": rec["action"],
                       **{k: v for k, v in rec.items() if k not in _NOT_ARGS}}
+        elif kind == "serial" and isinstance(rec.get("lines"), list):  # a batch of lines
+            start = 0
+            for line_t, size in rec["lines"]:
+                yield line_t, {"serial": rec["port"], "text": rec["text"][start:start + size]}
+                start += size
         elif kind == "serial":
             yield t, {"serial": rec["port"], "text": rec["text"]}
         elif kind == bet_record or (kind == "alarm" and rec.get("code") == "bet_refused"

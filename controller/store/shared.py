@@ -43,10 +43,15 @@ class Dealer:
 
 @record("serial")
 class Serial:
-    """Bytes that arrived on a serial port, ``text`` one character per byte (latin-1)."""
+    """Bytes that arrived on a serial port, ``text`` one character per byte (latin-1).
+
+    ``lines``: a batch of a wheel's lines (issue 20), journaled with the record they led
+    to or at most ``SERIAL_EVIDENCE_S`` after the first: per line, ``[t, bytes]``, the
+    journal time of its first byte and its length in ``text``, in order."""
 
     port: str
     text: str
+    lines: list[Any] | Absent = ABSENT
 
 
 @record("port")
