@@ -6,13 +6,19 @@ Expected records come from the whole lines' replay, never from the split one's.
 
 from __future__ import annotations
 
+import contextlib
+import io
+import itertools
+import json
 from pathlib import Path
 from typing import Any
 
-from conftest import ReplayFn
+from conftest import ReplayFn, run_replay
 from mini_baccarat_helpers import Deal, ready, replay_deal
 from wheel_lines import SERIAL_CONFIG, WheelScript, status_text
 
+from controller.cli import main as cli
+from controller.cli.tablectl import main as tablectl
 from controller.core.serial_lines import LineHold
 
 BETS = (("banca", 2, 10), ("punto", 4, 50), ("banca", 5, 20))
@@ -97,3 +103,27 @@ def test_every_byte_comes_out_once_in_order() -> None:
     assert b"".join(data for _, data in out) + rest[1] == stream
     assert [data for _, data in out][:4] == [b"AB\r", b"\nCD\r", b"EF\n", b"GH\r"]
     assert out[0][0] == 0.0 and out[1][0] == 4.0  # a line's time: its first byte's
+
+
+def test_a_batch_of_wheel_lines_exports_every_line_at_its_time(tmp_path: Path) -> None:
+    # Issue 20: the wheel's lines are journaled in batches (a repeat not written again);
+    # export still gives each raw line, at the time it came.
+    trace = tmp_path / "wheel.jsonl"
+    with contextlib.redirect_stderr(io.StringIO()):
+        assert cli.main(["simulate", "--wheel", "serial", "--spins", "3", "--seed", "4",
+                         "--out", str(trace)]) == 0
+    sent = "".join(e["text"] for e in map(json.loads, trace.open()) if "serial" in e)
+    res = run_replay(trace, tmp_path / "journal.sqlite")
+    assert res.rc == 0
+    batched = [r for r in res.of("serial") if "lines" in r]
+    assert batched and any(size == 0 for r in batched for _, size in r["lines"])
+    out = tmp_path / "spin-2.jsonl"
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert tablectl(["--journal", str(res.journal), "export", "--evidence", "2",
+                         "--out", str(out)]) == 0
+    got = [(e["t"], e["text"]) for e in map(json.loads, out.open()) if "serial" in e]
+    # Every byte of the window, in order, each line whole at its time (half a second
+    # apart, as the wheel sends them; the window starts at 0).
+    assert len(got) > 20 and "".join(text for _, text in got) in sent
+    assert all(text.endswith("\r") for _, text in got)
+    assert {round(b[0] - a[0], 6) for a, b in itertools.pairwise(got)} >= {0.5}

@@ -405,9 +405,9 @@ class Table:
         pending, self._pending = self._pending, []
         for port in dict.fromkeys(p for _, p, _ in pending):
             lines = [(t, text) for t, p, text in pending if p == port]
-            fields: dict[str, Any] = {"port": port, "text": "".join(x for _, x in lines)}
+            fields: dict[str, Any] = {"port": port, "text": lines[0][1]}
             if len(lines) > 1:
-                fields["lines"] = [[round(t, 6), len(x)] for t, x in lines]
+                fields.update(_batch_of_lines(lines))
             self.emit("serial", t=lines[0][0] - self._offset, **fields)
 
     def lines_under_way(self) -> list[str]:
@@ -468,6 +468,22 @@ class Table:
             self.emit("evidence", reason="interval")
         else:
             self._arm_evidence(due)
+
+
+def _batch_of_lines(lines: list[tuple[float, str]]) -> dict[str, Any]:
+    """The ``text``, ``since`` and ``lines`` of a batch of a port's lines ((journal time,
+    text) each, in order): a line that repeats the one before it is not written again."""
+    since = lines[0][0]
+    parts: list[str] = []
+    entries: list[list[int]] = []
+    previous = None
+    for t, text in lines:
+        repeat = text == previous
+        entries.append([round((t - since) * 1e6), 0 if repeat else len(text)])
+        if not repeat:
+            parts.append(text)
+        previous = text
+    return {"text": "".join(parts), "since": round(since, 6), "lines": entries}
 
 
 TABLE_INPUT_ACTIONS = frozenset(i.action for i in TABLE_INPUTS)
