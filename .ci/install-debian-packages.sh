@@ -15,3 +15,5 @@ command -v systemd-analyze >/dev/null || need systemd
 # The display's browser tests (tests/test_display_browser.py): Debian's browser and its
 # driver, never a download at run time.
 { command -v chromium && command -v chromedriver; } >/dev/null || need chromium chromium-driver
+# strace counts each daemon's fsyncs in `make bench` (bench/writes.py; issue 20).
+command -v strace >/dev/null || need strace

@@ -152,8 +152,9 @@ def test_a_simulated_table_s_journal_reads_as_its_own_records(tmp_path: Path,
         report = check_full(journal, known)
         checkpoints = journal.last_checkpoint()
     assert report.ok, report.problems
-    # A short roulette replay ends before its 500th record: no checkpoint names its game.
-    assert (checkpoints is not None) == (name != "roulette")
+    # A short roulette replay ends before its 500th record (a serial wheel's lines are
+    # batched, issue 20): no checkpoint names its game.
+    assert (checkpoints is not None) == (game != "roulette")
     assert known == (schema(game) if checkpoints is not None else any_schema())
     for rec in res.records:
         check(schema(game), rec)

@@ -8,6 +8,9 @@ input they are committed together, with one fsync, and only then shown (the sink
 and answered (the control socket). After a power cut an input is in the journal with all
 its consequences or not at all.
 
+Serial bytes are held until their line ends (:mod:`controller.core.serial_lines`): a line
+is one input, journaled as one ``serial`` record, never a byte.
+
 Raw GPIO edges are evidence, not decisions: they go into the open evidence batch, written
 with the record that closes it (a spin's start or conclusion; between spins an ``evidence``
 record at most ``EVIDENCE_MAX_S`` after its first edge, or at ``EVIDENCE_MAX_EDGES``). The
@@ -38,6 +41,7 @@ from controller.core.config import Config
 from controller.core.errors import JournalWriteError, RuleViolation
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, PortStatus, SerialData
 from controller.core.logs import get_logger
+from controller.core.serial_lines import LineHold
 from controller.games import registry
 from controller.games.base import ACCEPTED, TABLE_INPUTS, Emit, GameContext, Verdict
 from controller.store.journal import Journal, canonical
@@ -47,6 +51,7 @@ from controller.store.seal import Sealer
 CLOCK_STEP_TOLERANCE_S = 0.5  # wall minus monotonic drifts by ms (NTP slews); steps are seconds
 EVIDENCE_MAX_S = 60.0  # an evidence batch is closed at most this long after its first edge
 EVIDENCE_MAX_EDGES = 4096  # ... or at this many edges
+SERIAL_EVIDENCE_S = 10.0  # a batch of a wheel's lines is journaled at most this late
 CHECKPOINT_EVERY = 500  # records between two checkpoints, at least
 TABLE_ALARMS = frozenset({"clock_step", "unexpected_edge", "game_open", "journal_chain_broken",
                           "journal_failing"})
@@ -111,6 +116,10 @@ class Table:
         self._stop_level = "info"  # the shutdown record's log level (shutdown())
         self._txn: list[dict[str, Any]] | None = None  # the records of the input in hand
         self._evidence_timer: Any = None
+        self._lines = LineHold()  # serial bytes until their line ends
+        self._evidence_ports = self.spec.serial_evidence
+        self._pending: list[tuple[float, str, str]] = []  # lines not journaled: (t, port, text)
+        self._lines_timer: Any = None
         self.sealer: Sealer | None = None
         self._seal_timer: Any = None
         last = journal.last_checkpoint()
@@ -137,6 +146,8 @@ class Table:
             return self.as_input(lambda: self.emit(type_, **fields))
         if "t" in fields:  # an event's own time, on the monotonic clock
             fields["t"] = fields["t"] + self._offset
+        if self._pending:  # the lines that led to it go first, in its commit
+            self._journal_lines()
         journal = self.journal
         if not journal.in_transaction:
             journal.begin()  # at the input's first record: an input without any costs nothing
@@ -317,6 +328,10 @@ class Table:
         self.as_input(stop)
 
     def _close_evidence(self) -> None:
+        for port in self._lines.ports():  # a line under way is journaled, not dropped
+            self._drain_line(port, self.now())
+        if self._pending:
+            self._journal_lines()
         if self.journal.open_edges:
             self.emit("evidence", reason="stop")
 
@@ -359,12 +374,50 @@ class Table:
                                     lambda inp: table_input(inp, self.emit))
             return self._person(event, game.verify_input, game.dealer_input)
         elif isinstance(event, SerialData):
-            self.emit("serial", t=event.t, port=event.port, text=event.data.decode("latin-1"))
-            game.serial(event)
+            for first, line in self._lines.feed(event.port, event.t, event.data):
+                self._serial(SerialData(first, event.port, line))
         elif isinstance(event, PortStatus):
+            self._drain_line(event.port, event.t)  # the codec sees the line it cuts
             self.emit("port", t=event.t, port=event.port, up=event.up, detail=event.detail)
             game.port_status(event)
         return None
+
+    def _serial(self, data: SerialData) -> None:
+        """One line of a port (or what a port held when it went down): one record, or
+        (a game whose lines are evidence) one line of the batch the next record takes."""
+        text = data.data.decode("latin-1")
+        if self._evidence_ports:
+            self._pending.append((data.t + self._offset, data.port, text))
+            if self._lines_timer is None:
+                self._lines_timer = self.schedule_input(data.t + SERIAL_EVIDENCE_S,
+                                                        self._lines_due, background=True)
+        else:
+            self.emit("serial", t=data.t, port=data.port, text=text)
+        self.game.serial(data)
+
+    def _lines_due(self) -> None:
+        self._lines_timer = None
+        if self._pending:
+            self._journal_lines()
+
+    def _journal_lines(self) -> None:
+        """The batch of lines not yet journaled: one ``serial`` record a port."""
+        pending, self._pending = self._pending, []
+        for port in dict.fromkeys(p for _, p, _ in pending):
+            lines = [(t, text) for t, p, text in pending if p == port]
+            fields: dict[str, Any] = {"port": port, "text": lines[0][1]}
+            if len(lines) > 1:
+                fields.update(_batch_of_lines(lines))
+            self.emit("serial", t=lines[0][0] - self._offset, **fields)
+
+    def lines_under_way(self) -> list[str]:
+        """The serial ports whose line under way is held, not yet journaled (any thread)."""
+        return self._lines.ports()
+
+    def _drain_line(self, port: str, t: float) -> None:
+        held = self._lines.drain(port, t)
+        if held is not None:
+            self._serial(SerialData(held[0], port, held[1]))
 
     def _person(self, event: DealerInput | BetPlaced, verify: Callable[[Any], None],
                 do: Callable[[Any], None]) -> Verdict:
@@ -415,6 +468,22 @@ class Table:
             self.emit("evidence", reason="interval")
         else:
             self._arm_evidence(due)
+
+
+def _batch_of_lines(lines: list[tuple[float, str]]) -> dict[str, Any]:
+    """The ``text``, ``since`` and ``lines`` of a batch of a port's lines ((journal time,
+    text) each, in order): a line that repeats the one before it is not written again."""
+    since = lines[0][0]
+    parts: list[str] = []
+    entries: list[list[int]] = []
+    previous = None
+    for t, text in lines:
+        repeat = text == previous
+        entries.append([round((t - since) * 1e6), 0 if repeat else len(text)])
+        if not repeat:
+            parts.append(text)
+        previous = text
+    return {"text": "".join(parts), "since": round(since, 6), "lines": entries}
 
 
 TABLE_INPUT_ACTIONS = frozenset(i.action for i in TABLE_INPUTS)

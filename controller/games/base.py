@@ -372,6 +372,7 @@ class GameSpec:
     serial_ports: tuple[str, ...] = ()
     ports_of: Callable[[Config], tuple[str, ...]] | None = None
     port_devices: dict[str, str] = field(default_factory=dict)
+    serial_evidence: bool = False  # its ports' lines are evidence, batched (issue 20)
     simulate: str = ""
     simulate_options: tuple[str, ...] = ("--coups",)
     daemon_simulator: str = ""

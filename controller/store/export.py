@@ -162,6 +162,16 @@ def _over(base: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _lines(rec: dict[str, Any]) -> Iterator[tuple[float, dict[str, Any]]]:
+    """Each line of a batch of serial lines, at its time (``controller.store.shared``)."""
+    text, since, start, line = rec["text"], rec["since"], 0, ""
+    for us, size in rec["lines"]:
+        if size:
+            line = text[start:start + size]
+            start += size
+        yield round(since + us / 1e6, 6), {"serial": rec["port"], "text": line}
+
+
 def _inputs(journal: Journal, origin: int, end: int, bet_record: str
             ) -> Iterator[tuple[float, dict[str, Any]]]:
     for seq, type_, body in journal.bodies(origin, end):
@@ -178,6 +188,8 @@ def _inputs(journal: Journal, origin: int, end: int, bet_record: str
         elif kind == "input" and rec.get("source") is None:  # a button is in its edges
             yield t, {"input": rec["action"],
                       **{k: v for k, v in rec.items() if k not in _NOT_ARGS}}
+        elif kind == "serial" and isinstance(rec.get("lines"), list):  # a batch of lines
+            yield from _lines(rec)
         elif kind == "serial":
             yield t, {"serial": rec["port"], "text": rec["text"]}
         elif kind == bet_record or (kind == "alarm" and rec.get("code") == "bet_refused"

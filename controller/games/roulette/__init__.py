@@ -57,6 +57,7 @@ SPEC = GameSpec(
     name="roulette",
     title="Roulette",
     seed="001",
+    serial_evidence=True,  # a serial wheel's status lines: no recovery plays them again
     config_section="roulette",
     load_config=config.load_config,
     check_config=config.check_config,

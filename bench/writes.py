@@ -1,0 +1,170 @@
+"""What each table's daemon writes to the SD card (issue 20, item 1): bytes and fsyncs.
+
+Each table's daemon runs on its simulated table (the shipped ``*-sim`` config, the
+simulator ``SPEED`` times faster than life) for ``RUN_S`` seconds of this machine's time.
+``*_bytes_*`` is the journal's growth (the database and its WAL, as issue 20's table);
+``*_write_bytes_*`` what the daemon made the kernel put on the disk, every file (journal,
+WAL, checkpoints): ``write_bytes`` of ``/proc/PID/io``, read just before it is stopped.
+SQLite writes whole pages, so the second is many times the first: it is what wears a card. Fsyncs
+(fsync + fdatasync) are counted by ``strace -f -c`` when strace is installed (Debian's
+``strace``, in .ci/install-debian-packages.sh), else the daemon's commits (one fsync of
+the WAL each) from its stop line. Games are the journal's conclusions (a spin's result or
+void, a coup's result). A busy day is hardware.md's: a game a minute for 16 hours; the
+serial wheel's lines come whatever the pace of its games, so its day is 16 hours of
+simulated time.
+
+``measure()`` returns the figures (a dict: the keys below); ``main()`` prints them next to
+the goals of issue 20's table. Run alone: ``.venv/bin/python bench/writes.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+RUN_S = float(os.environ.get("BENCH_WRITES_S", "40"))
+SPEED = 50.0
+DAY_S = 16 * 3600  # a busy day's hours of play
+GAMES_PER_DAY = 60 * 16  # a game a minute for 16 hours
+GAMES = ("spin_result", "spin_invalid", "coup_result")
+TABLES = {  # name: (embedded config, what one game is)
+    "daemon": ("default.toml", "spin"),
+    "serial_wheel": ("roulette-serial-sim.toml", "game"),
+    "card_table": ("mini-baccarat-sim.toml", "coup"),
+}
+GOALS = {  # key: (goal, at most), from issue 20's table
+    "daemon_fsyncs_per_spin": 8.0,
+    "daemon_bytes_per_spin": 5 * 1024.0,
+    "serial_wheel_fsyncs_per_game": 10.0,
+    "serial_wheel_bytes_per_day": 8 * 1024 * 1024.0,
+}
+
+
+def _config(scratch: Path, name: str, embedded: str) -> Path:
+    """The shipped config, its journal and control socket in ``scratch``, ``SPEED``x."""
+    text = (ROOT / "controller" / "data" / embedded).read_text()
+    text = re.sub(r'^path = ".*"$', f'path = "{scratch / name}.sqlite"', text, flags=re.M)
+    text = re.sub(r"^speed = 1\.0$", f"speed = {SPEED}", text, flags=re.M)
+    socket_line = f'socket = "{scratch / name}.sock"'
+    if re.search(r"^socket = ", text, flags=re.M):
+        text = re.sub(r'^socket = ".*"$', socket_line, text, flags=re.M)
+    else:
+        text += f"\n[control]\n{socket_line}\n"
+    config = scratch / f"{name}.toml"
+    config.write_text(text)
+    return config
+
+
+def _write_bytes(pid: int) -> int:
+    """``write_bytes`` of ``/proc/PID/io``: bytes the process caused to go to storage."""
+    for line in Path(f"/proc/{pid}/io").read_text().splitlines():
+        if line.startswith("write_bytes:"):
+            return int(line.split()[1])
+    raise RuntimeError(f"/proc/{pid}/io has no write_bytes")
+
+
+def _fsyncs(counts: Path) -> int:
+    """fsync + fdatasync calls in an ``strace -c`` summary (its ``calls`` column)."""
+    return sum(int(line.split()[3]) for line in counts.read_text().splitlines()
+               if line.strip().endswith(("fsync", "fdatasync")))
+
+
+def run_table(scratch: Path, name: str, run_s: float = RUN_S) -> dict[str, Any]:
+    """One table's daemon for ``run_s`` seconds: games, bytes, fsyncs (see the module doc).
+
+    Raises:
+        RuntimeError: the daemon ended by itself, or made no game.
+    """
+    embedded, _ = TABLES[name]
+    config = _config(scratch, name, embedded)
+    command = [str(BIN / "table-controller"), "run", "--config", str(config)]
+    strace = shutil.which("strace")
+    counts = scratch / f"{name}-strace.txt"
+    if strace:
+        command = [strace, "-f", "-c", "-e", "trace=fsync,fdatasync", "-o", str(counts),
+                   *command]
+    log = scratch / f"{name}.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, cwd=scratch)
+        time.sleep(run_s)
+        daemon = proc.pid
+        if strace:  # the daemon is strace's child; SIGTERM to it ends strace too
+            children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+            daemon = int(children[0]) if children else proc.pid
+        if proc.poll() is not None:
+            raise RuntimeError(f"{name}: the daemon ended by itself (see {log})")
+        written = _write_bytes(daemon)
+        os.kill(daemon, signal.SIGTERM)
+        proc.wait(timeout=60)
+    db = sqlite3.connect(scratch / f"{name}.sqlite")
+    marks = ",".join("?" * len(GAMES))
+    games = db.execute(f"SELECT count(*) FROM records WHERE type IN ({marks})",
+                       GAMES).fetchone()[0]
+    records = db.execute("SELECT count(*) FROM records").fetchone()[0]
+    db.close()
+    journal = sum(p.stat().st_size for p in scratch.glob(f"{name}.sqlite*"))
+    if not games:
+        raise RuntimeError(f"{name}: no game in {run_s:.0f} s (see {log})")
+    commits = next((int(line.split("commits=")[1].split()[0]) for line in log.open()
+                    if "commits=" in line), 0)
+    syncs = _fsyncs(counts) if strace and counts.exists() else commits
+    return {"games": games, "records": records, "write_bytes": written, "journal": journal,
+            "fsyncs": syncs, "strace": bool(strace), "simulated_s": run_s * SPEED}
+
+
+def measure(scratch: Path, run_s: float = RUN_S) -> dict[str, float]:
+    """Every table's figures, with at least the keys of issue 20's bench JSON."""
+    gpio = run_table(scratch, "daemon", run_s)
+    wheel = run_table(scratch, "serial_wheel", run_s)
+    cards = run_table(scratch, "card_table", run_s)
+    day = wheel["simulated_s"] / DAY_S  # the share of a day the wheel's run was
+    return {
+        "daemon_fsyncs_per_spin": gpio["fsyncs"] / gpio["games"],
+        "daemon_bytes_per_spin": gpio["journal"] / gpio["games"],
+        "daemon_write_bytes_per_spin": gpio["write_bytes"] / gpio["games"],
+        "daemon_write_bytes_per_day": gpio["write_bytes"] / gpio["games"] * GAMES_PER_DAY,
+        "serial_wheel_fsyncs_per_game": wheel["fsyncs"] / wheel["games"],
+        "serial_wheel_bytes_per_day": wheel["journal"] / day,
+        "serial_wheel_write_bytes_per_game": wheel["write_bytes"] / wheel["games"],
+        "serial_wheel_write_bytes_per_day": wheel["write_bytes"] / day,
+        "card_table_fsyncs_per_coup": cards["fsyncs"] / cards["games"],
+        "card_table_bytes_per_coup": cards["journal"] / cards["games"],
+        "card_table_write_bytes_per_coup": cards["write_bytes"] / cards["games"],
+        "card_table_write_bytes_per_day": cards["write_bytes"] / cards["games"] * GAMES_PER_DAY,
+    }
+
+
+def _shown(key: str, value: float) -> str:
+    text = f"{value / 1024 / 1024:.1f} MB" if "per_day" in key else (
+        f"{value / 1024:.1f} KB" if "bytes" in key else f"{value:.1f}")
+    goal = GOALS.get(key)
+    if goal is None:
+        return f"   {key}: {text}"
+    limit = f"{goal / 1024 / 1024:.0f} MB" if "per_day" in key else (
+        f"{goal / 1024:.0f} KB" if "bytes" in key else f"{goal:g}")
+    return f"   {key}: {text} (goal <= {limit}: {'met' if value <= goal else 'NOT met'})"
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory(prefix="bench-writes-") as tmp:
+        figures = measure(Path(tmp))
+    how = "strace -f -c" if shutil.which("strace") else "commits (strace not installed)"
+    print(f"== writes: each table's daemon, simulated at {SPEED:g}x for {RUN_S:.0f} s "
+          f"(bytes: /proc/PID/io write_bytes; fsyncs: {how})")
+    for key, value in figures.items():
+        print(_shown(key, value))
+
+
+if __name__ == "__main__":
+    main()
