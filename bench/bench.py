@@ -517,6 +517,7 @@ def sections() -> dict[str, Section]:
     import ops
     import sd
     import stats_bench
+    import writes
 
     return {
         "replay": bench_replay, "commit": bench_commit, "daemon": bench_daemon,
@@ -527,6 +528,7 @@ def sections() -> dict[str, Section]:
         "growth": lambda run: ops.bench_growth(run.scratch),
         "stats": lambda run: stats_bench.bench_stats(run.scratch),
         "display": lambda run: display_bench.bench_display(run.scratch),
+        "writes": writes.bench_writes,
         "verify": sd.bench_verify_memory, "replay-memory": sd.bench_replay_memory,
         "replay-vs-base": sd.bench_replay_vs_base,
         "pi": sd.bench_pi,
