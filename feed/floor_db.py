@@ -13,9 +13,10 @@ Tables:
 - ``alarms``: a ``gap`` (records missing before ones stored; ``resolved_at`` set when they
   arrive) or a ``broken_link`` (a record whose ``prev`` is not the hash of the one before:
   a person must look), with ``first_seq``..``last_seq`` and a line of words.
-- ``statuses``: per table, the last status its feed published (JSONB) and when.
+- ``statuses``: per table, the last status its feed published (JSONB, merged over the
+  one before: the will's "offline" keeps the last state known) and when.
 
-Records are batched: one ``INSERT ... SELECT FROM unnest(...)`` per batch, one commit.
+Records are batched: one COPY and one ``INSERT ... SELECT`` per batch, one commit.
 """
 
 from __future__ import annotations
@@ -48,12 +49,13 @@ CREATE TABLE IF NOT EXISTS statuses (
     site text NOT NULL, table_name text NOT NULL, status jsonb NOT NULL,
     received_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (site, table_name));
 """
-_INSERT = """
-INSERT INTO records (site, table_name, seq, type, t, hash, prev, masked, body)
-SELECT * FROM unnest(%s::text[], %s::text[], %s::bigint[], %s::text[],
-                     %s::float8[], %s::text[], %s::text[], %s::bool[], %s::jsonb[])
-ON CONFLICT DO NOTHING
-"""
+# A batch goes in by COPY into a scratch table, then into records in one statement (the
+# pure-Python libpq binding adapts arrays slowly; COPY text is written here at once).
+_STAGE = ("CREATE TEMP TABLE IF NOT EXISTS incoming (LIKE records INCLUDING DEFAULTS) "
+          "ON COMMIT DELETE ROWS")
+_COPY = "COPY incoming (site, table_name, seq, type, t, hash, prev, masked, body) FROM STDIN"
+_MOVE = ("INSERT INTO records SELECT * FROM incoming ORDER BY table_name, seq "
+         "ON CONFLICT DO NOTHING")
 WALK = 5000  # stored records read at a time while a chain's head moves over a filled gap
 
 
@@ -83,12 +85,13 @@ class Chain:
 
 
 def connect(dsn: str) -> psycopg.Connection[Any]:
-    """A connection with the schema in place.
+    """A connection (autocommit: each batch is one explicit transaction) with the
+    schema in place.
 
     Raises:
         psycopg.OperationalError: PostgreSQL cannot be reached or refuses the login.
     """
-    conn = psycopg.connect(dsn, connect_timeout=5)
+    conn = psycopg.connect(dsn, connect_timeout=5, autocommit=True)
     with conn.transaction():
         conn.execute(SCHEMA)
     return conn
@@ -132,12 +135,15 @@ class Store:
         try:
             with self.conn.transaction():
                 if records:
-                    self.conn.execute(_INSERT, _columns(records))
+                    self.conn.execute(_STAGE)
+                    with self.conn.cursor().copy(_COPY) as copy:
+                        copy.write(_copy_text(records))
+                    self.conn.execute(_MOVE)
                 for site, table, status in statuses:
                     self.conn.execute(
                         "INSERT INTO statuses (site, table_name, status) VALUES (%s, %s, %s)"
-                        " ON CONFLICT (site, table_name) DO UPDATE SET status ="
-                        " excluded.status, received_at = now()",
+                        " ON CONFLICT (site, table_name) DO UPDATE SET status = statuses.status"
+                        " || excluded.status, received_at = now()",
                         (site, table, json.dumps(status)))
                 by_table: dict[tuple[str, str], list[Record]] = {}
                 for rec in records:
@@ -220,8 +226,18 @@ class Store:
         return message
 
 
-def _columns(records: Sequence[Record]) -> tuple[list[Any], ...]:
-    return ([r.site for r in records], [r.table for r in records], [r.seq for r in records],
-            [r.type for r in records], [r.t for r in records], [r.hash for r in records],
-            [r.prev for r in records], [r.masked for r in records],
-            [json.dumps(r.body, sort_keys=True, separators=(",", ":")) for r in records])
+def _copy_text(records: Sequence[Record]) -> str:
+    """The batch in COPY's text format: tab-separated, each text escaped (the JSON body
+    is ASCII on one line: only its backslashes need doubling)."""
+    lines = []
+    for r in records:
+        body = json.dumps(r.body, sort_keys=True, separators=(",", ":")).replace("\\", "\\\\")
+        lines.append(f"{_text(r.site)}\t{_text(r.table)}\t{r.seq}\t{_text(r.type)}\t"
+                     f"{r.t!r}\t{_text(r.hash)}\t{_text(r.prev)}\t{'t' if r.masked else 'f'}"
+                     f"\t{body}\n")
+    return "".join(lines)
+
+
+def _text(value: str) -> str:
+    return (value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
+            .replace("\r", "\\r"))

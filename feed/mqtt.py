@@ -65,6 +65,7 @@ class Connection:
         self._receive_maximum = receive_maximum
         self._on_connected = on_connected
         self._away_since: float | None = None
+        self._stopping = False
         client = paho.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                              protocol=paho.MQTTv5, manual_ack=manual_ack)
         if broker.username:
@@ -153,10 +154,11 @@ class Connection:
     def _disconnected(self, client: paho.Client, userdata: Any, flags: Any, reason: Any,
                       properties: Any) -> None:
         self.connected.clear()
-        if self.refused is None:
+        if self.refused is None and not self._stopping:
             self._away(str(reason))
 
     def stop(self) -> None:
         """Disconnect cleanly (no will) and stop the network thread."""
+        self._stopping = True
         self.client.disconnect()
         self.client.loop_stop()
