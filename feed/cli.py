@@ -31,6 +31,13 @@ def _stop_on_signals(stop: threading.Event) -> None:
     signal.signal(signal.SIGINT, handler)
 
 
+def _log_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--log-level", default="info",
+                        choices=("debug", "info", "warning", "error"))
+    parser.add_argument("--log-format", default="auto", choices=("auto", "console", "json"),
+                        help="auto: JSON lines under journald, else console lines")
+
+
 def feed_main(argv: Sequence[str] | None = None) -> int:
     """``table-feed``: publish a table's journal to the broker."""
     parser = argparse.ArgumentParser(
@@ -48,10 +55,9 @@ def feed_main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--once", action="store_true",
                         help="publish until every record committed at the start is "
                         "acknowledged, then exit")
-    parser.add_argument("--log-level", default="info",
-                        choices=("debug", "info", "warning", "error"))
+    _log_options(parser)
     args = parser.parse_args(argv)
-    configure(args.log_level)
+    configure(args.log_level, args.log_format)
     from feed.config import load_feed_config
 
     try:
@@ -79,8 +85,7 @@ def floor_main(argv: Sequence[str] | None = None) -> int:
                         f"{DEFAULT_FLOOR_CONFIG})")
     parser.add_argument("--database", help="a libpq connection string (default: "
                         "[floor] database)")
-    parser.add_argument("--log-level", default="info",
-                        choices=("debug", "info", "warning", "error"))
+    _log_options(parser)
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="subscribe and store until stopped")
     run.add_argument("--broker", help="mqtt://HOST:PORT or mqtts://HOST:PORT (default: "
@@ -93,7 +98,7 @@ def floor_main(argv: Sequence[str] | None = None) -> int:
     ver.add_argument("table", help="the table's name ([table] name)")
     ver.add_argument("--journal", required=True, help="the table's journal (a copy will do)")
     args = parser.parse_args(argv)
-    configure(args.log_level)
+    configure(args.log_level, args.log_format)
     from feed.config import load_floor_config
 
     try:

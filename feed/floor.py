@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import queue
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -105,7 +106,7 @@ class Floor:
                 if batch:
                     self._handle(batch)
         except BrokerRefused as exc:
-            log.error("broker_refused", message=str(exc))
+            print(f"table-floor: {exc}", file=sys.stderr)  # one line, whatever the log's form
             return 2
         finally:
             self.conn.stop()

@@ -27,7 +27,6 @@ log = structlog.get_logger("feed.mqtt")
 RECONNECT_MIN_S = 1
 RECONNECT_MAX_S = 30
 SESSION_EXPIRY_S = 7 * 24 * 3600  # a persistent session outlives a week's outage
-_LOGIN_REFUSED = {134: "bad user name or password", 135: "not authorized"}
 
 
 class BrokerRefused(Exception):
@@ -138,9 +137,8 @@ class Connection:
     def _connected(self, client: paho.Client, userdata: Any, flags: Any, reason: Any,
                    properties: Any) -> None:
         if reason.is_failure:
-            code = reason.value
-            what = _LOGIN_REFUSED.get(code, str(reason))
-            self.refused = f"{describe(self.broker)}: login refused ({what})"
+            self.refused = (f"{describe(self.broker)}: login refused ({str(reason).lower()}): "
+                            "check username and password_file, or the client certificate")
             client.disconnect()
             return
         if self._away_since is not None:

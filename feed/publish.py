@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sys
 import threading
 import time
 from collections import deque
@@ -130,7 +131,7 @@ class Feed:
                 if not sent:
                     self._idle()
         except BrokerRefused as exc:
-            log.error("broker_refused", message=str(exc))
+            print(f"table-feed: {exc}", file=sys.stderr)  # one line, whatever the log's form
             return 2
         finally:
             self._shutdown()

@@ -252,9 +252,9 @@ def floor_config(folder: Path, broker: Broker, dsn: str, extra: str = "") -> Pat
 
 
 def spawn(tool: str, *args: str, log: Path) -> subprocess.Popen[bytes]:
-    """``table-feed`` or ``table-floor`` of this venv, its stderr to ``log``."""
+    """``table-feed`` or ``table-floor`` of this venv, its log (JSON lines) to ``log``."""
     with open(log, "ab") as err:
-        return subprocess.Popen([str(BIN / tool), *args], stdout=subprocess.DEVNULL,
+        return subprocess.Popen([str(BIN / tool), "--log-format", "json", *args], stdout=subprocess.DEVNULL,
                                 stderr=err)
 
 
