@@ -102,6 +102,20 @@ def feed_config(tmp_path: Path, broker: Broker, name: str, game: str, journal: P
                         f'username = "{USER}"\npassword_file = "{password}"\n{extra}')
 
 
+def publish(broker: Broker, topic: str, payload: bytes) -> None:
+    """One message, QoS 1, from a client of the test's own."""
+    import paho.mqtt.client as paho
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    client = paho.Client(CallbackAPIVersion.VERSION2, protocol=paho.MQTTv5)
+    client.username_pw_set(FLOOR_USER, FLOOR_PASSWORD)
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    client.publish(topic, payload, qos=1).wait_for_publish(5)
+    client.disconnect()
+    client.loop_stop()
+
+
 def floor_subscribed(dsn: str, broker: Broker) -> None:
     """Wait until the floor stores a status published now: it is subscribed."""
     import paho.mqtt.client as paho
@@ -225,16 +239,25 @@ def test_every_journal_reaches_the_floor_whole_through_outages(
                                 log=tmp_path / f"feed-{game}.log")
         replays = [replay(traces[game], journals[game]) for game in traces]
         busy, busy_table = "mini_baccarat", "t-mini_baccarat"
-        wait_for("a first part stored", lambda: stored(dsn, busy_table) >= 1000)
+        cursor = Path(f"{journals[busy]}.feed-cursor")
+        wait_for("a first part stored", lambda: stored(dsn, busy_table) >= 1000
+                 and cursor.exists())
         feeds[busy].kill()  # SIGKILL: no goodbye, the cursor as last saved
         feeds[busy].wait()
-        feeds[busy] = spawn("table-feed", "--config", str(configs[busy]),
-                            log=tmp_path / f"feed-{busy}.log")
+        resume = json.loads(cursor.read_text())["seq"]
+        busy_log = tmp_path / f"feed-{busy}-2.log"
+        feeds[busy] = spawn("table-feed", "--config", str(configs[busy]), log=busy_log)
         wait_for("more stored", lambda: stored(dsn, busy_table) >= 2500)
+        assert f"from seq {resume + 1}" in named(busy_log, "feed_start")[0]
         broker.stop()
+        wait_for("the feed to miss the broker", lambda: named(busy_log, "broker_away"))
         broker.start()
         wait_for("more after the broker's return", lambda: stored(dsn, busy_table) >= 4000)
         pg.stop()
+        floor_log = tmp_path / "floor.log"
+        wait_for("the floor to miss PostgreSQL", lambda: named(floor_log, "database_down") or
+                 publish(broker, "casino/test-site/probe/status", b'{"online": true}'),
+                 every=0.3)
         pg.start()
         for r in replays:
             assert r.wait(60) == 0
