@@ -254,8 +254,8 @@ def floor_config(folder: Path, broker: Broker, dsn: str, extra: str = "") -> Pat
 def spawn(tool: str, *args: str, log: Path) -> subprocess.Popen[bytes]:
     """``table-feed`` or ``table-floor`` of this venv, its log (JSON lines) to ``log``."""
     with open(log, "ab") as err:
-        return subprocess.Popen([str(BIN / tool), "--log-format", "json", *args], stdout=subprocess.DEVNULL,
-                                stderr=err)
+        return subprocess.Popen([str(BIN / tool), "--log-format", "json", *args],
+                                stdout=subprocess.DEVNULL, stderr=err)
 
 
 def simulate_journal(folder: Path, table: str, count: int, seed: int = 1) -> Path:

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from floor_parts import (
     BIN,
     FLOOR_PASSWORD,
