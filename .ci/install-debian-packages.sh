@@ -12,3 +12,8 @@ need() {  # need PACKAGE: install it (apt-get update once)
 python3 -c 'import venv, ensurepip' 2>/dev/null || need python3-venv
 command -v make >/dev/null || need make
 command -v systemd-analyze >/dev/null || need systemd
+# The floor (issue 18): the tests start their own Mosquitto broker and PostgreSQL cluster;
+# psycopg uses the system's libpq (libpq5, with postgresql); openssl makes the test CA.
+command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || need mosquitto
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need postgresql
+command -v openssl >/dev/null || need openssl
