@@ -507,6 +507,9 @@ def main() -> None:
         ops.bench_ready(scratch)
         ops.bench_idle(scratch)
         ops.bench_growth(scratch)
+        import floor
+
+        floor.bench_floor(scratch)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"(bench process peak RSS {peak:.0f} MB; figures vary with the machine's load)")
 

@@ -47,27 +47,33 @@ class NotARecord(ValueError):
     """A message on a records topic that is not a feed's record (the words say why)."""
 
 
+_KINDS: tuple[tuple[str, type | tuple[type, ...]], ...] = (
+    ("seq", int), ("type", str), ("t", (int, float)), ("hash", str), ("prev", str),
+    ("fields", dict))
+
+
 def parse_record(site: str, table: str, payload: bytes) -> Record:
     """The record in a feed's message (:func:`feed.publish.payload`) on the topic of
     ``table``. Raises NotARecord."""
     try:
-        data = json.loads(payload)
-    except (ValueError, UnicodeDecodeError):
+        text = payload.decode()
+        data = json.loads(text)
+    except ValueError:  # UnicodeDecodeError is one
         raise NotARecord("not JSON") from None
     if not isinstance(data, dict):
         raise NotARecord("not a JSON object")
-    kinds: dict[str, type | tuple[type, ...]] = {
-        "seq": int, "type": str, "t": (int, float), "hash": str, "prev": str, "fields": dict}
-    for key, kind in kinds.items():
-        if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
+    for key, kind in _KINDS:
+        value = data.get(key)
+        if not isinstance(value, kind) or value is True or value is False:
             raise NotARecord(f"no {key} of the right kind")
     if data["seq"] < 1:
         raise NotARecord(f"seq {data['seq']} is below 1")
+    if "\\u0000" in text:
+        raise NotARecord("a NUL character, which PostgreSQL's JSON cannot hold")
     if data.get("table", table) != table:
         raise NotARecord(f"its table {data['table']!r} is not the topic's")
-    body = {**data["fields"], "seq": data["seq"], "type": data["type"], "t": data["t"]}
     return Record(site, table, data["seq"], data["type"], float(data["t"]), data["hash"],
-                  data["prev"], bool(data.get("masked")), body)
+                  data["prev"], data.get("masked") is True, text)
 
 
 class Floor:
@@ -172,7 +178,7 @@ class Floor:
                     log.info("database_back", message=f"PostgreSQL is back after "
                              f"{time.monotonic() - down_since:.0f} s")
                 return True
-            except psycopg.Error as exc:
+            except psycopg.OperationalError as exc:
                 if down_since is None:
                     down_since = time.monotonic()
                     log.error("database_down", message=f"PostgreSQL ({_where(self.config)}) "
@@ -181,6 +187,15 @@ class Floor:
                 self._drop_db()
                 self.stop.wait(delay)
                 delay = min(delay * 2, RETRY_MAX_S)
+            except psycopg.Error as exc:  # the data, not the database: one at a time
+                if len(records) + len(statuses) <= 1:
+                    what = f"record {records[0].seq} of table {records[0].table}" if records \
+                        else "a status"
+                    log.error("not_storable", message=f"{what} cannot be stored "
+                              f"({_first_line(exc)}): dropped")
+                    return True
+                return all([self._store_batch([r], []) for r in records] +
+                           [self._store_batch([], [s]) for s in statuses])
         return False
 
     def _database(self) -> Store:

@@ -51,17 +51,25 @@ CREATE TABLE IF NOT EXISTS statuses (
 """
 # A batch goes in by COPY into a scratch table, then into records in one statement (the
 # pure-Python libpq binding adapts arrays slowly; COPY text is written here at once).
-_STAGE = ("CREATE TEMP TABLE IF NOT EXISTS incoming (LIKE records INCLUDING DEFAULTS) "
+# The body is made there from the message as it came (its fields with seq, type and t).
+_STAGE = ("CREATE TEMP TABLE IF NOT EXISTS incoming (site text, table_name text, seq bigint, "
+          "type text, t float8, hash text, prev text, masked bool, message jsonb) "
           "ON COMMIT DELETE ROWS")
-_COPY = "COPY incoming (site, table_name, seq, type, t, hash, prev, masked, body) FROM STDIN"
-_MOVE = ("INSERT INTO records SELECT * FROM incoming ORDER BY table_name, seq "
-         "ON CONFLICT DO NOTHING")
+_COPY = "COPY incoming FROM STDIN"
+_MOVE = ("INSERT INTO records (site, table_name, seq, type, t, hash, prev, masked, body) "
+         "SELECT site, table_name, seq, type, t, hash, prev, masked, (message->'fields') || "
+         "jsonb_build_object('seq', message->'seq', 'type', message->'type', 't', "
+         "message->'t') FROM incoming ORDER BY table_name, seq ON CONFLICT DO NOTHING")
+_HEADS = ("INSERT INTO chains SELECT * FROM unnest(%s::text[], %s::text[], %s::bigint[], "
+          "%s::text[]) ON CONFLICT (site, table_name) DO UPDATE SET "
+          "head_seq = excluded.head_seq, head_hash = excluded.head_hash")
 WALK = 5000  # stored records read at a time while a chain's head moves over a filled gap
 
 
 @dataclass(frozen=True)
 class Record:
-    """One record as a feed published it (:func:`feed.publish.payload`)."""
+    """One record as a feed published it (:func:`feed.publish.payload`); ``message`` is
+    that message's JSON text."""
 
     site: str
     table: str
@@ -71,7 +79,7 @@ class Record:
     hash: str
     prev: str
     masked: bool
-    body: dict[str, Any]
+    message: str
 
 
 @dataclass
@@ -148,8 +156,17 @@ class Store:
                 by_table: dict[tuple[str, str], list[Record]] = {}
                 for rec in records:
                     by_table.setdefault((rec.site, rec.table), []).append(rec)
+                moved = []
                 for key, recs in by_table.items():
+                    start = self.chains.get(key, Chain()).head_seq
                     alarms += self._advance(key, recs)
+                    if self.chains[key].head_seq != start:
+                        moved.append(key)
+                if moved:  # every table's new head in one statement
+                    self.conn.execute(_HEADS, (
+                        [k[0] for k in moved], [k[1] for k in moved],
+                        [self.chains[k].head_seq for k in moved],
+                        [self.chains[k].head_hash for k in moved]))
         except BaseException:
             self.chains = before  # the transaction is gone: so are its chains' moves
             raise
@@ -178,11 +195,6 @@ class Store:
                               "table_name = %s AND kind = 'gap' AND resolved_at IS NULL AND "
                               "last_seq <= %s", (*key, chain.head_seq))
             chain.gap_from = 0
-        if chain.head_seq != start:
-            self.conn.execute(
-                "INSERT INTO chains VALUES (%s, %s, %s, %s) ON CONFLICT (site, table_name) "
-                "DO UPDATE SET head_seq = excluded.head_seq, head_hash = excluded.head_hash",
-                (*key, chain.head_seq, chain.head_hash))
         return alarms
 
     def _walk(self, key: tuple[str, str], chain: Chain,
@@ -227,14 +239,12 @@ class Store:
 
 
 def _copy_text(records: Sequence[Record]) -> str:
-    """The batch in COPY's text format: tab-separated, each text escaped (the JSON body
-    is ASCII on one line: only its backslashes need doubling)."""
+    """The batch in COPY's text format: tab-separated, each text escaped."""
     lines = []
     for r in records:
-        body = json.dumps(r.body, sort_keys=True, separators=(",", ":")).replace("\\", "\\\\")
         lines.append(f"{_text(r.site)}\t{_text(r.table)}\t{r.seq}\t{_text(r.type)}\t"
                      f"{r.t!r}\t{_text(r.hash)}\t{_text(r.prev)}\t{'t' if r.masked else 'f'}"
-                     f"\t{body}\n")
+                     f"\t{_text(r.message)}\n")
     return "".join(lines)
 
 
