@@ -22,7 +22,7 @@ test: $(BIN)/table-controller lint
 	$(BIN)/python -m pytest -q
 
 lint: $(BIN)/table-controller
-	$(BIN)/ruff check controller drivers sim display tests bench
+	$(BIN)/ruff check controller drivers sim display feed tests bench
 	$(BIN)/mypy
 
 ## audit: the article tests of each seed (tests/articles) and the inspector's table of articles;

@@ -17,3 +17,8 @@ command -v systemd-analyze >/dev/null || need systemd
 { command -v chromium && command -v chromedriver; } >/dev/null || need chromium chromium-driver
 # strace counts each daemon's fsyncs in `make bench` (bench/writes.py; issue 20).
 command -v strace >/dev/null || need strace
+# The floor (issue 18): the tests start their own Mosquitto broker and PostgreSQL cluster;
+# psycopg uses the system's libpq (libpq5, with postgresql); openssl makes the test CA.
+command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || need mosquitto
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need postgresql
+command -v openssl >/dev/null || need openssl

@@ -514,6 +514,7 @@ def bench_poker(run: Run) -> None:
 def sections() -> dict[str, Section]:
     """Every section, by the name its heading gives, in the order a whole run takes."""
     import display_bench
+    import floor
     import ops
     import sd
     import stats_bench
@@ -529,6 +530,7 @@ def sections() -> dict[str, Section]:
         "stats": lambda run: stats_bench.bench_stats(run.scratch),
         "display": lambda run: display_bench.bench_display(run.scratch),
         "writes": writes.bench_writes,
+        "floor": lambda run: floor.bench_floor(run.scratch),
         "verify": sd.bench_verify_memory, "replay-memory": sd.bench_replay_memory,
         "replay-vs-base": sd.bench_replay_vs_base,
         "pi": sd.bench_pi,

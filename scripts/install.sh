@@ -7,13 +7,17 @@
 # What lands (under DIR with --root):
 #   /opt/table-controller/venv/          the virtual environment (pip install of this checkout)
 #   /opt/table-controller/*.md           README.md and hardware.md (the unit's Documentation=)
-#   /usr/local/bin/tablectl, table-controller, table-display   symlinks into the venv
+#   /usr/local/bin/tablectl, table-controller, table-display, table-feed, table-floor
+#                                        symlinks into the venv
 #   /etc/systemd/system/table-display.service     the screen's unit (table-display)
 #   /etc/sysusers.d/table-display.conf   user table-display, in group table-controller
 #   /etc/systemd/system/table-controller.service  the unit (+ .service.d/network.conf when
 #                                        the config's shoe is behind a serial server)
+#   /etc/systemd/system/table-feed.service  the feed to the floor's broker, its network
+#                                        limited to the addresses of the config's [feed]
+#                                        broker (enabled when the config has one)
 #   /etc/sysusers.d/table-controller.conf   user table-controller, groups table-admin, gpio,
-#                                        dialout
+#                                        dialout; user table-feed in group table-controller
 #   /etc/udev/rules.d/99-table-shoe.rules   the shoe's stable name (kept if it exists)
 #   /etc/table-controller/table.toml     the config (FILE, default config/roulette-table.toml;
 #                                        an existing one is never overwritten)
@@ -204,6 +208,34 @@ elif [ -e "$DROP_IN" ]; then
   rm -f "$DROP_IN"
   DONE+=("$DROP_IN removed (the config needs no network)")
 fi
+# The feed's unit: IP only to the broker's addresses (a name is resolved now: a changed
+# address needs a re-run); without a [feed] broker it has none and is not enabled.
+BROKER=$("$VENV/bin/python" - "$ETC/table.toml" <<'EOF'
+import ipaddress, socket, sys, tomllib
+from urllib.parse import urlsplit
+with open(sys.argv[1], "rb") as f:
+    url = urlsplit(str(tomllib.load(f).get("feed", {}).get("broker", "")))
+found = []
+if url.scheme in ("mqtt", "mqtts") and url.hostname:
+    try:
+        found.append(str(ipaddress.ip_address(url.hostname)))
+    except ValueError:
+        try:
+            found += sorted({a[4][0] for a in socket.getaddrinfo(url.hostname, None)})
+        except OSError as exc:
+            sys.exit(f"install: [feed] broker {url.hostname}: cannot be resolved ({exc})")
+print(" ".join(dict.fromkeys(found)))
+EOF
+) || exit 2
+if [ -n "$BROKER" ]; then
+  sed "s|@BROKER_ADDRESSES@|$BROKER|" "$REPO/systemd/table-feed.service" \
+    > "$UNITS/table-feed.service"
+  DONE+=("$UNITS/table-feed.service (network to $BROKER only)")
+else
+  sed '/@BROKER_ADDRESSES@/d' "$REPO/systemd/table-feed.service" > "$UNITS/table-feed.service"
+  DONE+=("$UNITS/table-feed.service (no [feed] broker in the config: no network, not enabled)")
+fi
+chmod 0644 "$UNITS/table-feed.service"
 install -m 0644 "$REPO/systemd/table-controller.sysusers" \
   "$ROOT/etc/sysusers.d/table-controller.conf"
 DONE+=("$ROOT/etc/sysusers.d/table-controller.conf")
@@ -220,11 +252,12 @@ else
   DONE+=("$RULE (fill it in: scripts/shoe-udev-rule.sh /dev/ttyUSB0)")
 fi
 TODO+=("udevadm control --reload-rules" "udevadm trigger --subsystem-match=tty")
-for tool in tablectl table-controller table-display; do
+for tool in tablectl table-controller table-display table-feed table-floor; do
   ln -sfn "../../../opt/table-controller/venv/bin/$tool" "$ROOT/usr/local/bin/$tool"
 done
-DONE+=("$ROOT/usr/local/bin/tablectl, table-controller and table-display")
+DONE+=("$ROOT/usr/local/bin/tablectl, table-controller, table-display, table-feed and table-floor")
 TODO+=("systemctl daemon-reload" "systemctl enable table-controller table-display")
+[ -z "$BROKER" ] || TODO+=("systemctl enable table-feed")
 
 # -- this system ----------------------------------------------------------------------------
 for line in "${DONE[@]}"; do echo "  installed: $line"; done

@@ -461,6 +461,8 @@ def _parse(loader: _Loader, data: dict[str, Any]) -> Config:
         speed=sim.number("speed", 1.0, 0.01, 1000.0),
         invalid_rate=sim.number("invalid_rate", 0.0, 0.0, 1.0),
     )
+    # [feed] is table-feed's (feed/config.py checks it): a process of its own.
+    root.read.add("feed")
     for sec in loader.sections:
         sec.finish()
     config = Config(

@@ -1,0 +1,226 @@
+"""``table-floor run``: every table's records from the broker into PostgreSQL.
+
+It subscribes to ``casino/{site}/+/records`` and ``casino/{site}/+/status`` (QoS 1) in a
+persistent session (MQTT 5, the same client id, a week's expiry): while it is away the
+broker keeps what comes. Each message is acknowledged (paho's manual ack) only once it is
+stored, or once it is known it never can be (not a record, a table not on the floor: one
+line says so). Messages are taken in batches as they come (up to :data:`BATCH`), one
+transaction each (:class:`feed.floor_db.Store`). PostgreSQL down: one line, then the batch
+is retried with a backoff of 1 s doubling to 30 s; meanwhile nothing is acknowledged and
+the broker holds the rest (at most ``receive_maximum`` unacknowledged messages are sent).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import queue
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import paho.mqtt.client as paho
+import psycopg
+import structlog
+
+from feed.config import FloorConfig
+from feed.floor_db import Record, Store, connect, load_chains
+from feed.mqtt import BrokerRefused, Connection
+
+log = structlog.get_logger("floor")
+BATCH = 1000
+RECEIVE_MAXIMUM = 2000  # unacknowledged messages the broker may send the floor
+RETRY_MIN_S, RETRY_MAX_S = 1.0, 30.0
+
+
+@dataclass(frozen=True)
+class Message:
+    mid: int
+    qos: int
+    topic: str
+    payload: bytes
+
+
+class NotARecord(ValueError):
+    """A message on a records topic that is not a feed's record (the words say why)."""
+
+
+_KINDS: tuple[tuple[str, type | tuple[type, ...]], ...] = (
+    ("seq", int), ("type", str), ("t", (int, float)), ("hash", str), ("prev", str),
+    ("fields", dict))
+
+
+def parse_record(site: str, table: str, payload: bytes) -> Record:
+    """The record in a feed's message (:func:`feed.publish.payload`) on the topic of
+    ``table``. Raises NotARecord."""
+    try:
+        text = payload.decode()
+        data = json.loads(text)
+    except ValueError:  # UnicodeDecodeError is one
+        raise NotARecord("not JSON") from None
+    if not isinstance(data, dict):
+        raise NotARecord("not a JSON object")
+    for key, kind in _KINDS:
+        value = data.get(key)
+        if not isinstance(value, kind) or value is True or value is False:
+            raise NotARecord(f"no {key} of the right kind")
+    if data["seq"] < 1:
+        raise NotARecord(f"seq {data['seq']} is below 1")
+    if "\\u0000" in text:
+        raise NotARecord("a NUL character, which PostgreSQL's JSON cannot hold")
+    if data.get("table", table) != table:
+        raise NotARecord(f"its table {data['table']!r} is not the topic's")
+    return Record(site, table, data["seq"], data["type"], float(data["t"]), data["hash"],
+                  data["prev"], data.get("masked") is True, text)
+
+
+class Floor:
+    """The floor's subscriber and writer. :meth:`run` until ``stop`` is set."""
+
+    def __init__(self, config: FloorConfig) -> None:
+        self.config = config
+        self.stop = threading.Event()
+        self.inbox: queue.Queue[Message] = queue.Queue()
+        self._unconfigured: set[str] = set()
+        self.conn = Connection(config.broker, f"table-floor-{config.site}", persistent=True,
+                               manual_ack=True, receive_maximum=RECEIVE_MAXIMUM,
+                               on_connected=self._subscribe)
+        self.conn.client.on_message = self._message
+        self._db: psycopg.Connection[Any] | None = None
+        self._store: Store | None = None
+
+    def _subscribe(self, client: paho.Client) -> None:
+        site = self.config.site
+        client.subscribe([(f"casino/{site}/+/records", 1), (f"casino/{site}/+/status", 1)])
+
+    def _message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
+        self.inbox.put(Message(msg.mid, msg.qos, msg.topic, bytes(msg.payload)))
+
+    def run(self) -> int:
+        """Store until stopped. Returns 0, or 2 when the broker refuses the floor."""
+        try:
+            if not self._store_batch([], []):  # the database first: nothing to ack before
+                return 0
+            self.conn.start(self.stop)
+            self.conn.wait_connected(self.stop, 30.0)
+            while not self.stop.is_set():
+                if self.conn.refused:
+                    raise BrokerRefused(self.conn.refused)
+                batch = self._take()
+                if batch:
+                    self._handle(batch)
+        except BrokerRefused as exc:
+            print(f"table-floor: {exc}", file=sys.stderr)  # one line, whatever the log's form
+            return 2
+        finally:
+            self.conn.stop()
+            if self._db is not None:
+                self._db.close()
+        return 0
+
+    def _take(self) -> list[Message]:
+        try:
+            batch = [self.inbox.get(timeout=0.5)]
+        except queue.Empty:
+            return []
+        while len(batch) < BATCH:
+            try:
+                batch.append(self.inbox.get_nowait())
+            except queue.Empty:
+                break
+        return batch
+
+    def _handle(self, batch: list[Message]) -> None:
+        records: list[Record] = []
+        statuses: list[tuple[str, str, dict[str, Any]]] = []
+        for msg in batch:
+            parts = msg.topic.split("/")
+            table, kind = parts[2], parts[3]
+            if self.config.tables and table not in self.config.tables:
+                if table not in self._unconfigured:
+                    self._unconfigured.add(table)
+                    log.warning("unconfigured_table", message=f"{msg.topic}: table {table} "
+                                f"is not on the floor ([floor] tables of "
+                                f"{self.config.source}): its messages are not stored")
+                continue
+            if kind == "status":
+                try:
+                    status = json.loads(msg.payload)
+                    statuses.append((self.config.site, table, dict(status)))
+                except (ValueError, TypeError):
+                    log.warning("not_a_status", message=f"{msg.topic}: not a JSON status: "
+                                "dropped")
+                continue
+            try:
+                records.append(parse_record(self.config.site, table, msg.payload))
+            except NotARecord as exc:
+                log.warning("not_a_record", message=f"{msg.topic}: a message that is not a "
+                            f"record ({exc}): dropped")
+        records.sort(key=lambda r: (r.table, r.seq))
+        if not self._store_batch(records, statuses):
+            return  # stopped before it was stored: the broker sends it again
+        for msg in batch:
+            self.conn.client.ack(msg.mid, msg.qos)
+
+    def _store_batch(self, records: list[Record],
+                     statuses: list[tuple[str, str, dict[str, Any]]]) -> bool:
+        """Store, retrying while PostgreSQL is away (one line when it goes, one when it
+        is back); whether it was stored (False: stopped first)."""
+        delay, down_since = RETRY_MIN_S, None
+        while not self.stop.is_set():
+            try:
+                store = self._database()
+                for alarm in store.store(records, statuses):
+                    log.error("chain_alarm", message=alarm)
+                if down_since is not None:
+                    log.info("database_back", message=f"PostgreSQL is back after "
+                             f"{time.monotonic() - down_since:.0f} s")
+                return True
+            except psycopg.OperationalError as exc:
+                if down_since is None:
+                    down_since = time.monotonic()
+                    log.error("database_down", message=f"PostgreSQL ({_where(self.config)}) "
+                              f"is unavailable: {_first_line(exc)}; retrying every "
+                              f"{RETRY_MIN_S:.0f}-{RETRY_MAX_S:.0f} s, nothing acknowledged")
+                self._drop_db()
+                self.stop.wait(delay)
+                delay = min(delay * 2, RETRY_MAX_S)
+            except psycopg.Error as exc:  # the data, not the database: one at a time
+                if len(records) + len(statuses) <= 1:
+                    what = f"record {records[0].seq} of table {records[0].table}" if records \
+                        else "a status"
+                    log.error("not_storable", message=f"{what} cannot be stored "
+                              f"({_first_line(exc)}): dropped")
+                    return True
+                return all([self._store_batch([r], []) for r in records] +
+                           [self._store_batch([], [s]) for s in statuses])
+        return False
+
+    def _database(self) -> Store:
+        if self._store is None:
+            self._db = connect(self.config.database)
+            self._store = Store(self._db, load_chains(self._db))
+        return self._store
+
+    def _drop_db(self) -> None:
+        if self._db is not None:
+            with contextlib.suppress(psycopg.Error):
+                self._db.close()
+        self._db, self._store = None, None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _where(config: FloorConfig) -> str:
+    """The database's host and name, without a password the string may hold."""
+    try:
+        info = psycopg.conninfo.conninfo_to_dict(config.database)
+    except psycopg.ProgrammingError:
+        return "the [floor] database"
+    return f"host {info.get('host', 'local')} port {info.get('port', 5432)} " \
+           f"db {info.get('dbname', '?')}"

@@ -1,0 +1,253 @@
+"""The floor's PostgreSQL (psycopg 3): every table's records, their chain checked as they
+are stored, the alarms it raised and each table's last status.
+
+Tables:
+
+- ``records``: one row per record, keyed by ``(site, table_name, seq)``: ``type``, ``t``
+  (the record's time, epoch s), ``hash`` and ``prev`` (the journal's chain hashes),
+  ``masked`` (a field was hidden from the public), ``body`` (JSONB: the record as the
+  public may see it, ``seq``, ``type``, ``t`` and its fields) and ``stored_at``. A record
+  sent twice is stored once (``ON CONFLICT DO NOTHING``).
+- ``chains``: per table, ``head_seq``/``head_hash``: the last record up to which every
+  record is stored and linked (prev = the hash of the one before it).
+- ``alarms``: a ``gap`` (records missing before ones stored; ``resolved_at`` set when they
+  arrive) or a ``broken_link`` (a record whose ``prev`` is not the hash of the one before:
+  a person must look), with ``first_seq``..``last_seq`` and a line of words.
+- ``statuses``: per table, the last status its feed published (JSONB, merged over the
+  one before: the will's "offline" keeps the last state known) and when.
+
+Records are batched: one COPY and one ``INSERT ... SELECT`` per batch, one commit.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+
+from controller.store.journal import GENESIS
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS records (
+    site text NOT NULL, table_name text NOT NULL, seq bigint NOT NULL,
+    type text NOT NULL, t double precision NOT NULL, hash text NOT NULL,
+    prev text NOT NULL, masked boolean NOT NULL, body jsonb NOT NULL,
+    stored_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+    PRIMARY KEY (site, table_name, seq));
+CREATE TABLE IF NOT EXISTS chains (
+    site text NOT NULL, table_name text NOT NULL, head_seq bigint NOT NULL,
+    head_hash text NOT NULL, PRIMARY KEY (site, table_name));
+CREATE TABLE IF NOT EXISTS alarms (
+    id bigserial PRIMARY KEY, site text NOT NULL, table_name text NOT NULL,
+    kind text NOT NULL, first_seq bigint NOT NULL, last_seq bigint NOT NULL,
+    message text NOT NULL, raised_at timestamptz NOT NULL DEFAULT now(),
+    resolved_at timestamptz);
+CREATE TABLE IF NOT EXISTS statuses (
+    site text NOT NULL, table_name text NOT NULL, status jsonb NOT NULL,
+    received_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (site, table_name));
+"""
+# A batch goes in by COPY into a scratch table, then into records in one statement (the
+# pure-Python libpq binding adapts arrays slowly; COPY text is written here at once).
+# The body is made there from the message as it came (its fields with seq, type and t).
+_STAGE = ("CREATE TEMP TABLE IF NOT EXISTS incoming (site text, table_name text, seq bigint, "
+          "type text, t float8, hash text, prev text, masked bool, message jsonb) "
+          "ON COMMIT DELETE ROWS")
+_COPY = "COPY incoming FROM STDIN"
+_MOVE = ("INSERT INTO records (site, table_name, seq, type, t, hash, prev, masked, body) "
+         "SELECT site, table_name, seq, type, t, hash, prev, masked, (message->'fields') || "
+         "jsonb_build_object('seq', message->'seq', 'type', message->'type', 't', "
+         "message->'t') FROM incoming ORDER BY table_name, seq ON CONFLICT DO NOTHING")
+_HEADS = ("INSERT INTO chains SELECT * FROM unnest(%s::text[], %s::text[], %s::bigint[], "
+          "%s::text[]) ON CONFLICT (site, table_name) DO UPDATE SET "
+          "head_seq = excluded.head_seq, head_hash = excluded.head_hash")
+WALK = 5000  # stored records read at a time while a chain's head moves over a filled gap
+
+
+@dataclass(frozen=True)
+class Record:
+    """One record as a feed published it (:func:`feed.publish.payload`); ``message`` is
+    that message's JSON text."""
+
+    site: str
+    table: str
+    seq: int
+    type: str
+    t: float
+    hash: str
+    prev: str
+    masked: bool
+    message: str
+
+
+@dataclass
+class Chain:
+    """A table's chain on the floor: every record up to ``head_seq`` stored and linked;
+    ``gap_from``: the first seq of a gap alarmed and not yet filled (0: none)."""
+
+    head_seq: int = 0
+    head_hash: str = GENESIS
+    gap_from: int = 0
+
+
+def connect(dsn: str) -> psycopg.Connection[Any]:
+    """A connection (autocommit: each batch is one explicit transaction) with the
+    schema in place.
+
+    Raises:
+        psycopg.OperationalError: PostgreSQL cannot be reached or refuses the login.
+    """
+    conn = psycopg.connect(dsn, connect_timeout=5, autocommit=True)
+    with conn.transaction():
+        conn.execute(SCHEMA)
+    return conn
+
+
+def load_chains(conn: psycopg.Connection[Any]) -> dict[tuple[str, str], Chain]:
+    """Every table's chain as stored, with its open gap alarm."""
+    chains = {(s, t): Chain(seq, h) for s, t, seq, h in
+              conn.execute("SELECT site, table_name, head_seq, head_hash FROM chains")}
+    for site, table, first in conn.execute(
+            "SELECT site, table_name, min(first_seq) FROM alarms "
+            "WHERE kind = 'gap' AND resolved_at IS NULL GROUP BY site, table_name"):
+        chains.setdefault((site, table), Chain()).gap_from = first
+    return chains
+
+
+class Store:
+    """Stores batches of records and moves each table's chain over them.
+
+    Args:
+        conn: an open connection (:func:`connect`).
+        chains: the chains as stored (:func:`load_chains`).
+    """
+
+    def __init__(self, conn: psycopg.Connection[Any],
+                 chains: dict[tuple[str, str], Chain]) -> None:
+        self.conn = conn
+        self.chains = chains
+
+    def store(self, records: Sequence[Record],
+              statuses: Sequence[tuple[str, str, dict[str, Any]]] = ()) -> list[str]:
+        """Store ``records`` and ``statuses`` (site, table, status) in one transaction;
+        returns the alarms raised, in words. Nothing is kept if it raises.
+
+        Raises:
+            psycopg.Error: PostgreSQL failed (down, full): the caller retries the batch.
+        """
+        before = {key: Chain(c.head_seq, c.head_hash, c.gap_from)
+                  for key, c in self.chains.items()}
+        alarms: list[str] = []
+        try:
+            with self.conn.transaction():
+                if records:
+                    self.conn.execute(_STAGE)
+                    with self.conn.cursor().copy(_COPY) as copy:
+                        copy.write(_copy_text(records))
+                    self.conn.execute(_MOVE)
+                for site, table, status in statuses:
+                    self.conn.execute(
+                        "INSERT INTO statuses (site, table_name, status) VALUES (%s, %s, %s)"
+                        " ON CONFLICT (site, table_name) DO UPDATE SET status = statuses.status"
+                        " || excluded.status, received_at = now()",
+                        (site, table, json.dumps(status)))
+                by_table: dict[tuple[str, str], list[Record]] = {}
+                for rec in records:
+                    by_table.setdefault((rec.site, rec.table), []).append(rec)
+                moved = []
+                for key, recs in by_table.items():
+                    start = self.chains.get(key, Chain()).head_seq
+                    alarms += self._advance(key, recs)
+                    if self.chains[key].head_seq != start:
+                        moved.append(key)
+                if moved:  # every table's new head in one statement
+                    self.conn.execute(_HEADS, (
+                        [k[0] for k in moved], [k[1] for k in moved],
+                        [self.chains[k].head_seq for k in moved],
+                        [self.chains[k].head_hash for k in moved]))
+        except BaseException:
+            self.chains = before  # the transaction is gone: so are its chains' moves
+            raise
+        return alarms
+
+    def _advance(self, key: tuple[str, str], recs: list[Record]) -> list[str]:
+        chain = self.chains.setdefault(key, Chain())
+        start = chain.head_seq
+        ahead = {r.seq: r for r in recs if r.seq > chain.head_seq}
+        alarms = self._walk(key, chain, ahead)
+        beyond = bool(ahead) and max(ahead) > chain.head_seq
+        filled = bool(chain.gap_from) and chain.head_seq != start
+        if filled or (beyond and chain.gap_from != chain.head_seq + 1):
+            # Records stored beyond the head: after a gap just filled, or a new gap.
+            while True:
+                stored = self._stored_after(key, chain.head_seq)
+                if not stored:
+                    break
+                moved = chain.head_seq
+                alarms += self._walk(key, chain, stored)
+                if chain.head_seq == moved:
+                    alarms += self._gap(key, chain, min(stored))
+                    break
+        if chain.gap_from and chain.head_seq >= chain.gap_from:
+            self.conn.execute("UPDATE alarms SET resolved_at = now() WHERE site = %s AND "
+                              "table_name = %s AND kind = 'gap' AND resolved_at IS NULL AND "
+                              "last_seq <= %s", (*key, chain.head_seq))
+            chain.gap_from = 0
+        return alarms
+
+    def _walk(self, key: tuple[str, str], chain: Chain,
+              ahead: dict[int, Record] | dict[int, tuple[str, str]]) -> list[str]:
+        """Move the head over the records that follow it without a hole, checking each
+        one's link; the broken links, in words."""
+        alarms = []
+        while (nxt := ahead.get(chain.head_seq + 1)) is not None:
+            seq = chain.head_seq + 1
+            hash_, prev = (nxt.hash, nxt.prev) if isinstance(nxt, Record) else nxt
+            if prev != chain.head_hash:
+                alarms.append(self._alarm(
+                    key, "broken_link", seq, seq,
+                    f"record {seq}'s previous hash {prev[:12]} is not the hash of record "
+                    f"{seq - 1} ({chain.head_hash[:12]}): the chain is broken"))
+            chain.head_seq, chain.head_hash = seq, hash_
+        return alarms
+
+    def _stored_after(self, key: tuple[str, str], seq: int) -> dict[int, tuple[str, str]]:
+        rows = self.conn.execute(
+            "SELECT seq, hash, prev FROM records WHERE site = %s AND table_name = %s AND "
+            "seq > %s ORDER BY seq LIMIT %s", (*key, seq, WALK)).fetchall()
+        return {s: (h, p) for s, h, p in rows}
+
+    def _gap(self, key: tuple[str, str], chain: Chain, next_stored: int) -> list[str]:
+        first, last = chain.head_seq + 1, next_stored - 1
+        if chain.gap_from == first:
+            return []  # alarmed already
+        chain.gap_from = first
+        what = f"record {first}" if first == last else f"records {first}-{last}"
+        return [self._alarm(key, "gap", first, last,
+                            f"{what} missing: record {next_stored} came before "
+                            f"{'it' if first == last else 'them'}")]
+
+    def _alarm(self, key: tuple[str, str], kind: str, first: int, last: int,
+               words: str) -> str:
+        message = f"table {key[1]} ({key[0]}): {words}"
+        self.conn.execute("INSERT INTO alarms (site, table_name, kind, first_seq, last_seq, "
+                          "message) VALUES (%s, %s, %s, %s, %s, %s)",
+                          (*key, kind, first, last, message))
+        return message
+
+
+def _copy_text(records: Sequence[Record]) -> str:
+    """The batch in COPY's text format: tab-separated, each text escaped."""
+    lines = []
+    for r in records:
+        lines.append(f"{_text(r.site)}\t{_text(r.table)}\t{r.seq}\t{_text(r.type)}\t"
+                     f"{r.t!r}\t{_text(r.hash)}\t{_text(r.prev)}\t{'t' if r.masked else 'f'}"
+                     f"\t{_text(r.message)}\n")
+    return "".join(lines)
+
+
+def _text(value: str) -> str:
+    return (value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
+            .replace("\r", "\\r"))

@@ -1,0 +1,270 @@
+"""``table-feed``: every committed record of a table's journal to the broker, in seq order,
+QoS 1, as the public may see it; the table's status retained beside them.
+
+Topics: ``casino/{site}/{table}/records`` (one message per record, see :func:`payload`)
+and ``casino/{site}/{table}/status`` (retained, :mod:`feed.status`; the will says the feed
+went offline). The journal is read-only (``controller.store.follow.Follower``, woken by
+inotify) and the daemon never waits for the feed (project standards, Architecture).
+
+Store and forward: the cursor (:mod:`feed.cursor`) is the last seq the broker
+acknowledged; it advances only on PUBACK, over acknowledged seqs without a hole, and is
+written at most once a second (an SD card: a kill costs at most a second of records sent
+twice). At most ``window`` records are in flight, so memory stays flat whatever the
+backlog; paho re-sends its in-flight ones on a reconnect.
+
+Every payload passes through ``controller.cards.masking.LiveMask`` (seed 000 Art. 6, seed
+002 Art. 8, seed 003 num. 6: a face-down card is "??" until the record that turns it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import threading
+import time
+from collections import deque
+from typing import Any
+
+import paho.mqtt.client as paho
+import structlog
+
+from controller.cards.masking import DEAL_STARTS, LiveMask
+from controller.games import registry
+from controller.store.follow import CHUNK, Follower, Row
+from feed.config import FeedConfig
+from feed.cursor import Cursor, read_cursor, write_cursor
+from feed.mqtt import BrokerRefused, Connection
+from feed.status import offline, table_status
+
+log = structlog.get_logger("feed")
+WINDOW = 1000  # records in flight (sent, not yet acknowledged)
+CURSOR_EVERY_S = 1.0
+STATUS_EVERY_S = 30.0  # a heartbeat even when nothing happens
+STATUS_MIN_S = 1.0  # at most one status a second while records flow
+
+
+def topic(site: str, table: str, kind: str) -> str:
+    return f"casino/{site}/{table}/{kind}"
+
+
+def payload(site: str, table: str, row: Row, mask: LiveMask) -> bytes:
+    """The message of one record: JSON ``{site, table, seq, type, t, hash, prev, fields,
+    masked}``; ``hash`` and ``prev`` are the journal's chain hashes (the record's and the
+    one before it), ``fields`` the record's other fields as the public may see them, and
+    ``masked`` says a field was hidden (the body then no longer matches ``hash``)."""
+    record = json.loads(row.body)
+    view = mask.view(record)
+    fields = {k: v for k, v in view.items() if k not in ("seq", "type", "t")}
+    return json.dumps({"site": site, "table": table, "seq": row.seq, "type": record["type"],
+                       "t": record["t"], "hash": row.hash, "prev": row.prev, "fields": fields,
+                       "masked": view is not record},
+                      sort_keys=True, separators=(",", ":")).encode()
+
+
+class Feed:
+    """One table's feed. :meth:`run` until ``stop`` is set (or caught up, ``once``)."""
+
+    def __init__(self, config: FeedConfig, window: int = WINDOW) -> None:
+        self.config = config
+        self.window = window
+        self.stop = threading.Event()
+        self._room = threading.Event()
+        # PUBACKs from paho's thread, taken in the main thread, which alone keeps the rest.
+        self._acks: deque[tuple[int, bool, str]] = deque()
+        self._inflight: dict[int, tuple[int, str]] = {}  # mid -> (seq, hash)
+        self._acked: dict[int, str] = {}  # seq -> hash, acknowledged past the cursor
+        self._refused: str | None = None
+        self.follower = Follower(config.journal)
+        game = config.game if config.game in registry.names() else registry.DEFAULT_GAME
+        self._game_start = registry.spec(game).recall.start
+        self.cursor, problem = read_cursor(config.cursor)
+        if problem:
+            log.warning("cursor_unusable", message=problem)
+        self._saved, self._saved_at = self.cursor, 0.0
+        self._sent = self.cursor.seq
+        self._generation = 0
+        self.mask = LiveMask(self._game_start)
+        self._status_at = 0.0
+        self._status_due = True
+        self._problem: str | None = None
+        will = offline(config.table)
+        self.conn = Connection(config.broker, f"table-feed-{config.site}-{config.table}",
+                               will=(self._topic("status"), json.dumps(will).encode()),
+                               on_connected=lambda _c: self._want_status())
+        self.conn.client.max_inflight_messages_set(window)
+        self.conn.client.on_publish = self._puback
+
+    def _topic(self, kind: str) -> str:
+        return topic(self.config.site, self.config.table, kind)
+
+    def _want_status(self) -> None:
+        self._status_due = True
+
+    # -- paho's thread: it only hands the acknowledgements over --------------------------
+    def _puback(self, client: paho.Client, userdata: Any, mid: int, reason: Any,
+                properties: Any) -> None:
+        self._acks.append((mid, reason.is_failure, str(reason)))
+        self._room.set()
+
+    # -- the main thread -------------------------------------------------------------------
+    def run(self, once: bool = False) -> int:
+        """Publish until stopped; with ``once`` until every record committed when it
+        started is acknowledged. Returns the exit code: 0, or 2 when the broker refuses
+        the feed (one line in the log says why)."""
+        try:
+            self.conn.start(self.stop)
+            goal = self.follower.head() if once else None
+            while not self.stop.is_set():
+                if self._refused:
+                    raise BrokerRefused(self._refused)
+                if not self.conn.connected.is_set():
+                    self.conn.wait_connected(self.stop, 1.0)
+                    continue
+                self._take_acks()
+                self._check_journal()
+                sent = self._send()
+                self._save_cursor(force=False)
+                self._status(force=False)
+                if goal is not None and self._caught_up(goal):
+                    break
+                if not sent:
+                    self._idle()
+        except BrokerRefused as exc:
+            print(f"table-feed: {exc}", file=sys.stderr)  # one line, whatever the log's form
+            return 2
+        finally:
+            self._shutdown()
+        return 0
+
+    def _take_acks(self) -> None:
+        """Advance the cursor over the acknowledged records without a hole before them."""
+        while self._acks:
+            mid, failed, reason = self._acks.popleft()
+            sent = self._inflight.pop(mid, None)
+            if sent is None:
+                continue  # the status, or a record of a journal followed before
+            if failed:
+                self._refused = (f"broker {self.config.broker.url} refused record {sent[0]} "
+                                 f"on {self._topic('records')} ({reason})")
+                return
+            self._acked[sent[0]] = sent[1]
+        old = seq = self.cursor.seq
+        while seq + 1 in self._acked:
+            seq += 1
+        if seq != old:
+            self.cursor = Cursor(seq, self._acked[seq])
+            for done in range(old + 1, seq + 1):
+                del self._acked[done]
+
+    def _caught_up(self, goal: int) -> bool:
+        return self.cursor.seq >= goal and not self._inflight
+
+    def _check_journal(self) -> None:
+        """A new journal file (the first, or one put in the old one's place): resume at the
+        cursor if it is this journal's, else from the first record."""
+        head = self.follower.head()  # opens the file: generation and problem are fresh
+        if self.follower.problem != self._problem:
+            self._problem = self.follower.problem
+            self._status_due = True
+            if self._problem:
+                log.warning("journal_unreadable", message=self._problem)
+        if self.follower.generation == self._generation or self._problem:
+            return
+        self._generation = self.follower.generation
+        self._inflight.clear()  # an older file's records: their acks count no more
+        self._acked.clear()
+        cursor = self.cursor
+        rows = self.follower.rows(cursor.seq - 1, 1) if cursor.seq else []
+        if cursor.seq and (not rows or rows[0].hash != cursor.hash or head < cursor.seq):
+            log.warning("journal_replaced", message=f"{self.config.journal} is not the "
+                        f"journal of cursor {self.config.cursor} (seq {cursor.seq}): "
+                        "sending from its first record")
+            cursor = Cursor()
+        self.cursor, self._sent = cursor, cursor.seq
+        self.mask = self._mask_at(cursor.seq)
+
+    def _mask_at(self, seq: int) -> LiveMask:
+        """The mask as it stands after record ``seq``: fed the last deal start or game
+        start at or before it."""
+        mask = LiveMask(self._game_start)
+        back = seq
+        while back > 0:
+            first = max(0, back - CHUNK)
+            rows = self.follower.rows(first, back - first)
+            for row in reversed(rows):
+                kind = json.loads(row.body).get("type")
+                if kind in (DEAL_STARTS, self._game_start):
+                    mask.view({"type": kind})
+                    return mask
+            back = first
+        return mask
+
+    def _send(self) -> int:
+        """Hand paho the next records while the window has room; how many."""
+        room = self.window - len(self._inflight)
+        if room <= 0 or self._problem:
+            return 0
+        rows = self.follower.rows(self._sent, min(room, CHUNK))
+        records = self._topic("records")
+        for row in rows:
+            info = self.conn.client.publish(records, payload(self.config.site,
+                                                             self.config.table, row,
+                                                             self.mask), qos=1)
+            self._inflight[info.mid] = (row.seq, row.hash)
+            self._sent = row.seq
+        if rows:
+            self._status_due = True
+        return len(rows)
+
+    def _idle(self) -> None:
+        """Wait for an acknowledgement while records are in flight, else for a commit
+        (inotify); a cursor not yet saved is saved within a second."""
+        self._room.clear()
+        if self._acks:
+            return
+        if self._inflight:
+            self._room.wait(1.0)
+            return
+        self.follower.wait(CURSOR_EVERY_S if self.cursor != self._saved else 5.0)
+
+    def _save_cursor(self, force: bool) -> None:
+        cursor = self.cursor
+        if cursor == self._saved:
+            return
+        if not force and time.monotonic() - self._saved_at < CURSOR_EVERY_S:
+            return
+        try:
+            write_cursor(self.config.cursor, cursor)
+        except OSError as exc:
+            log.error("cursor_unwritable", message=f"cursor {self.config.cursor} cannot be "
+                      f"written ({exc.strerror or exc}): records will be sent again")
+        self._saved, self._saved_at = cursor, time.monotonic()
+
+    def _status(self, force: bool) -> None:
+        now = time.monotonic()
+        due = self._status_due and now - self._status_at >= STATUS_MIN_S
+        if not (force or due or now - self._status_at >= STATUS_EVERY_S):
+            return
+        status = table_status(self.config.journal, self.config.table, self.config.game,
+                              self.follower.head(), self.cursor.seq, self._problem)
+        self.conn.client.publish(self._topic("status"), json.dumps(status).encode(),
+                                 qos=1, retain=True)
+        self._status_at, self._status_due = now, False
+
+    def _shutdown(self) -> None:
+        self._take_acks()
+        self._save_cursor(force=True)
+        if self.conn.connected.is_set():
+            self._status(force=True)
+            status = offline(self.config.table)
+            status["problem"] = "the feed was stopped"
+            info = self.conn.client.publish(self._topic("status"),
+                                            json.dumps(status).encode(), qos=1, retain=True)
+            # The link may go as we stop: the will says offline instead.
+            with contextlib.suppress(RuntimeError, ValueError):
+                info.wait_for_publish(2.0)
+        self.conn.stop()
+        self._take_acks()
+        self._save_cursor(force=True)
+        self.follower.close()
