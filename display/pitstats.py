@@ -89,7 +89,12 @@ class PitStats:
             return None
         if self._figures is None:
             figures = self.fold.figures()
-            figures.update(lines=self.hook.lines(figures), history=self.history,
-                           games_folded=self.hook.games(figures), problem=self.problem)
+            games = self.hook.games(figures)
+            try:  # the words need a game (tablectl stats says "none" in a line of its own)
+                lines = self.hook.lines(figures) if games else []
+            except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
+                lines = [f"(the figures could not be put in words: {exc})"]
+            figures.update(lines=lines, history=self.history, games_folded=games,
+                           problem=self.problem)
             self._figures = figures
         return self._figures

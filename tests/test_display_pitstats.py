@@ -81,6 +81,8 @@ def test_the_card_tables_fold_equals_tablectl_stats(tmp_path: Path) -> None:
 def test_a_record_the_fold_cannot_read_is_named_not_a_traceback() -> None:
     table = load_config("embedded:default.toml")
     pit = PitStats(registry.spec(table.game), table, 500)
+    empty = pit.figures()  # no game yet: the figures, no words, no traceback
+    assert empty is not None and empty["games_folded"] == 0 and empty["lines"] == []
     pit.feed({"type": "spin_result", "seq": 7, "spin": 1, "number": "99"})
     pit.feed({"type": "spin_result", "seq": 8, "spin": 2, "number": "17"})
     figures = pit.figures()

@@ -184,7 +184,11 @@ function drawPit(s, main, w) {
   }
   main.appendChild(sensors);
   main.appendChild(limits(s, w));
-  main.appendChild(drawStats(s.stats, w));
+  try {
+    main.appendChild(drawStats(s.stats, w));
+  } catch (e) {  // a figure this page cannot draw: said, the rest of the page stays
+    main.appendChild(el("p", "fault", `${w.stats}: ${e}`));
+  }
 }
 
 // Issue 21's surveillance statistics, the figures of tablectl stats over the last
@@ -194,6 +198,7 @@ function pct(x) {
 }
 
 function pText(p) {
+  if (p === 0) return "< 1e-300";
   return p >= 0.001 ? p.toFixed(3) : p.toExponential(1);
 }
 
@@ -218,14 +223,18 @@ function drawStats(st, w) {
     chi.dataset.pValue = st.p_value === null ? "" : st.p_value;
     box.appendChild(chi);
   }
-  if (st.sectors && st.sectors.length) {
-    const best = st.sectors.reduce((a, b) => (b.p_value < a.p_value ? b : a));
-    const sector = el("p", "sector", `${w.best}: ${best.pockets.join(" ")}: ` +
+  const tested = (st.sectors || []).filter((x) => x.p_value !== null);
+  const sector = el("p", "sector");
+  sector.id = "best-sector";
+  if (tested.length) {
+    const best = tested.reduce((a, b) => (b.p_value < a.p_value ? b : a));
+    sector.textContent = `${w.best}: ${best.pockets.join(" ")}: ` +
       `${best.count} (${w.expected} ${Number(best.expected).toFixed(1)}), ` +
-      `p ${pText(best.p_value)}`);
-    sector.id = "best-sector";
-    box.appendChild(sector);
+      `p ${pText(best.p_value)}`;
+  } else if (st.sectors) {
+    sector.textContent = `${w.best}: ${w.small}`;
   }
+  if (st.sectors) box.appendChild(sector);
   if (st.shares) {
     const table = el("table", "stats shares");
     for (const [name, sh] of Object.entries(st.shares)) {
