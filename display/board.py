@@ -26,6 +26,7 @@ from controller.games import registry
 from controller.games.base import GameSpec, TableView
 from controller.store.follow import Follower
 from display.config import DisplayConfig
+from display.pitstats import PitStats
 from display.words import WORDS
 
 Record = dict[str, Any]
@@ -73,6 +74,7 @@ class Board:
         self.ports: dict[str, Record] = {}
         self.last_game: str | None = None
         self.unreadable: str | None = None  # the last record the game's view could not read
+        self.stats = PitStats(self.spec, self.cfg.table, self.cfg.stats_history)
 
     # -- reading ---------------------------------------------------------------------
     def catch_up(self) -> int:
@@ -114,6 +116,7 @@ class Board:
             self.view.feed(shown)
         except (KeyError, TypeError, ValueError) as exc:  # a record the view cannot read
             self.unreadable = f"record #{shown.get('seq')} ({kind}) not shown: {exc!r}"
+        self.stats.feed(shown)  # the window's figures, without reading the journal again
 
     def _alarm(self, alarm: Record) -> None:
         message = str(alarm.get("message", ""))
@@ -164,9 +167,8 @@ class Board:
                                             None),
                     "ports": [{"port": p, "up": bool(r.get("up")), "detail": r.get("detail")}
                               for p, r in sorted(self.ports.items())],
-                    "unreadable": self.unreadable,
-                    # Issue 21's surveillance statistics (tablectl stats) go here.
-                    "stats": None},
+                    "unreadable": self.unreadable},
+            "stats": self.stats.figures(),
         }
 
     def refresh(self) -> bool:

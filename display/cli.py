@@ -70,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{exc.strerror or exc}", file=sys.stderr)
         return 1
     cfg = DisplayConfig(cfg.table, cfg.journal, cfg.host, sock.getsockname()[1],
-                        cfg.language, cfg.history)
+                        cfg.language, cfg.history, cfg.stats_history)
     hub = Hub()
     board = board_module.Board(cfg, hub.publish_threadsafe)
     _, stop = board_module.start(board)

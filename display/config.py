@@ -9,7 +9,9 @@ line and key, exit 2, as for the controller's own sections):
   for IPv6; port 0 takes a free one (tests);
 - ``language``: ``"es"`` (the seeds' language, the default) or ``"en"``;
 - ``history``: the games the statistics cover (e.g. hot and cold numbers), 100
-  by default, 10 to 10000.
+  by default, 10 to 10000;
+- ``stats_history``: the games the pit page's surveillance statistics (issue 21, those
+  of ``tablectl stats --last N``) cover, 500 by default, 10 to 100000.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ LANGUAGES = ("es", "en")
 @dataclass(frozen=True)
 class DisplayConfig:
     """What the display serves: ``table`` (the table's checked config), ``journal`` (the
-    file it reads), ``host`` and ``port``, ``language``, ``history``."""
+    file it reads), ``host`` and ``port``, ``language``, ``history``, ``stats_history``."""
 
     table: Config
     journal: str
@@ -34,6 +36,7 @@ class DisplayConfig:
     port: int
     language: str = "es"
     history: int = 100
+    stats_history: int = 500
 
     @property
     def address(self) -> str:
@@ -77,6 +80,7 @@ def load(config_path: str, journal: str | None = None,
     given_listen = sec.get("listen", str, DEFAULT_LISTEN)
     language = sec.choice("language", "es", LANGUAGES)
     history = sec.number("history", 100, 10, 10000, integer=True)
+    stats_history = sec.number("stats_history", 500, 10, 100000, integer=True)
     sec.finish()
     try:
         host, port = parse_listen(given_listen)
@@ -88,4 +92,5 @@ def load(config_path: str, journal: str | None = None,
         except ValueError as exc:
             raise ConfigError("--listen", None, None, str(exc)) from None
     return DisplayConfig(table=table, journal=journal or table.journal_path, host=host,
-                         port=port, language=language, history=history)
+                         port=port, language=language, history=history,
+                         stats_history=stats_history)

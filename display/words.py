@@ -18,7 +18,7 @@ WORDS: dict[str, dict[str, str]] = {
         "faults": "{name}: {count} fallas, la última: {message}",
         "port_up": "puerto {port}: conectado", "port_down": "puerto {port}: desconectado "
                    "({detail})", "status": "estado del controlador",
-        "stats": "estadísticas de vigilancia", "stats_none": "(aún no: tablectl stats)",
+        "stats": "estadísticas de vigilancia", "stats_none": "(esta mesa no tiene estadísticas)",
         "rules": "reglamento del juego", "pit": "pit", "table": "mesa",
         "rules_note": "Resumen del reglamento (en inglés); el texto original en español "
                       "rige.", "game": "juego", "result": "resultado",
@@ -38,7 +38,7 @@ WORDS: dict[str, dict[str, str]] = {
         "faults": "{name}: {count} faults, the last: {message}",
         "port_up": "port {port}: connected", "port_down": "port {port}: down ({detail})",
         "status": "controller status", "stats": "surveillance statistics",
-        "stats_none": "(not yet: tablectl stats)", "rules": "rules of the game",
+        "stats_none": "(this table has no statistics)", "rules": "rules of the game",
         "pit": "pit", "table": "table",
         "rules_note": "Digest of the regulation; the Spanish original prevails.",
         "game": "game", "result": "result",

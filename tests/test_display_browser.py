@@ -125,6 +125,9 @@ def test_each_table_s_screen_shows_its_journal(table: str, browser: Any,
         assert "estadísticas de vigilancia" in pit and "controlador detenido" in pit
         if table == "roulette":  # seed 001's wheel: its sensors' error budget (CONTRACT §5)
             assert "presupuesto de errores: 3 correcciones por entrada" in pit
+            # Three spins: issue 21 §3, the counts and no test (the chart still drawn).
+            assert "χ²: muestra demasiado pequeña: sin prueba" in pit
+            assert len(browser.find_elements("css selector", "#stats rect.bar")) >= 37
 
 
 def test_a_record_committed_while_the_page_is_open_appears(browser: Any,
@@ -179,3 +182,64 @@ def _first_hand(browser: Any) -> tuple[str, list[str | None]]:
         "return [h.querySelector('h3').textContent,"
         " [...h.querySelectorAll('.card')].map(c => c.dataset.card || null)];")
     return str(name), list(faces)
+
+
+def _stats_json(journal: Path) -> dict[str, Any]:
+    """``tablectl stats --json`` on ``journal``: the command the pit page must agree with."""
+    import io
+    import json
+    from contextlib import redirect_stdout
+
+    from controller.cli.tablectl import main as tablectl_main
+
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert tablectl_main(["stats", "--journal", str(journal), "--json"]) == 0
+    return dict(json.loads(out.getvalue()))
+
+
+def test_the_pit_page_draws_tablectl_stats_and_follows_each_result(
+        browser: Any, tmp_path: Path) -> None:
+    """Issue 21 item 2: the χ² figure of ``tablectl stats --json``, a chart of one bar per
+    pocket (inline SVG), and a result committed while the page is open counted."""
+    import io
+    from contextlib import redirect_stdout
+
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from controller.cli import main as cli
+
+    trace, source = tmp_path / "r.jsonl", tmp_path / "r.sqlite"
+    with redirect_stdout(io.StringIO()):
+        assert cli.main(["simulate", "--table", "roulette", "--spins", "200", "--seed", "7",
+                         "--out", str(trace)]) == 0
+        assert cli.main(["replay", str(trace), "--journal", str(source)]) == 0
+    results = [r for r in records(source) if r["type"] == "spin_result"]
+    live = tmp_path / "live.sqlite"
+    copier = Copier(source, live)
+    copier.upto(results[-2]["seq"])
+    before = _stats_json(live)
+    assert before["p_value"] is not None  # enough spins for a test (5 x 37 = 185)
+    with display(live, config_of("roulette")) as shown:
+        _open(browser, shown.url + "pit", results[-2]["seq"])
+        chi = browser.find_element("id", "chi")
+        assert float(chi.get_attribute("data-chi-square")) == before["chi_square"]
+        assert float(chi.get_attribute("data-p-value")) == pytest.approx(
+            before["p_value"], rel=1e-12)
+        assert chi.text.startswith("χ² ")
+        assert f"{before['dof']} dof" in chi.text
+        first = browser.find_elements("css selector", "#stats svg.chart")[0]
+        bars = first.find_elements("css selector", "rect.bar")
+        assert len(bars) == 37  # one per pocket of the single-zero wheel
+        assert {b.get_attribute("data-label"): int(b.get_attribute("data-count"))
+                for b in bars} == before["counts"]
+        assert first.find_elements("css selector", "polyline.expected")
+        games = browser.find_element("id", "stats-games")
+        assert games.get_attribute("data-games") == str(len(results) - 1)
+        copier.upto(results[-1]["seq"])  # the daemon commits while the page is open
+        WebDriverWait(browser, 20).until(lambda b: b.find_element(
+            "id", "stats-games").get_attribute("data-games") == str(len(results)))
+        after = _stats_json(live)
+        chi = browser.find_element("id", "chi")
+        assert float(chi.get_attribute("data-chi-square")) == after["chi_square"]
+    copier.close()

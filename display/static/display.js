@@ -9,7 +9,9 @@ const WORDS = {
        decide: "decide con", alarms: "alarmas desde el arranque del controlador",
        no_alarms: "ninguna alarma", sensors: "sensores y puertos",
        no_faults: "ninguna falla de sensor desde el arranque", status: "estado del controlador",
-       stats: "estadísticas de vigilancia", stats_none: "(aún no: tablectl stats)",
+       stats: "estadísticas de vigilancia", stats_none: "(esta mesa no tiene estadísticas)",
+       small: "muestra demasiado pequeña: sin prueba", best: "el sector más cargado",
+       window: "{g} juegos (ventana: los últimos {n})", expected: "esperado", share: "proporción",
        pending: "cambio anunciado", connection: "sin conexión con el servidor: reintentando",
        up: "conectado", down: "desconectado", faults: "fallas", rules: "reglamento",
        budget: "presupuesto de errores: {n} correcciones por entrada en un juego; más: el " +
@@ -19,7 +21,9 @@ const WORDS = {
        decide: "decide with", alarms: "alarms since the controller started",
        no_alarms: "no alarm", sensors: "sensors and ports",
        no_faults: "no sensor fault since start", status: "controller status",
-       stats: "surveillance statistics", stats_none: "(not yet: tablectl stats)",
+       stats: "surveillance statistics", stats_none: "(this table has no statistics)",
+       small: "sample too small: no test", best: "the busiest sector",
+       window: "{g} games (window: the last {n})", expected: "expected", share: "share",
        pending: "change announced", connection: "no connection to the server: retrying",
        up: "connected", down: "down", faults: "faults", rules: "rules",
        budget: "error budget: {n} corrections per input in one game; more: the game is " +
@@ -180,10 +184,122 @@ function drawPit(s, main, w) {
   }
   main.appendChild(sensors);
   main.appendChild(limits(s, w));
-  // Issue 21's surveillance statistics (tablectl stats) are drawn here from pit.stats.
-  const stats = section(w.stats, "stats");
-  stats.appendChild(el("p", "", pit.stats ? JSON.stringify(pit.stats) : w.stats_none));
-  main.appendChild(stats);
+  try {
+    main.appendChild(drawStats(s.stats, w));
+  } catch (e) {  // a figure this page cannot draw: said, the rest of the page stays
+    main.appendChild(el("p", "fault", `${w.stats}: ${e}`));
+  }
+}
+
+// Issue 21's surveillance statistics, the figures of tablectl stats over the last
+// [display] stats_history games, drawn here from the snapshot's data.
+function pct(x) {
+  return x === null || x === undefined ? "-" : (100 * x).toFixed(1) + "%";
+}
+
+function pText(p) {
+  if (p === 0) return "< 1e-300";
+  return p >= 0.001 ? p.toFixed(3) : p.toExponential(1);
+}
+
+function drawStats(st, w) {
+  const box = section(w.stats, "stats");
+  if (!st) {
+    box.appendChild(el("p", "", w.stats_none));
+    return box;
+  }
+  const games = el("p", "window", w.window.replace("{n}", st.history)
+    .replace("{g}", st.games_folded));
+  games.id = "stats-games";
+  games.dataset.games = st.games_folded;
+  box.appendChild(games);
+  if ("chi_square" in st) {
+    const line = st.p_value === null || st.p_value === undefined
+      ? `χ²: ${w.small} (${st.test || ""})`
+      : `χ² ${st.chi_square.toFixed(1)}, ${st.dof} dof, p ${pText(st.p_value)}`;
+    const chi = el("p", "chi", line);
+    chi.id = "chi";
+    chi.dataset.chiSquare = st.chi_square === null ? "" : st.chi_square;
+    chi.dataset.pValue = st.p_value === null ? "" : st.p_value;
+    box.appendChild(chi);
+  }
+  const tested = (st.sectors || []).filter((x) => x.p_value !== null);
+  const sector = el("p", "sector");
+  sector.id = "best-sector";
+  if (tested.length) {
+    const best = tested.reduce((a, b) => (b.p_value < a.p_value ? b : a));
+    sector.textContent = `${w.best}: ${best.pockets.join(" ")}: ` +
+      `${best.count} (${w.expected} ${Number(best.expected).toFixed(1)}), ` +
+      `p ${pText(best.p_value)}`;
+  } else if (st.sectors) {
+    sector.textContent = `${w.best}: ${w.small}`;
+  }
+  if (st.sectors) box.appendChild(sector);
+  if (st.shares) {
+    const table = el("table", "stats shares");
+    for (const [name, sh] of Object.entries(st.shares)) {
+      const row = el("tr");
+      row.appendChild(el("th", "", name));
+      row.appendChild(el("td", "", `${sh.count}/${sh.n}`));
+      row.appendChild(el("td", "", `${pct(sh.share)} [${pct(sh.low)}, ${pct(sh.high)}]`));
+      row.appendChild(el("td", "", `${w.expected} ${pct(sh.expected)}`));
+      table.appendChild(row);
+    }
+    box.appendChild(table);
+  }
+  const lines = el("pre", "lines", (st.lines || []).join("\n"));
+  box.appendChild(lines);
+  for (const c of st.charts || []) box.appendChild(chart(c, w));
+  if (st.problem) box.appendChild(el("p", "fault", st.problem));
+  return box;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+}
+
+// One chart of stats.chart's shape: a bar per label, the expected counts as a line.
+function chart(c, w) {
+  const width = 760, height = 180, left = 30, bottom = 30, top = 20;
+  const n = c.labels.length;
+  const peak = Math.max(1, ...c.counts, ...(c.expected || []));
+  const step = (width - left) / Math.max(1, n);
+  const y = (v) => top + (height - top - bottom) * (1 - v / peak);
+  const root = svg("svg", {viewBox: `0 0 ${width} ${height}`, class: "chart",
+                           role: "img", "aria-label": c.title});
+  const title = svg("text", {x: left, y: 14, class: "chart-title"});
+  title.textContent = c.title;
+  root.appendChild(title);
+  const bars = svg("g", {class: "bars"});
+  c.counts.forEach((v, i) => {
+    const bar = svg("rect", {x: left + i * step + 1, y: y(v), width: Math.max(1, step - 2),
+                             height: y(0) - y(v), class: "bar"});
+    bar.dataset.label = c.labels[i];
+    bar.dataset.count = v;
+    const tip = svg("title", {});
+    tip.textContent = `${c.labels[i]}: ${v}`;
+    bar.appendChild(tip);
+    bars.appendChild(bar);
+    const label = svg("text", {x: left + (i + 0.5) * step, y: height - bottom + 12,
+                               class: "chart-label", "text-anchor": "middle"});
+    label.textContent = c.labels[i];
+    bars.appendChild(label);
+  });
+  root.appendChild(bars);
+  if (c.expected) {
+    const points = c.expected.map((e, i) =>
+      `${left + i * step},${y(e)} ${left + (i + 1) * step},${y(e)}`).join(" ");
+    root.appendChild(svg("polyline", {points, class: "expected"}));
+  }
+  const axis = svg("text", {x: width / 2, y: height - 2, class: "chart-label",
+                            "text-anchor": "middle"});
+  axis.textContent = `${c.x_label} (${w.expected}: —)`;
+  root.appendChild(axis);
+  return root;
 }
 
 function render(s) {
