@@ -13,8 +13,8 @@ its goals (``make bench``, section 10). Nothing here asserts: it measures and pr
   (``[display] stats_history``, 500 spins) so it slides, in memory: no journal read; goal
   p99 at most 50 ms (a fifth of the commit-to-page goal).
 
-The bench's machine has no Pi-sized CPU quota (a cgroup limit) to run these under: the
-figures are this machine's.
+The bench's ``pi`` section runs this section again inside a fifth of a core (one Pi 4
+core, ``bench/harness.py`` ``Quota``), where a CPU cgroup can be made.
 """
 
 from __future__ import annotations
@@ -187,7 +187,6 @@ def bench_display(scratch: Path) -> None:
           f"{_met(day <= 80 and day <= tenth * 1.2)})")
     print(f"   CPU while nothing is committed, {idle_s:.0f} s: {cpu:.2f} % "
           f"(goal under 1 %: {_met(cpu < 1)})")
-    print("   no Pi-sized CPU quota on this bench: the figures are this machine's")
 
 
 if __name__ == "__main__":  # this section alone: python bench/display_bench.py

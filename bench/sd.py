@@ -8,8 +8,8 @@ against the commit before the journal was rebuilt, and the Pi's CPU quota.
 - ``replay-vs-base``: the whole replay command of 1,000 spins, this tree against commit
   ``BASE`` (extracted from git into the scratch folder), in turn, A B A B, in one run
   (goal: at least 1.5x as fast).
-- ``pi``: the decision-to-commit, replay and start-up sections again inside a cgroup of a
-  fifth of a core (one Pi 4 core), both printed.
+- ``pi``: the decision-to-commit, replay, start-up and display sections again inside a
+  cgroup of a fifth of a core (one Pi 4 core), both printed.
 """
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ def bench_replay_vs_base(run: Run) -> None:
           f"(goal at least 1.5x: {_met(speedup >= 1.5)})")
 
 
-PI_SECTIONS = ("commit", "replay", "ready")
+PI_SECTIONS = ("commit", "replay", "ready", "display")
 
 
 def bench_pi(run: Run) -> None:
