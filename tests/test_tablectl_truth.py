@@ -40,7 +40,8 @@ def daemon_journal(path: Path, age_s: float) -> Path:
 def status(path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[str, str]:
     assert tablectl_main(["--journal", str(path), "status", *extra]) == 0
     captured = capsys.readouterr()
-    return captured.out, captured.err
+    # A line cut at 80 columns goes on under its text, 15 columns in: joined again here.
+    return re.sub(r"\n {15}(?=\S)", " ", captured.out), captured.err
 
 
 def test_status_with_no_daemon_says_so_and_how_old_the_last_record_is(
@@ -78,7 +79,7 @@ def test_status_of_a_running_daemon_gives_its_pid_and_uptime(
     finally:
         held.close()
     assert f"daemon       running, pid {os.getpid()}, up 1 h 2 min" in out
-    assert f"live: no daemon answers on {tmp_path / 'none.sock'}: no socket there" in out
+    assert f"live         no daemon answers on {tmp_path / 'none.sock'}: no socket there" in out
     assert "warning" not in err
     daemon = json.loads(data)["daemon"]
     assert daemon["running"] is True and daemon["pid"] == os.getpid()

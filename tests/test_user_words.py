@@ -193,7 +193,7 @@ def test_a_gpio_spin_says_each_reading_and_reason_in_words() -> None:
                "details": {"interrupted": "the controller stopped with the spin in play"}}
     assert line(invalid) == (
         "seq       5  t 9.000 s  spin_invalid  spin 3: INVALID, interrupted; laps none; rotor "
-        "periods 5.3 s; pocket readings 1 with no pocket read; interrupted: the controller "
+        "periods 5.300 s; pocket readings 1 with no pocket read; interrupted: the controller "
         "stopped with the spin in play")
 
 

@@ -42,7 +42,6 @@ from controller.core.events import SerialData
 from controller.core.lifecycle import Hooks, Lifecycle
 from controller.core.logs import configure
 from controller.core.loop import start_thread
-from controller.core.words import plain
 from controller.games import registry
 from controller.store.journal import Journal
 from controller.trace import Trace, check_fits, read_trace
@@ -57,7 +56,9 @@ SIMULATED_GAMES = 10
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``table-controller``: ``run``, ``replay``, ``simulate``."""
-    parser = argparse.ArgumentParser(prog="table-controller", description=plain(__doc__))
+    parser = argparse.ArgumentParser(
+        prog="table-controller", description="table-controller: the table's daemon (run), "
+        "replay of a trace through the whole controller, and simulate of one.")
     sub = parser.add_subparsers(dest="command")
 
     run = sub.add_parser("run", help="run the controller (default: the embedded simulated table)",
@@ -67,9 +68,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="TOML config file (default: the embedded simulated table)")
     run.add_argument("--journal", help="journal file (overrides the config's journal.path)")
 
-    rep = sub.add_parser("replay", help="run the whole controller on a trace (CONTRACT §3)",
-                         description="Run the whole controller on a trace (CONTRACT §3) and "
-                         "print every record journaled, in words.")
+    rep = sub.add_parser("replay", help="run the whole controller on a trace (a JSON Lines "
+                         "file of timed inputs)", description="Run the whole controller on a "
+                         "trace (a JSON Lines file of timed sensor edges, serial lines and "
+                         "inputs) and print every record journaled, in words.")
     rep.add_argument("trace", help="the trace file (JSON Lines)")
     rep.add_argument("--config", default=DEFAULT_CONFIG, help="TOML config file: the trace "
                      "must fit it, its meta line applied over it (default: the embedded "
@@ -101,8 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--out", required=True, help="the trace file to write (JSON Lines)")
     sim.add_argument("--config", default=DEFAULT_CONFIG,
                      help="TOML config file (default: the embedded simulated table)")
-    sim.add_argument("--table", choices=registry.names(), default=None,
-                     help="the game (default: the config's table)")
+    sim.add_argument("--table", choices=registry.names(), default=None, metavar="GAME",
+                     help=f"the game: {', '.join(registry.names())} (default: the "
+                     "config's table)")
     sim.add_argument("--wheel", choices=("gpio", "serial"), default=None,
                      help="a table with a wheel: write it as GPIO sensor edges or as an "
                           "automated wheel's status lines on port 'wheel' (default: the "

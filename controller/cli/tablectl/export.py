@@ -1,6 +1,6 @@
 """``tablectl export``: records by time (``--since``, ``--until``; ``--format jsonl|csv``), or
 one game's raw inputs as a trace (``--evidence N``) that ``table-controller replay`` turns
-into the same verdict (``controller.store.export``). A card still face down is never shown.
+into the same verdict. A card still face down is never shown.
 """
 
 from __future__ import annotations

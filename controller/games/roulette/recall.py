@@ -99,4 +99,5 @@ def _readings(readings: list[dict[str, Any]]) -> str:
 
 
 def _seconds(values: Any) -> str:
-    return f"{words(values)} s" if values else "none"
+    """Times in seconds to the millisecond (the journal keeps them whole)."""
+    return f"{', '.join(f'{v:.3f}' for v in values)} s" if values else "none"
