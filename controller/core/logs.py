@@ -26,6 +26,7 @@ from typing import Any, TextIO
 
 import structlog
 
+from controller.core.words import COLUMNS
 from controller.core.words import words as _words
 
 _LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
@@ -33,7 +34,7 @@ _LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARN
 # syslog priorities (sd-daemon(3)): what journald's PRIORITY= is.
 PRIORITIES = {"debug": 7, "info": 6, "warning": 4, "warn": 4, "error": 3, "exception": 3,
               "critical": 2}
-WIDTH = 99  # console lines stay under 100 characters
+WIDTH = COLUMNS  # console lines fit an 80-column terminal
 _SHORT_LEVEL = {"debug": "debug", "info": "info", "warning": "warn", "error": "ERROR",
                 "exception": "ERROR", "critical": "CRIT"}
 _COLOURS = {"warn": "\x1b[33m", "ERROR": "\x1b[31;1m", "CRIT": "\x1b[31;1m",

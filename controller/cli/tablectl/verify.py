@@ -146,8 +146,8 @@ def run(journal: Journal, args: argparse.Namespace, key_file: Path | None = None
     for line in problems:
         print(line)  # one line a problem, to grep
     if problems:
-        print(fit(f"FAILED: {len(problems)} problem{'s' if len(problems) > 1 else ''} in "
-                  f"{journal.path}"))
+        print(f"FAILED: {len(problems)} problem{'s' if len(problems) > 1 else ''} in "
+              f"{journal.path}")  # one line, to grep
         return 1
     print(fit(f"ok: {report.chain.records} records from the first, hash chain and columns "
               f"intact; {report.batches} evidence batches ({report.edges} edges) match their "
