@@ -163,7 +163,8 @@ def _spin_result(e: dict[str, Any]) -> str:
     """What was measured of it; a wheel that reports no ball revolutions or direction
     (a serial wheel without extended lines) has none said."""
     ball = " ".join(part for part in (
-        f"{e['ball_revolutions']} ball revolutions" if e.get("ball_revolutions") is not None
+        f"{e['ball_revolutions']} ball revolution{'' if e['ball_revolutions'] == 1 else 's'}"
+        if e.get("ball_revolutions") is not None
         else "", e.get("ball_direction") or "") if part)
     rotor = " ".join(["rotor", *([e["rotor_direction"]] if e.get("rotor_direction") else []),
                       *([f"at {e['rotor_rpm']} rpm"] if e.get("rotor_rpm") is not None else [])])
@@ -217,6 +218,8 @@ def _coup_start(e: dict[str, Any]) -> str:
 
 
 def _journal(e: dict[str, Any]) -> str:
+    if not e["head_seq"]:  # its head is the chain's start, 64 zeros: nothing to say
+        return "a new journal, no record yet"
     chain = "intact" if e.get("chain_ok") else "BROKEN (see the journal_chain_broken alarm)"
     return f"{e['records']} records, hash chain {chain}; head #{e['head_seq']} {e['head_hash']}"
 

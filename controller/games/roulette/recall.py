@@ -34,7 +34,8 @@ def _measured(record: dict[str, Any]) -> str:
     """``10 ball revolutions, ball ccw, rotor cw at 9.985 rpm``: what was measured."""
     parts = []
     if record.get("ball_revolutions") is not None:
-        parts.append(f"{record['ball_revolutions']} ball revolutions")
+        count = record["ball_revolutions"]
+        parts.append(f"{count} ball revolution{'' if count == 1 else 's'}")
     if record.get("ball_direction") is not None:
         parts.append(f"ball {record['ball_direction']}")
     rotor = record.get("rotor_direction")
