@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -92,3 +93,23 @@ def test_table_controller_help_fits_80_columns(argv: list[str],
     monkeypatch.setenv("COLUMNS", str(COLUMNS))
     out, _ = _run(cli.main, [*argv, "--help"])
     assert out.startswith("usage:") and _wide(out) == []
+
+
+def test_simulate_and_replay_end_with_one_summary_line_and_an_empty_trace_is_an_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    out, err = _run(cli.main, ["simulate", "--spins", "3", "--seed", "2", "--out", "t.jsonl"])
+    assert out == ""
+    assert err == "simulate: 3 spins of a Roulette table (seed 2) written to t.jsonl\n"
+    _, err = _run(cli.main, ["replay", "t.jsonl"])
+    *_, last = err.splitlines()
+    assert re.fullmatch(r"replay: 3 spins concluded \(.*\), \d+ alarms?, \d+ records journaled",
+                        last), last
+    Path("empty.jsonl").write_text("")
+    Path("meta.jsonl").write_text('{"t": 0, "meta": {"table": "roulette"}}\n')
+    for empty in ("empty.jsonl", "meta.jsonl"):
+        err_out = io.StringIO()
+        with redirect_stderr(err_out):
+            assert cli.main(["replay", empty]) == 2
+        assert err_out.getvalue() == (f"table-controller: {empty}: no event in it: nothing "
+                                      "to replay\n")

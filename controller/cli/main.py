@@ -10,6 +10,7 @@ import os
 import sqlite3
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -43,6 +44,7 @@ from controller.core.lifecycle import Hooks, Lifecycle
 from controller.core.logs import configure
 from controller.core.loop import start_thread
 from controller.games import registry
+from controller.games.base import GameSpec
 from controller.store.journal import Journal
 from controller.trace import Trace, check_fits, read_trace
 from sim.lateness import BOUND_S, EXIT_LATE
@@ -198,6 +200,8 @@ def cmd_replay(trace_path: str, config_path: str, realtime: bool, speed: float,
     """
     late = False
     config, trace = _load_for_trace(trace_path, config_path)
+    if not trace.events:
+        raise InputError(trace_path, None, None, "no event in it: nothing to replay")
     configure("warning", "console", words=registry.spec(config.game).log_words)
     sink = sink or _stdout_sink()
     with tempfile.TemporaryDirectory(prefix="replay-") as scratch:
@@ -214,12 +218,29 @@ def cmd_replay(trace_path: str, config_path: str, realtime: bool, speed: float,
                 loop.run_events(trace.events)
                 loop.run_until_idle(trace.duration + RUN_ON_S)
                 table.end_of_input(f"the trace {trace_path} ended")
+            sys.stdout.flush()
+            print(_replay_summary(journal, registry.spec(config.game)), file=sys.stderr)
         except sqlite3.DatabaseError as exc:  # a damaged page of --journal: exit 3
             raise read_error(path, exc) from exc
         finally:
             journal.close()
             sys.stdout.flush()
     return EXIT_LATE if late else 0
+
+
+def _replay_summary(journal: Journal, spec: GameSpec) -> str:
+    """One line for the end of a replay: the games concluded, by outcome, the alarms."""
+    counts = Counter(r["type"] for r in journal.records(types=(*spec.recall.results, "alarm")))
+    games = sum(counts[kind] for kind in spec.recall.results)
+    outcomes = ", ".join(f"{counts[kind]} {kind}" for kind in spec.recall.results
+                         if counts[kind])
+    return (f"replay: {_count(games, spec.recall.number)} concluded"
+            f"{f' ({outcomes})' if outcomes else ''}, {_count(counts['alarm'], 'alarm')}, "
+            f"{_count(journal.last_seq, 'record')} journaled")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _replay_realtime(config: Config, trace: Trace, journal: Journal, speed: float,
@@ -294,6 +315,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     write: Callable[..., None] = registry.load_callable(  # type: ignore[assignment]
         spec.simulate)
     write(config, args.out, count, args.seed, args.scenario)
+    print(f"simulate: {_count(count, spec.recall.number)} of a {spec.title} table "
+          f"(seed {args.seed}) written to {args.out}", file=sys.stderr)
     return 0
 
 
