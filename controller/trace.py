@@ -348,8 +348,10 @@ class _Line:
         value = self.obj.get(key)
         if (isinstance(value, bool) or not isinstance(value, int)
                 or not lo <= value <= MAX_INT):
-            raise self.error(key, f"must be a whole number from {lo} to {MAX_INT}, "
-                             f"got {show(value)}")
+            # The bound crossed, said (a box below 1 is not told of 2**53).
+            bound = (f"at most {MAX_INT}" if isinstance(value, int) and value > MAX_INT
+                     else f"at least {lo}")
+            raise self.error(key, f"must be a whole number, {bound}, got {show(value)}")
         return value
 
     def name(self, key: str) -> str:
