@@ -341,7 +341,7 @@ class _Line:
             raise self.error(key, f"must be a finite number of seconds up to {MAX_INT}, "
                              f"got {show(value)}")
         if value < 0:
-            raise self.error(key, f"must not be negative, got {value!r}")
+            raise self.error(key, f"must not be negative, got {given(value)}")
         return float(value)
 
     def integer(self, key: str, lo: int) -> int:
