@@ -341,15 +341,17 @@ class _Line:
             raise self.error(key, f"must be a finite number of seconds up to {MAX_INT}, "
                              f"got {show(value)}")
         if value < 0:
-            raise self.error(key, f"must not be negative, got {value!r}")
+            raise self.error(key, f"must not be negative, got {given(value)}")
         return float(value)
 
     def integer(self, key: str, lo: int) -> int:
         value = self.obj.get(key)
         if (isinstance(value, bool) or not isinstance(value, int)
                 or not lo <= value <= MAX_INT):
-            raise self.error(key, f"must be a whole number from {lo} to {MAX_INT}, "
-                             f"got {show(value)}")
+            # The bound crossed, said (a box below 1 is not told of 2**53).
+            bound = (f"at most {MAX_INT}" if isinstance(value, int) and value > MAX_INT
+                     else f"at least {lo}")
+            raise self.error(key, f"must be a whole number, {bound}, got {show(value)}")
         return value
 
     def name(self, key: str) -> str:

@@ -36,6 +36,11 @@ class EdgeCount:
     rises: deque[float] = field(default_factory=lambda: deque(maxlen=RISES_KEPT))
 
 
+# What a machine without the Pi's pin library is missing, and what runs without pins.
+_HINT = ("on a Raspberry Pi install lgpio: sudo apt install python3-lgpio; elsewhere run a "
+         "simulated table's config, or set GPIOZERO_PIN_FACTORY=mock")
+
+
 class GpioError(TableControllerError):
     """The pin factory cannot be loaded or a pin cannot be set up (names both)."""
 
@@ -57,7 +62,8 @@ def make_pin_factory(name: str | None) -> Any:
             if ep.name.lower() == name.lower():
                 return ep.load()()
     except Exception as exc:  # gpiozero raises many kinds: report one clear error
-        raise GpioError(f"pin factory {name or 'default'!r} cannot start: {exc}") from exc
+        raise GpioError(f"pin factory {name or 'default'!r} cannot start: {exc} ({_HINT})"
+                        ) from exc
     raise GpioError(f"unknown pin factory {name!r}")
 
 

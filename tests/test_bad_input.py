@@ -296,7 +296,9 @@ def test_pins_that_cannot_open_stop_run_before_any_journal_is_made(
     rc, lines = run_daemon("--config", str(config))
     assert rc == 1
     assert lines == ["table-controller: pin factory 'lgpio' cannot start: No module named "
-                     "'lgpio'"]
+                     "'lgpio' (on a Raspberry Pi install lgpio: sudo apt install "
+                     "python3-lgpio; elsewhere run a simulated table's config, or set "
+                     "GPIOZERO_PIN_FACTORY=mock)"]
     assert not folder.exists()
 
 

@@ -487,8 +487,8 @@ def test_tablectl_status_gives_the_shoe_and_its_cards_left(replay: Any) -> None:
     out = status_of(run)
     assert "game         mini_baccarat\n" in out
     assert "table state  dealing coup 1\n" in out
-    assert (f"shoe         last step new_decks: burn; 207 cards left at seq {burn['seq']}, "
-            "6 dealt since\n") in out
+    assert (f"shoe         last step new_decks: burn; 201 cards left in the shoe (207 at "
+            f"#{burn['seq']},\n               6 dealt since)\n") in out
     status = json.loads(status_of(run, "--json"))
     assert status["game"] == "mini_baccarat" and status["table_state"] == "dealing coup 1"
     assert status["shoe"]["cards_left"] == 207 and status["shoe"]["cards_dealt_since"] == 6

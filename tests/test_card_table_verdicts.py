@@ -91,6 +91,9 @@ def test_each_refusal_names_its_rule(tmp_path: Path) -> None:
     assert run.inp("hit", box=1).code == "input_refused"  # not a Mini-Bacará input
     run.ready()
     assert run.inp("five_choice", box=1, choice="draw").code == "five_choice_not_due"
+    # A typo of the choice is told as one, not as the coup's state (Art. 8).
+    typo = run.inp("five_choice", box=1, choice="drwa")
+    assert typo.code == "bad_input" and "draw or stand" in typo.reason
     assert run.inp("no_more_bets").code == "bets_not_open"
     run.inp("open_bets")
     assert run.inp("open_bets").code == "coup_in_progress"
@@ -100,7 +103,7 @@ def test_each_refusal_names_its_rule(tmp_path: Path) -> None:
     codes = [a["code"] for a in run.of("alarm")]
     assert codes == ["procedure_out_of_order", "play_not_stopped", "no_misread_pending",
                      "bad_card", "bad_input", "input_refused", "five_choice_not_due",
-                     "bets_not_open", "coup_in_progress", "bet_refused", "bet_refused",
+                     "bad_input", "bets_not_open", "coup_in_progress", "bet_refused", "bet_refused",
                      "no_boxes_in_play"]
 
 

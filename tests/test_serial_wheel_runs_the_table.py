@@ -10,6 +10,7 @@ gave, which bets were placed when) and the issue's text, never from the controll
 from __future__ import annotations
 
 import io
+import re
 from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any
@@ -172,7 +173,8 @@ def test_tablectl_status_lists_the_parked_spins(replay: ReplayFn) -> None:
     out = io.StringIO()
     with redirect_stdout(out):
         assert tablectl.main(["--journal", str(res.journal), "status"]) == 0
-    lines = [ln for ln in out.getvalue().splitlines() if ln.startswith("parked")]
+    text = re.sub(r"\n {15}(?=\S)", " ", out.getvalue())  # a line cut at 80 columns, joined
+    lines = [ln for ln in text.splitlines() if ln.startswith("parked")]
     assert len(lines) == 1 and "spin 1 " in lines[0] and "points to 17" in lines[0]
     assert "spin=1" in lines[0] and "31" in lines[0]
 

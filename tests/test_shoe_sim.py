@@ -80,8 +80,8 @@ def test_same_seed_same_trace_other_seed_other_trace() -> None:
 
 
 def test_trace_shape_meta_times_and_art5_procedure_first() -> None:
-    objects = coup_events(3, 2, 6, start=100.0)
-    assert objects[0] == {"t": 100.0, "meta": {"table": "mini_baccarat", "decks": 6}}
+    objects = coup_events(3, 2, 4, start=100.0)
+    assert objects[0] == {"t": 100.0, "meta": {"table": "mini_baccarat", "decks": 4}}
     times = [o["t"] for o in objects]
     assert times == sorted(times) and times[0] == 100.0
     steps = [o["step"] for o in objects[1:7]]
@@ -243,7 +243,8 @@ def test_trace_for_a_config_keeps_its_limits_and_replays_without_an_alarm(
 def test_bad_arguments() -> None:
     with pytest.raises(ValueError):
         simulate(0, 1)
-    with pytest.raises(ValueError):
-        SimConfig(decks=0)
+    for decks in (0, 1, 6, 8):  # the decree's sabot is four decks (seed 000 Art. 2)
+        with pytest.raises(ValueError, match=f"^{decks} decks: a Mini-Bacará sabot is 4 decks"):
+            SimConfig(decks=decks)
     with pytest.raises(ValueError):
         SimConfig(misread_rate=1.5)

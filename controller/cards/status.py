@@ -47,6 +47,7 @@ def shoe_line(shoe: dict[str, Any]) -> str:
     step = shoe["last_step"]
     parts = [f"last step {step['procedure']}: {step['step']}" if step else "no procedure step"]
     if shoe["cards_left"] is not None:
-        parts.append(f"{shoe['cards_left']} cards left at seq {shoe['cards_left_seq']}, "
-                     f"{shoe['cards_dealt_since']} dealt since")
+        left = shoe["cards_left"] - shoe["cards_dealt_since"]
+        parts.append(f"{left} cards left in the shoe ({shoe['cards_left']} at "
+                     f"#{shoe['cards_left_seq']}, {shoe['cards_dealt_since']} dealt since)")
     return "; ".join(parts)

@@ -49,7 +49,7 @@ from controller.cards.shoe_lines import (
     ShoeLine,
     UnknownLine,
 )
-from controller.cards.waiting import LOST_CARDS, WaitingCards
+from controller.cards.waiting import WaitingCards
 from controller.core.config import Config
 from controller.core.errors import RuleViolation, UnreadableRecord
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
@@ -65,9 +65,6 @@ from controller.protocols import make_codec
 from controller.store.journal import Journal
 from controller.store.resume import since_checkpoint
 
-# The inputs every card table takes itself; the game takes the others (open_bets too, once
-# the shoe is ready).
-SHOE_INPUTS = ("procedure_step", "inspector_clear", "new_shoe", "card", LOST_CARDS)
 _DEALER_BUTTONS = ("open_bets", "no_more_bets")
 # Records the table's inputs never make again on a replay: the Table's own (start, stop,
 # recovery, checkpoints, seals, evidence batches, its own alarms), and those of journals of

@@ -10,6 +10,7 @@ import os
 import sqlite3
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -42,8 +43,8 @@ from controller.core.events import SerialData
 from controller.core.lifecycle import Hooks, Lifecycle
 from controller.core.logs import configure
 from controller.core.loop import start_thread
-from controller.core.words import plain
 from controller.games import registry
+from controller.games.base import GameSpec
 from controller.store.journal import Journal
 from controller.trace import Trace, check_fits, read_trace
 from sim.lateness import BOUND_S, EXIT_LATE
@@ -57,7 +58,9 @@ SIMULATED_GAMES = 10
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``table-controller``: ``run``, ``replay``, ``simulate``."""
-    parser = argparse.ArgumentParser(prog="table-controller", description=plain(__doc__))
+    parser = argparse.ArgumentParser(
+        prog="table-controller", description="table-controller: the table's daemon (run), "
+        "replay of a trace through the whole controller, and simulate of one.")
     sub = parser.add_subparsers(dest="command")
 
     run = sub.add_parser("run", help="run the controller (default: the embedded simulated table)",
@@ -67,9 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="TOML config file (default: the embedded simulated table)")
     run.add_argument("--journal", help="journal file (overrides the config's journal.path)")
 
-    rep = sub.add_parser("replay", help="run the whole controller on a trace (CONTRACT §3)",
-                         description="Run the whole controller on a trace (CONTRACT §3) and "
-                         "print every record journaled, in words.")
+    rep = sub.add_parser("replay", help="run the whole controller on a trace (a JSON Lines "
+                         "file of timed inputs)", description="Run the whole controller on a "
+                         "trace (a JSON Lines file of timed sensor edges, serial lines and "
+                         "inputs) and print every record journaled, in words.")
     rep.add_argument("trace", help="the trace file (JSON Lines)")
     rep.add_argument("--config", default=DEFAULT_CONFIG, help="TOML config file: the trace "
                      "must fit it, its meta line applied over it (default: the embedded "
@@ -101,8 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--out", required=True, help="the trace file to write (JSON Lines)")
     sim.add_argument("--config", default=DEFAULT_CONFIG,
                      help="TOML config file (default: the embedded simulated table)")
-    sim.add_argument("--table", choices=registry.names(), default=None,
-                     help="the game (default: the config's table)")
+    sim.add_argument("--table", choices=registry.names(), default=None, metavar="GAME",
+                     help=f"the game: {', '.join(registry.names())} (default: the "
+                     "config's table)")
     sim.add_argument("--wheel", choices=("gpio", "serial"), default=None,
                      help="a table with a wheel: write it as GPIO sensor edges or as an "
                           "automated wheel's status lines on port 'wheel' (default: the "
@@ -195,6 +200,8 @@ def cmd_replay(trace_path: str, config_path: str, realtime: bool, speed: float,
     """
     late = False
     config, trace = _load_for_trace(trace_path, config_path)
+    if not trace.events:
+        raise InputError(trace_path, None, None, "no event in it: nothing to replay")
     configure("warning", "console", words=registry.spec(config.game).log_words)
     sink = sink or _stdout_sink()
     with tempfile.TemporaryDirectory(prefix="replay-") as scratch:
@@ -211,12 +218,29 @@ def cmd_replay(trace_path: str, config_path: str, realtime: bool, speed: float,
                 loop.run_events(trace.events)
                 loop.run_until_idle(trace.duration + RUN_ON_S)
                 table.end_of_input(f"the trace {trace_path} ended")
+            sys.stdout.flush()
+            print(_replay_summary(journal, registry.spec(config.game)), file=sys.stderr)
         except sqlite3.DatabaseError as exc:  # a damaged page of --journal: exit 3
             raise read_error(path, exc) from exc
         finally:
             journal.close()
             sys.stdout.flush()
     return EXIT_LATE if late else 0
+
+
+def _replay_summary(journal: Journal, spec: GameSpec) -> str:
+    """One line for the end of a replay: the games concluded, by outcome, the alarms."""
+    counts = Counter(r["type"] for r in journal.records(types=(*spec.recall.results, "alarm")))
+    games = sum(counts[kind] for kind in spec.recall.results)
+    outcomes = ", ".join(f"{counts[kind]} {kind}" for kind in spec.recall.results
+                         if counts[kind])
+    return (f"replay: {_count(games, spec.recall.number)} concluded"
+            f"{f' ({outcomes})' if outcomes else ''}, {_count(counts['alarm'], 'alarm')}, "
+            f"{_count(journal.last_seq, 'record')} journaled")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _replay_realtime(config: Config, trace: Trace, journal: Journal, speed: float,
@@ -291,6 +315,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     write: Callable[..., None] = registry.load_callable(  # type: ignore[assignment]
         spec.simulate)
     write(config, args.out, count, args.seed, args.scenario)
+    print(f"simulate: {_count(count, spec.recall.number)} of a {spec.title} table "
+          f"(seed {args.seed}) written to {args.out}", file=sys.stderr)
     return 0
 
 

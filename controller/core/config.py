@@ -403,22 +403,26 @@ def _parse(loader: _Loader, data: dict[str, Any]) -> Config:
     known = (*spec.gpio_inputs, *BUTTON_INPUTS)
     for name in inputs_sec.data:
         if name not in known:
-            raise inputs_sec.error(name, f"unknown input {name!r}; a {game} table's inputs "
-                                   f"are {', '.join(known)}")
+            inputs_sec._collect(inputs_sec.error(name, f"unknown input {name!r}; a {game} "
+                                                 f"table's inputs are {', '.join(known)}"), None)
+            continue
+        # Each field read whatever another's error: config check lists them all.
         sec = inputs_sec.section(name)
+        pin: int | None = None
         if "pin" not in sec.data:
-            raise sec.error("pin", "missing: the BCM pin number (0-27)")
-        pin = sec.number("pin", 0, 0, 27, integer=True)
-        if pin in used:
-            raise sec.error("pin", f"pin {pin} is already used by input {used[pin]!r}")
-        used[pin] = name
-        inputs[name] = InputPin(
-            name=name,
-            pin=pin,
-            pull=sec.choice("pull", "up", ("up", "down", "none")),
-            active=sec.choice("active", "low", ("high", "low")),
-            debounce_s=sec.number("debounce_s", 0.0, 0.0, 0.05),
-        )
+            sec._collect(sec.error("pin", "missing: the BCM pin number (0-27)"), None)
+        else:
+            pin = sec.number("pin", 0, 0, 27, integer=True)
+            if pin in used:
+                sec._collect(sec.error("pin", f"pin {pin} is already used by input "
+                                              f"{used[pin]!r}"), None)
+            used.setdefault(pin, name)
+        pull = sec.choice("pull", "up", ("up", "down", "none"))
+        active = sec.choice("active", "low", ("high", "low"))
+        debounce_s = sec.number("debounce_s", 0.0, 0.0, 0.05)
+        if pin is not None:
+            inputs[name] = InputPin(name=name, pin=pin, pull=pull, active=active,
+                                    debounce_s=debounce_s)
     own = root.section(spec.config_section)
     rules = spec.load_config(own, None)
     for other in registry.games().values():

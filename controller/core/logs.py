@@ -26,6 +26,7 @@ from typing import Any, TextIO
 
 import structlog
 
+from controller.core.words import COLUMNS
 from controller.core.words import words as _words
 
 _LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
@@ -33,7 +34,7 @@ _LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARN
 # syslog priorities (sd-daemon(3)): what journald's PRIORITY= is.
 PRIORITIES = {"debug": 7, "info": 6, "warning": 4, "warn": 4, "error": 3, "exception": 3,
               "critical": 2}
-WIDTH = 99  # console lines stay under 100 characters
+WIDTH = COLUMNS  # console lines fit an 80-column terminal
 _SHORT_LEVEL = {"debug": "debug", "info": "info", "warning": "warn", "error": "ERROR",
                 "exception": "ERROR", "critical": "CRIT"}
 _COLOURS = {"warn": "\x1b[33m", "ERROR": "\x1b[31;1m", "CRIT": "\x1b[31;1m",
@@ -162,7 +163,8 @@ def _spin_result(e: dict[str, Any]) -> str:
     """What was measured of it; a wheel that reports no ball revolutions or direction
     (a serial wheel without extended lines) has none said."""
     ball = " ".join(part for part in (
-        f"{e['ball_revolutions']} ball revolutions" if e.get("ball_revolutions") is not None
+        f"{e['ball_revolutions']} ball revolution{'' if e['ball_revolutions'] == 1 else 's'}"
+        if e.get("ball_revolutions") is not None
         else "", e.get("ball_direction") or "") if part)
     rotor = " ".join(["rotor", *([e["rotor_direction"]] if e.get("rotor_direction") else []),
                       *([f"at {e['rotor_rpm']} rpm"] if e.get("rotor_rpm") is not None else [])])
@@ -216,6 +218,8 @@ def _coup_start(e: dict[str, Any]) -> str:
 
 
 def _journal(e: dict[str, Any]) -> str:
+    if not e["head_seq"]:  # its head is the chain's start, 64 zeros: nothing to say
+        return "a new journal, no record yet"
     chain = "intact" if e.get("chain_ok") else "BROKEN (see the journal_chain_broken alarm)"
     return f"{e['records']} records, hash chain {chain}; head #{e['head_seq']} {e['head_hash']}"
 

@@ -10,9 +10,12 @@ from __future__ import annotations
 import json
 import math
 import re
+import textwrap
 import time
 from datetime import datetime
 from typing import Any
+
+COLUMNS = 80  # a terminal's width: text a person reads fits it (GUIDE)
 
 
 def words(value: Any) -> str:
@@ -83,7 +86,42 @@ def plain(doc: str) -> str:
         name = match.group(2)
         return name.rsplit(".", 1)[-1] if match.group(1) else name
 
-    return re.sub(r":\w+:`(~?)([^`]*)`", role, doc).replace("``", "")
+    return _reflow(re.sub(r":\w+:`(~?)([^`]*)`", role, doc).replace("``", ""))
+
+
+# An item of a list in a docstring: "- text", "1. text", "0  text" (a table's row).
+_ITEM = re.compile(r"(- |\d+\.? +|[a-z]\) )")
+
+
+def _reflow(text: str, width: int = COLUMNS - 2) -> str:
+    """``text``'s paragraphs and list items refilled to ``width`` columns (argparse's own,
+    on an 80-column terminal); an item's lines after its first hang under its text."""
+    out: list[str] = []
+    para: list[str] = []
+    first = rest = 0
+
+    def flush() -> None:
+        if para:
+            out.append(textwrap.fill(" ".join(para), width, initial_indent=" " * first,
+                                     subsequent_indent=" " * rest, break_long_words=False,
+                                     break_on_hyphens=False))
+            para.clear()
+
+    for line in text.splitlines():
+        stripped = line.strip()
+        indent = len(line) - len(line.lstrip())
+        item = _ITEM.match(stripped)
+        if not stripped:
+            flush()
+            out.append("")
+        elif para and indent == rest and not item and not para[-1].endswith(":"):
+            para.append(stripped)
+        else:
+            flush()
+            first, rest = indent, indent + (len(item.group(1)) if item else 0)
+            para.append(stripped)
+    flush()
+    return "\n".join(out)
 
 
 def duration(seconds: float) -> str:
@@ -116,3 +154,21 @@ def age(t: float, now: float | None = None) -> str:
     if gone < 0:  # a simulation faster than life stamps ahead of the wall clock
         return f"{duration(-gone)} ahead of this clock (a faster-than-life simulation)"
     return f"{duration(gone)} ago"
+
+
+def labelled(label: str, text: str, gap: int = 13, width: int = COLUMNS) -> str:
+    """``label`` padded to ``gap`` columns, then ``text`` cut at spaces into lines of at
+    most ``width`` columns, the lines after the first indented by ``gap`` + 2 (told apart
+    from a next line without a label; a word longer than the line, a path or a hash,
+    stays whole)."""
+    lines = textwrap.wrap(text, width, initial_indent=f"{label:<{gap - 1}} ",
+                          subsequent_indent=" " * (gap + 2), break_long_words=False,
+                          break_on_hyphens=False)
+    return "\n".join(lines) if lines else label
+
+
+def fit(text: str, indent: int = 2, width: int = COLUMNS) -> str:
+    """``text`` cut at spaces into lines of at most ``width`` columns, those after the
+    first indented by ``indent``."""
+    return "\n".join(textwrap.wrap(text, width, subsequent_indent=" " * indent,
+                                   break_long_words=False, break_on_hyphens=False)) or text

@@ -503,12 +503,6 @@ class Journal:
             return str(exc)
         return "; ".join(r[0] for r in rows)
 
-    def size_bytes(self) -> int:
-        """The database's pages in bytes (the WAL not counted)."""
-        self.flush()
-        count = self._db.execute("PRAGMA page_count").fetchone()[0]
-        return int(count * self._db.execute("PRAGMA page_size").fetchone()[0])
-
     def verify(self, since: int = 0) -> VerifyResult:
         """Recompute the hash chain from record ``since`` + 1 (from the first by default)
         to the head, with the stored hash of record ``since`` as the chain's start; name

@@ -28,6 +28,8 @@ def test_art_14_recall_gives_each_spin_in_full_with_its_bets_and_settlements(
         example_journal: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert tablectl_main(["--journal", str(example_journal), "recall", "--last", "1"]) == 0
     out = capsys.readouterr().out
+    assert [x for x in out.splitlines() if len(x) > 80] == []
+    out = out.replace("\n" + " " * 16, " ")  # a record's lines cut at 80 columns, joined
     assert out.startswith("== spin 2")
     assert "kind straight; numbers 00" in out  # the straight bet, placed before the launch
     assert "payout 350" in out and "payout -20" in out

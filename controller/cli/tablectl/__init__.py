@@ -31,6 +31,7 @@ import os
 import sqlite3
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import cast
 
 from controller.cli.control import ControlError
@@ -184,6 +185,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "calibrate" and {"-h", "--help"} & set(args.options):
         # Help needs no journal: the game's command prints it before it reads one.
         return calibrate.run(cast(Journal, None), config, args)
+    if args.command == "status" and not Path(path).exists():
+        return status.no_journal(Path(path), config, args.json)
     with Journal(path, readonly=True) as journal:
         try:
             return _on_journal(journal, config, args)

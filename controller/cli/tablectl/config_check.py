@@ -9,7 +9,7 @@ from typing import Any
 
 from controller.core.config import load_config
 from controller.core.config_check import check_file
-from controller.core.words import plain
+from controller.core.words import fit, plain
 from controller.games import registry
 
 EXIT_ERRORS = 2  # the daemon's exit code on a bad config (RestartPreventExitStatus=2)
@@ -36,12 +36,12 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_ERRORS if errors else 0
     if errors:
         for error in errors:
-            print(error)
+            print(error)  # one line an error, to grep
         print(f"{len(errors)} error{'s' if len(errors) > 1 else ''} in {path}")
         return EXIT_ERRORS
     config = load_config(path)
     title = registry.spec(config.game).title
-    print(f"ok: {path}: a {title} table named {config.table_name}; journal {config.journal_path}, "
-          f"control socket {config.control_socket}"
-          f"{', simulated' if config.simulator.enabled else ''}")
+    print(fit(f"ok: {path}: a {title} table named {config.table_name}; journal "
+              f"{config.journal_path}, control socket {config.control_socket}"
+              f"{', simulated' if config.simulator.enabled else ''}"))
     return 0

@@ -12,6 +12,7 @@ from typing import Any
 from controller.cli.control import request
 from controller.core.config import Config
 from controller.core.errors import InputError
+from controller.core.words import fit
 from controller.games import registry
 from controller.games.base import GameSpec
 from controller.trace import MAX_DEPTH, depth, loads_strict
@@ -27,8 +28,8 @@ def add_parsers(sub: Any, config: Config | None, common: argparse.ArgumentParser
     inp = sub.add_parser(
         "input", parents=[common], help="send a dealer or inspector input to the daemon, e.g. "
         "`input void reason=foreign_object`", formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Send a dealer's or inspector's input to the running daemon through its "
-        "control socket,\ne.g. tablectl input void reason=foreign_object.",
+        description="Send a dealer's or inspector's input to the running daemon through its\n"
+        "control socket, e.g. tablectl input void reason=foreign_object.",
         epilog=f"inputs of this {spec.title if spec else ''} table:\n{inputs}\n\nprints the "
         "table's verdict: \"accepted\" (exit 0) or \"refused: <reason>\" (exit 1)")
     inp.add_argument("action", help="the input (below)")
@@ -73,8 +74,8 @@ def _inputs_help(spec: GameSpec) -> str:
     for inp in spec.all_inputs:
         args = " ".join(f"{a.name}=" + ("..." if a.required else "[...]") for a in inp.args)
         lines.append(f"  {inp.action} {args}".rstrip())
-        lines.append(f"      {inp.help}")
-        lines.extend(f"      {a.name}: {a.kind}{'' if a.required else ' (optional)'}"
+        lines.append(fit(f"      {inp.help}", 6, 78))
+        lines.extend(fit(f"      {a.name}: {a.kind}{'' if a.required else ' (optional)'}", 8, 78)
                      for a in inp.args)
     return "\n".join(lines)
 

@@ -1,6 +1,8 @@
 """``tablectl export``: records by time (``--since``, ``--until``; ``--format jsonl|csv``), or
 one game's raw inputs as a trace (``--evidence N``) that ``table-controller replay`` turns
-into the same verdict (``controller.store.export``). A card still face down is never shown.
+into the same verdict. A card still face down is never shown. Its output is records, one
+JSON object a line (JSON Lines), whether ``--json`` is given or not; ``--format csv`` for a
+spreadsheet.
 """
 
 from __future__ import annotations

@@ -11,12 +11,13 @@ from typing import Any
 
 from controller.cli.tablectl.status import journal_game
 from controller.core.errors import InputError, JournalError
-from controller.core.words import fields
+from controller.core.words import COLUMNS, fields
 from controller.games import registry
 from controller.store.journal import Journal
 from controller.store.recall import game_in_full, games_in_full
 
-WIDTH = 99  # columns of a line for people
+WIDTH = COLUMNS  # columns of a line for people
+HANG = 16  # the most a record's next lines are indented: a SHA-256 still fits
 INDENT = "   "  # a game's records under its title
 
 
@@ -82,11 +83,14 @@ def _parts(rec: dict[str, Any], summaries: dict[str, Any] | None) -> tuple[str, 
 
 def wrapped(head: str, body: str, width: int = WIDTH) -> list[str]:
     """``head`` then ``body`` cut into lines of at most ``width`` columns, the next ones
-    indented under the body's first column: between fields (``; ``) where they fit, else at
-    spaces; a word longer than the room there (a SHA-256) moves left on its line, whole."""
-    indent = " " * len(head)
+    indented under the body's first column (at most ``HANG``): between fields (``; ``)
+    where they fit, else at spaces; a word longer than the room there (a SHA-256) moves
+    left on its line, whole."""
+    indent = " " * min(len(head), HANG)
     room = width - len(indent)
     lines: list[str] = []
+    if len(head) + len(body.split("; ", 1)[0].split("\n", 1)[0]) > width:
+        lines, head = [head.rstrip()], indent  # the first field whole on the next line
     for n, paragraph in enumerate(body.split("\n")):
         # A field that fits in the room is one word to textwrap ("payout 350" stays whole).
         glued = "; ".join(f.replace(" ", _GLUE) if len(f) < room else f

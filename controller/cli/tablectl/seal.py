@@ -3,7 +3,7 @@
 The key file goes beside the journal (``[journal] seal_key``, else the journal's path +
 ``.sealkey``), mode 0600: run it as the daemon's user (``sudo -u table-controller``). The
 verification key is printed once and never again: the auditor keeps it off the machine and
-gives it to ``tablectl verify --key`` (``controller.store.seal``).
+gives it to ``tablectl verify --key``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""``tablectl stats``: surveillance figures over a window of the journal (issue 21): each
-game's own (its spec's ``stats`` hook, ``controller/games/<game>/stats.py``), as text for
-an inspector (one screen, 80 columns), ``--json`` for data, ``--plot FILE.png`` for the
-charts. The journal is read as a stream, one record at a time, oldest first."""
+"""``tablectl stats``: surveillance figures over a window of the journal: each game's
+own, as text for an inspector (one screen, 80 columns), ``--json`` for data,
+``--plot FILE.png`` for the charts. The journal is read as a stream, one record at a
+time, oldest first."""
 
 from __future__ import annotations
 

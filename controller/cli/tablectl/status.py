@@ -13,12 +13,13 @@ import json
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from controller.cli.control import ControlError, request
 from controller.cli.daemon_lock import DaemonState, daemon_state
 from controller.core.config import Config
-from controller.core.words import age, duration, local_time
+from controller.core.words import age, duration, fit, labelled, local_time
 from controller.games import registry
 from controller.games.base import GameSpec
 from controller.store.journal import Journal
@@ -64,36 +65,52 @@ def run(journal: Journal, config: Config, as_json: bool) -> int:
         **own.fields,
     }
     if not daemon.running:
-        print(f"tablectl: warning: no daemon writes {journal.path}: what follows is as of "
-              f"its last record{', ' + age(last['t']) if last else ''}", file=sys.stderr)
+        print(fit(f"tablectl: warning: no daemon writes {journal.path}: what follows is as "
+                  f"of its last record{', ' + age(last['t']) if last else ''}"), file=sys.stderr)
     if as_json:
         print(json.dumps(status, indent=2, sort_keys=True))
         return 0
-    print(f"daemon       {_daemon_line(daemon)}")
+    lines = [("daemon", _daemon_line(daemon))]
     if live is not None:
-        print(f"             live: {live.get('line') or live.get('error')}")
+        lines.append(("live", f"{live.get('line') or live.get('error')}"))
     records = f"{journal.last_seq} records"
     if last is not None:
         records += f", the last {age(last['t'])} (#{last['seq']} {last['type']})"
-    print(f"journal      {journal.path}: {records}{_access(journal)}")
-    print(f"config       {config.source}")
-    print(f"game         {game or 'unknown'}")
-    print(f"table state  {status['table_state']}")
+    lines += [("journal", f"{journal.path}: {records}{_access(journal)}"),
+              ("config", config.source), ("game", game or "unknown"),
+              ("table state", status["table_state"])]
     if dealer is not None:
-        print(f"dealer       {dealer['name']} (since #{dealer['seq']}, {age(dealer['t'])})")
-    print(f"last game    {spec.recall.summary(last_game) if last_game else spec.recall.none_yet}")
-    for label, text in own.lines:
-        print(f"{label:<12} {text}")
+        lines.append(("dealer", f"{dealer['name']} (since #{dealer['seq']}, "
+                                f"{age(dealer['t'])})"))
+    lines.append(("last game", spec.recall.summary(last_game) if last_game
+                  else spec.recall.none_yet))
+    lines += own.lines
     since = "since the daemon's start" if startup else "in the journal"
     if not faults:
-        print(f"sensors      no sensor fault {since}")
+        lines.append(("sensors", f"no sensor fault {since}"))
     for i, (name, fault) in enumerate(sorted(faults.items())):
-        print(f"{'sensors' if i == 0 else '':<12} {name}: {fault['count']} fault"
-              f"{'s' if fault['count'] > 1 else ''} {since}, the last {age(fault['last_t'])} "
-              f"(#{fault['last_seq']}): {fault['last_message']}")
-    print(f"alarms       {len(alarms)} in the last {ALARMS_WINDOW} records")
+        lines.append(("sensors" if i == 0 else "",
+                      f"{name}: {fault['count']} fault{'s' if fault['count'] > 1 else ''} "
+                      f"{since}, the last {age(fault['last_t'])} (#{fault['last_seq']}): "
+                      f"{fault['last_message']}"))
+    lines.append(("alarms", f"{len(alarms)} in the last {ALARMS_WINDOW} records"))
+    for label, text in lines:
+        print(labelled(label, text))
     for alarm in status["recent_alarms"]:
-        print(f"  seq {alarm['seq']:>7}  {alarm['code']}: {alarm['message']}")
+        print(fit(f"  seq {alarm['seq']:>7}  {alarm['code']}: {alarm['message']}", 17))
+    return 0
+
+
+def no_journal(path: Path, config: Config, as_json: bool) -> int:
+    """Status where the journal is not yet: one line (a daemon makes it at its first
+    start). Returns 0, as status does whatever it finds."""
+    daemon = daemon_state(path)
+    if as_json:
+        print(json.dumps({"daemon": daemon.as_json(), "config": config.source,
+                          "journal": str(path), "records": None}, indent=2, sort_keys=True))
+    else:
+        print(fit(f"daemon NOT RUNNING, no journal at {path} yet (the daemon makes it "
+                  f"when it first starts, with config {config.source})"))
     return 0
 
 

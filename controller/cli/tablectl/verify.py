@@ -5,11 +5,10 @@
   ``type`` / ``t`` columns and the seals' head hashes from it to the head.
 - ``verify --full``: every page (SQLite's integrity check), the chain from the first record,
   every evidence batch against its SHA-256, every record read as its declared type (its
-  table's, when the journal names one game: :func:`journal_schema`), and what the seals
-  say without their key.
+  table's, when the journal names one game), and what the seals say without their key.
 - ``verify --key KEY`` (or ``--key-file FILE``): ``--full`` and every seal's MAC with the
   auditor's verification key (``tablectl seal-init``), the seals' epochs and cadence;
-  ``--until TIME``: the journal is known to reach that time (``controller.store.seal``);
+  ``--until TIME``: the journal is known to reach that time;
   the epoch of the sealing key beside the journal tells how many seals were made.
 
 Exit 0 when everything checked holds; 1 naming each problem.
@@ -24,7 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from controller.core.errors import InputError, JournalError
-from controller.core.words import plain
+from controller.core.words import fit, plain
 from controller.games import registry
 from controller.store.journal import Journal
 from controller.store.records import Schema, any_schema, schema
@@ -118,8 +117,8 @@ def run(journal: Journal, args: argparse.Namespace, key_file: Path | None = None
             return 1
         where = (f"from record {chain.first} (the last checkpoint)" if check.checkpoint
                  else "from the first")
-        print(f"ok: {chain.records} records {where} to the head, hash chain and columns "
-              f"intact ({journal.path}); `verify --full` checks every record")
+        print(fit(f"ok: {chain.records} records {where} to the head, hash chain and columns "
+                  f"intact ({journal.path}); `verify --full` checks every record"))
         return 0
     report = check_full(journal, journal_schema(journal))
     problems = list(report.problems)
@@ -148,18 +147,19 @@ def run(journal: Journal, args: argparse.Namespace, key_file: Path | None = None
                     last_epoch=seals.last_epoch, seals_verified=key is not None)
         return 1 if problems else 0
     for line in problems:
-        print(line)
+        print(line)  # one line a problem, to grep
     if problems:
-        print(f"FAILED: {len(problems)} problem(s) in {journal.path}")
+        print(f"FAILED: {len(problems)} problem{'s' if len(problems) > 1 else ''} in "
+              f"{journal.path}")  # one line, to grep
         return 1
-    print(f"ok: {report.chain.records} records from the first, hash chain and columns intact; "
-          f"{report.batches} evidence batches ({report.edges} edges) match their records; "
-          f"every record reads as its type; every page is sound ({journal.path})")
+    print(fit(f"ok: {report.chain.records} records from the first, hash chain and columns "
+              f"intact; {report.batches} evidence batches ({report.edges} edges) match their "
+              f"records; every record reads as its type; every page is sound ({journal.path})"))
     if seals.seals:
         verified = "verified with the key" if key is not None else "not verified (no --key)"
-        print(f"seals: {seals.seals}, the last epoch {seals.last_epoch}; MACs {verified}")
+        print(fit(f"seals: {seals.seals}, the last epoch {seals.last_epoch}; MACs {verified}"))
         for note in seals.notes:
-            print(f"note: {note}")
+            print(fit(f"note: {note}"))
     return 0
 
 

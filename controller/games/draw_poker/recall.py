@@ -21,6 +21,7 @@ def summary(record: dict[str, Any]) -> str:
 
 
 def detail(record: dict[str, Any]) -> str:
-    """The hands shown, in words (the others are never shown)."""
-    return "; ".join(f"box {b['box']} {' '.join(b['cards'])} {b['rank']}"
-                     for b in record.get("boxes", []) if b.get("shown"))
+    """The hands shown, in words, one line a hand after the summary (the others are never
+    shown)."""
+    return "".join(f"\nbox {b['box']} {' '.join(b['cards'])} {b['rank']}"
+                   for b in record.get("boxes", []) if b.get("shown"))

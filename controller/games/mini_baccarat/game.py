@@ -250,7 +250,8 @@ class MiniBaccarat:
                     "boxes": None if boxes is None else list(boxes)}
             case "five_choice":
                 box, choice = args.get("box"), args.get("choice")
-                if not _is_box_number(box) or not isinstance(choice, str):
+                # A typo is told as one, whatever the coup's state (Art. 8: pedir, plantar).
+                if not _is_box_number(box) or choice not in FIVE_CHOICES:
                     raise RuleViolation("bad_input", f"five_choice needs a box number and draw "
                                         f"or stand: box {given(box)}, choice {given(choice)}")
                 return "five_choice", self._five_choice_refusal(), {

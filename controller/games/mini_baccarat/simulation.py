@@ -37,6 +37,7 @@ from controller.cards.card import Card
 from controller.core.config import Config
 from controller.core.events import BetPlaced, Event
 from controller.games.mini_baccarat.game import MiniBaccarat, hand_total
+from controller.games.mini_baccarat.rules import DECKS
 from controller.games.mini_baccarat.shoe import CUT_CARD, NEW_DECKS
 from controller.trace import trace_from_objects
 from controller.trace import write_trace as write_jsonl
@@ -68,7 +69,7 @@ class SimConfig:
     """Settings of the simulated table.
 
     Attributes:
-        decks: decks in the shoe (seed 000 Art. 2: four).
+        decks: decks in the shoe: the decree's four (seed 000 Art. 2), no other.
         limits: (minimum, maximum) bet per box and kind, in chips (Art. 5).
         cut_card_min_remaining: fewest cards below the cut card (seed 002 Art. 5 e: 40);
             the cut card is placed between this and half the shoe (at least this).
@@ -93,8 +94,9 @@ class SimConfig:
     port: str = DEFAULT_PORT
 
     def __post_init__(self) -> None:
-        if not 1 <= self.decks <= 8:
-            raise ValueError(f"decks must be 1 to 8: {self.decks}")
+        if self.decks != DECKS:  # the decree's sabot, as the config insists
+            raise ValueError(f"{self.decks} decks: a Mini-Bacará sabot is {DECKS} decks "
+                             "(seed 000 Art. 2)")
         check_settings(self, ("misread_rate", "warning_rate", "insurance_rate"))
         # A coup needs up to 18 cards (5 boxes x 3 + 3), all of them after the cut card.
         if not 18 <= self.cut_card_min_remaining < self.decks * 52 - 1:

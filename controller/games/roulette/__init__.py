@@ -74,7 +74,7 @@ SPEC = GameSpec(
                     "wheel_stopped"),
             ArgSpec("by", "who decided (dealer, inspector)", required=False),
             _SPIN)),
-        InputSpec("confirm_result", "give the number of a held spin (CONTRACT §5)", (
+        InputSpec("confirm_result", "give the number of a held spin (an inspector's decision)", (
             ArgSpec("number", "a pocket of the wheel, e.g. 17 or \"00\""),
             ArgSpec("by", "who decided (dealer, inspector)", required=False), _SPIN)),
         InputSpec("set_limits", "change the table limits after the game in play (Art. 16)", (

@@ -74,7 +74,8 @@ def too_few_revolutions(fewest: int, most: int, minimum: int) -> Finding | Uncer
         when the range straddles it; None when the ball surely made the minimum.
     """
     if most < minimum:
-        return Finding("too_few_revolutions", f"{most} ball revolutions, fewer than {minimum}")
+        return Finding("too_few_revolutions", f"{most} ball revolution{'' if most == 1 else 's'}, "
+                       f"fewer than {minimum}")
     if fewest < minimum:
         return Uncertain("ball_a", f"between {fewest} and {most} ball revolutions (passes "
                          f"missed by both ball sensors); the minimum is {minimum}")

@@ -3,7 +3,7 @@ the technician names, and the pocket sensor's angle (``[roulette] ball_pocket_de
 
 With the ball resting in pocket i (index in the wheel order, N pockets) and the rotor
 turning, each ``ball_pocket`` activation falls at fraction f of its rotor revolution. A
-sensor at φ clockwise of ``rotor_a`` sees pocket i when (CONTRACT §1's rule, turned by φ)
+sensor at φ clockwise of ``rotor_a`` sees pocket i when (the sensors' pocket rule, turned by φ)
 φ = 360·(i/N + f) turning clockwise, 360·(i/N − f) counterclockwise (mod 360°). Each
 revolution measured whole (one ``rotor_b`` pass in it, which also gives the direction)
 gives one φ; their circular mean is the offset. A sensor that sees the ball a little wider

@@ -19,6 +19,7 @@ from itertools import pairwise
 from typing import TypeGuard
 
 from controller.core.errors import RuleViolation
+from controller.core.words import given as spelt
 from controller.core.words import one_of
 
 # fmt: off
@@ -291,22 +292,23 @@ def make_bet(
             f"unknown roulette bet kind {kind!r}; the kinds: {', '.join(BET_KINDS)}"
         )
     if not _whole(box) or box < 1:
-        raise _malformed(f"{kind}: box must be an integer >= 1, got {box!r}")
+        raise _malformed(f"{kind}: box must be an integer >= 1, got {spelt(box)}")
     if not _whole(amount) or amount <= 0:
-        raise _malformed(f"{kind}: amount must be a whole number of chips > 0, got {amount!r}")
+        raise _malformed(f"{kind}: amount must be a whole number of chips > 0, "
+                         f"got {spelt(amount)}")
 
     if isinstance(numbers, str):
-        raise _malformed(f"{kind}: numbers must be a list of strings, got {numbers!r}")
+        raise _malformed(f"{kind}: numbers must be a list of strings, got {spelt(numbers)}")
     given = tuple(numbers or ())
     if kind not in NUMBER_COUNTS:
         if given:
-            raise _malformed(f"{kind}: takes no numbers, got {list(given)}")
+            raise _malformed(f"{kind}: takes no numbers, got {spelt(list(given))}")
         if kind in WHICH_KINDS:
             if not _whole(which) or which not in (1, 2, 3):
-                raise _malformed(f"{kind}: which must be 1, 2 or 3, got {which!r}")
+                raise _malformed(f"{kind}: which must be 1, 2 or 3, got {spelt(which)}")
             covered = _column_or_dozen(kind, which)
         elif which is not None:
-            raise _malformed(f"{kind}: takes no which, got {which!r}")
+            raise _malformed(f"{kind}: takes no which, got {spelt(which)}")
         else:
             covered = _EVEN_MONEY[kind]
         return RouletteBet(kind, box, amount, covered, layout.wheel, (), which)

@@ -34,7 +34,8 @@ def _measured(record: dict[str, Any]) -> str:
     """``10 ball revolutions, ball ccw, rotor cw at 9.985 rpm``: what was measured."""
     parts = []
     if record.get("ball_revolutions") is not None:
-        parts.append(f"{record['ball_revolutions']} ball revolutions")
+        count = record["ball_revolutions"]
+        parts.append(f"{count} ball revolution{'' if count == 1 else 's'}")
     if record.get("ball_direction") is not None:
         parts.append(f"ball {record['ball_direction']}")
     rotor = record.get("rotor_direction")
@@ -99,4 +100,5 @@ def _readings(readings: list[dict[str, Any]]) -> str:
 
 
 def _seconds(values: Any) -> str:
-    return f"{words(values)} s" if values else "none"
+    """Times in seconds to the millisecond (the journal keeps them whole)."""
+    return f"{', '.join(f'{v:.3f}' for v in values)} s" if values else "none"
