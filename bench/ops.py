@@ -32,10 +32,15 @@ SPINS_PER_DAY = 60 * 16  # a busy roulette table (hardware.md §9): a spin a min
 COUPS_PER_DAY = 60 * 16  # a busy Mini-Bacará table: a coup a minute, 16 hours
 
 
-def _config(scratch: Path, name: str, embedded: str) -> Path:
-    """An embedded config with the simulator off, its journal and socket in ``scratch``."""
+def table_config(scratch: Path, name: str, embedded: str, speed: float | None = None
+                 ) -> Path:
+    """An embedded config, its journal and socket in ``scratch``: with ``speed``, its
+    simulator on at that speed; else the simulator off."""
     text = (ROOT / "controller" / "data" / embedded).read_text()
-    text = text.replace("enabled = true", "enabled = false")
+    if speed is None:
+        text = text.replace("enabled = true", "enabled = false")
+    else:
+        text = re.sub(r"^speed = 1\.0$", f"speed = {speed}", text, flags=re.M)
     text = re.sub(r'^path = ".*"$', f'path = "{scratch / name}.sqlite"', text, flags=re.M)
     socket_line = f'socket = "{scratch / name}.sock"'
     if re.search(r"^socket = ", text, flags=re.M):
@@ -109,7 +114,7 @@ def _switches(pid: int) -> int:
 
 
 def bench_ready(scratch: Path) -> None:
-    config = _config(scratch, "ready", "default.toml")
+    config = table_config(scratch, "ready", "default.toml")
     times = []
     for i in range(3):
         proc, took, notify = _start(config, f"ready{i}")
@@ -124,8 +129,8 @@ def bench_ready(scratch: Path) -> None:
 def bench_idle(scratch: Path) -> None:
     master, slave = os.openpty()
     tables = {
-        "GPIO roulette (mock pins)": _config(scratch, "idle-gpio", "default.toml"),
-        "Mini-Bacará (shoe on a pty)": _config(scratch, "idle-shoe",
+        "GPIO roulette (mock pins)": table_config(scratch, "idle-gpio", "default.toml"),
+        "Mini-Bacará (shoe on a pty)": table_config(scratch, "idle-shoe",
                                                "mini-baccarat-sim.toml"),
     }
     shoe = tables["Mini-Bacará (shoe on a pty)"]

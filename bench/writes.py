@@ -20,7 +20,6 @@ the goals of issue 20's table. Run alone: ``.venv/bin/python bench/writes.py``.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import signal
 import sqlite3
@@ -30,6 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from ops import table_config
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -53,17 +54,7 @@ GOALS = {  # key: (goal, at most), from issue 20's table
 
 def _config(scratch: Path, name: str, embedded: str) -> Path:
     """The shipped config, its journal and control socket in ``scratch``, ``SPEED``x."""
-    text = (ROOT / "controller" / "data" / embedded).read_text()
-    text = re.sub(r'^path = ".*"$', f'path = "{scratch / name}.sqlite"', text, flags=re.M)
-    text = re.sub(r"^speed = 1\.0$", f"speed = {SPEED}", text, flags=re.M)
-    socket_line = f'socket = "{scratch / name}.sock"'
-    if re.search(r"^socket = ", text, flags=re.M):
-        text = re.sub(r'^socket = ".*"$', socket_line, text, flags=re.M)
-    else:
-        text += f"\n[control]\n{socket_line}\n"
-    config = scratch / f"{name}.toml"
-    config.write_text(text)
-    return config
+    return table_config(scratch, name, embedded, SPEED)
 
 
 def _write_bytes(pid: int) -> int:
