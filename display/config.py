@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from controller.core.config import Config, _Loader, _toml, load_config, read_config_text
+from controller.core.config import Config, load_config
 from controller.core.errors import ConfigError
+from controller.core.section import Loader, parse_toml, read_config_text
 
 DEFAULT_LISTEN = "127.0.0.1:8321"
 LANGUAGES = ("es", "en")
@@ -74,8 +75,8 @@ def load(config_path: str, journal: str | None = None,
     """
     table = load_config(config_path)
     source, text = read_config_text(config_path)
-    loader = _Loader(source, text)
-    root = loader.section("", _toml(source, text))
+    loader = Loader(source, text)
+    root = loader.section("", parse_toml(source, text))
     sec = root.section("display")
     given_listen = sec.get("listen", str, DEFAULT_LISTEN)
     language = sec.choice("language", "es", LANGUAGES)

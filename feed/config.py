@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from controller.core.config import Section, _Loader, _toml, load_config, read_config_text
+from controller.core.config import load_config
 from controller.core.errors import ConfigError
+from controller.core.section import Loader, Section, parse_toml, read_config_text
 
 SCHEMES = {"mqtt": 1883, "mqtts": 8883}
 
@@ -118,10 +119,10 @@ def read_password(broker: Broker) -> str | None:
     return text.splitlines()[0] if text else ""
 
 
-def _section(path: str, name: str) -> tuple[Section, _Loader]:
+def _section(path: str, name: str) -> tuple[Section, Loader]:
     source, text = read_config_text(path)
-    data = _toml(source, text)
-    loader = _Loader(source, text)
+    data = parse_toml(source, text)
+    loader = Loader(source, text)
     root = loader.section("", data)
     root.read.update(data)  # the other sections are the controller's
     return root.section(name), loader

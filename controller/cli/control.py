@@ -35,9 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli.line_server import LineServer
-from controller.core.config import socket_path_problem, why_not_made
 from controller.core.errors import TableControllerError, TraceError
 from controller.core.events import Event
+from controller.core.section import socket_path_problem, why_not_made
 from controller.games import registry
 from controller.trace import DuplicateKey, loads_strict, trace_from_objects
 

@@ -18,7 +18,7 @@ from controller.cli.compose import compose
 from controller.cli.control import ControlServer
 from controller.cli.daemon_lock import Owner, mark_stopped, write_owner
 from controller.core.clock import ScaledClock, SystemClock
-from controller.core.config import Config, check_for_daemon, load_config, why_not_made
+from controller.core.config import Config, check_for_daemon, load_config
 from controller.core.errors import (
     InputError,
     JournalDamaged,
@@ -33,6 +33,7 @@ from controller.core.journal_guard import EXIT_RESTART, JournalGuard
 from controller.core.lifecycle import Hooks, Lifecycle
 from controller.core.logs import configure, get_logger
 from controller.core.loop import EventLoop
+from controller.core.section import why_not_made
 from controller.core.table import Table
 from controller.games import registry
 from controller.store.journal import Journal

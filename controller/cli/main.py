@@ -23,13 +23,7 @@ from controller.cli.compose import (
 )
 from controller.cli.daemon import cmd_run
 from controller.core.clock import ScaledClock, VirtualClock
-from controller.core.config import (
-    DEFAULT_CONFIG,
-    Config,
-    apply_overrides,
-    load_config,
-    why_not_made,
-)
+from controller.core.config import DEFAULT_CONFIG, Config, apply_overrides, load_config
 from controller.core.errors import (
     InputError,
     JournalDamaged,
@@ -43,6 +37,7 @@ from controller.core.events import SerialData
 from controller.core.lifecycle import Hooks, Lifecycle
 from controller.core.logs import configure
 from controller.core.loop import start_thread
+from controller.core.section import why_not_made
 from controller.games import registry
 from controller.games.base import GameSpec
 from controller.store.journal import Journal

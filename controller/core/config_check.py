@@ -7,8 +7,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from controller.core.config import _Loader, _parse, _toml, check_for_daemon, read_config_text
+from controller.core.config import _parse, check_for_daemon
 from controller.core.errors import ConfigError
+from controller.core.section import Loader, parse_toml, read_config_text
 
 MAX_CHECK_PASSES = 200
 
@@ -28,13 +29,13 @@ def check_file(path: str) -> list[ConfigError]:
     """
     try:
         source, text = read_config_text(path)
-        data = _toml(source, text)
+        data = parse_toml(source, text)
     except ConfigError as exc:
         return [exc]
     found: dict[tuple[int | None, str | None, str], ConfigError] = {}
     removed: list[str] = []
     for _ in range(MAX_CHECK_PASSES):
-        loader = _Loader(source, text)
+        loader = Loader(source, text)
         loader.collected = []
         raised: ConfigError | None = None
         try:
@@ -58,10 +59,10 @@ def _daemon_errors(source: str, text: str) -> list[ConfigError]:
     """What the daemon's own checks (:func:`check_for_daemon`) find in a config that
     reads through, with the line of the key they name."""
     try:
-        check_for_daemon(_parse(_Loader(source, text), _toml(source, text)))
+        check_for_daemon(_parse(Loader(source, text), parse_toml(source, text)))
     except ConfigError as exc:
         line = exc.line if exc.line is not None or not exc.field else (
-            _Loader(source, text).line_of(exc.field))
+            Loader(source, text).line_of(exc.field))
         return [ConfigError(exc.path, line, exc.field, exc.message)]
     return []
 

@@ -29,7 +29,8 @@ from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
 
 if TYPE_CHECKING:
-    from controller.core.config import Config, Section
+    from controller.core.config import Config
+    from controller.core.section import Section
     from controller.store.journal import Journal
 
 

@@ -38,7 +38,6 @@ from json.encoder import encode_basestring_ascii as encode_basestring
 from pathlib import Path
 from typing import Any
 
-from controller.core.config import why_not_made
 from controller.core.errors import (
     RESUME_ADVICE,
     TOOL_ADVICE,
@@ -48,6 +47,7 @@ from controller.core.errors import (
     UnreadableRecord,
     is_damage,
 )
+from controller.core.section import why_not_made
 from controller.store.evidence import Batch, Edge, pack
 
 GENESIS = "0" * 64

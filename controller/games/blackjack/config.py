@@ -11,7 +11,8 @@ from typing import Any
 
 from controller.cards.card import RANKS
 from controller.cards.procedures import cut_card_reserve_bounds
-from controller.core.config import MAX_LIMIT, Config, Section, show_value
+from controller.core.config import MAX_LIMIT, Config
+from controller.core.section import Section, show_value
 from controller.games.blackjack.paytable import HandPattern, PayTable
 from controller.games.blackjack.rules import (
     DEALER_BLACKJACK_TAKES,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from controller.core.config import MAX_LIMIT, Config, Section
+from controller.core.config import MAX_LIMIT, Config
+from controller.core.section import Section
 from controller.games.draw_poker.hand import BOXES
 from controller.games.draw_poker.shoe import DECKS
 

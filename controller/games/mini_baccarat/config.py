@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from controller.cards.procedures import cut_card_reserve_bounds
-from controller.core.config import Config, Section
+from controller.core.config import Config
+from controller.core.section import Section
 from controller.games.mini_baccarat.rules import BOXES, DECKS
 from controller.games.mini_baccarat.shoe import CUT_CARD_MIN_REMAINING
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from controller.core.config import Config, Section, show_value
+from controller.core.config import Config
 from controller.core.errors import ConfigError
+from controller.core.section import Section, show_value
 from controller.games.roulette.layout import WHEEL_ORDERS
 
 WHEEL_INPUTS = ("ball_a", "ball_b", "rotor_a", "rotor_b", "ball_pocket")
