@@ -172,3 +172,17 @@ def test_a_misread_card_before_its_decision_waits_corrected_for_it(tmp_path: Pat
     (five,) = [r for r in run.whole("card") if r["card"] == "5D"]
     assert (five["hand"], five["manual"]) == ("box 1", True)
     assert run.settlements(1) == [(1, "main", 10, "win", 10)]  # 18 against 17
+
+
+def test_art_10_a_card_drawn_while_insurance_is_asked_waits_for_the_hit(
+        tmp_path: Path) -> None:
+    # Box 1: 9S 7D = 16 against the dealer's AD up (5C in the hole): insurance is asked
+    # (seed 002 Art. 10). The dealer draws 2S before closing the question; then box 1
+    # hits: that 2S is its card (18), the next, 3H, the dealer's: AD 5C 3H = soft 19.
+    trace = Trace(table="blackjack_plus").coup((("main", 1, 10),),
+                                               *two_card_deal([("9S", "7D")], ("AD", "5C")))
+    trace.cards("2S").inp("close_insurance").inp("hit", box=1).inp("stand", box=1)
+    run = play(tmp_path, trace.cards("3H"))
+    assert "unexpected_card" not in run.codes()
+    assert run.dealt()[-2:] == [("box 1", "2S"), ("dealer", "3H")]
+    assert run.settlements() == [(1, "main", 10, "lose", -10)]  # 18 against 19

@@ -86,9 +86,13 @@ class Blackjack:
         2"); None when none is due. A card read while it is due waits for it
         (``controller.cards.waiting``): a hit, double or split entered after its card
         places it."""
-        if self.state not in ("options", "deciding"):
+        if self.state not in ("insurance", "options", "deciding"):
             return None
-        return f"the decision of {self._chart.current().label} (hit, stand, double or split)"
+        decision = f"the decision of {self._chart.current().label} (hit, stand, double or split)"
+        # A card drawn while the insurance question is open (Art. 10) can only be the
+        # first box's hit: it waits for the question to close and that decision.
+        return f"the insurance question closed, then {decision}" if (
+            self.state == "insurance") else decision
 
     def face_down_pending(self) -> bool:
         """During the deal the shoe's bytes may carry the dealer's cards, dealt face down
