@@ -77,9 +77,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     app = make_app(hub, cfg.language, rules_text(spec))
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
                                            lifespan="on", timeout_graceful_shutdown=1))
-    print(f"table-display: the table's screen at {cfg.address} (the pit's page "
-          f"{cfg.address}pit, the rules {cfg.address}rules); {spec.title}, journal "
-          f"{cfg.journal} read-only; Ctrl-C stops it", file=sys.stderr, flush=True)
+    # One fact a line: each fits 80 columns (a long journal path keeps its own line).
+    print(f"table-display: the table's screen at {cfg.address}\n"
+          f"               the pit's page {cfg.address}pit, the rules {cfg.address}rules\n"
+          f"               {spec.title}, journal (read-only) {cfg.journal}\n"
+          "               Ctrl-C stops it", file=sys.stderr, flush=True)
     try:
         server.run(sockets=[sock])
     finally:
