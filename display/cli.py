@@ -79,11 +79,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                                            lifespan="on", timeout_graceful_shutdown=1))
     # One fact a line: each fits 80 columns (a long journal path keeps its own line).
     print(f"table-display: the table's screen at {cfg.address}\n"
-          f"               the pit's page {cfg.address}pit, the rules {cfg.address}rules\n"
-          f"               {spec.title}, journal (read-only) {cfg.journal}\n"
+          f"               the pit's page {cfg.address}pit\n"
+          f"               the rules {cfg.address}rules\n"
+          f"               {spec.title}, its journal read-only:\n"
+          f"               {cfg.journal}\n"
           "               Ctrl-C stops it", file=sys.stderr, flush=True)
     try:
         server.run(sockets=[sock])
+    except KeyboardInterrupt:  # Ctrl-C (or make run's) while uvicorn shuts down: a stop
+        pass
     finally:
         stop.set()
     return 0

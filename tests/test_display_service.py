@@ -158,3 +158,25 @@ def test_a_journal_that_comes_late_or_is_replaced_is_followed_again(tmp_path: Pa
         state = shown.wait_for(lambda s: s["seq"] != 10, timeout=15)
         assert state["seq"] == 5 and state["problem"] is None
     assert head > 10
+
+
+def test_the_banner_fits_80_columns_and_ctrl_c_stops_it_quietly(tmp_path: Path) -> None:
+    import signal
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).parent / "table-display"), "--journal",
+         str(tmp_path / "journal.sqlite"), "--listen", f"127.0.0.1:{port}"],
+        stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    banner = [proc.stderr.readline() for _ in range(6)]  # blocks until it is printed
+    proc.send_signal(signal.SIGINT)
+    rest = proc.communicate(timeout=30)[1]
+    assert banner[0].startswith("table-display: the table's screen at http://127.0.0.1:")
+    assert "Ctrl-C stops it" in banner[5]
+    assert banner[4].strip() == str(tmp_path / "journal.sqlite")  # a path: a line its own
+    assert all(len(line.rstrip("\n")) <= 80 for line in banner[:4] + banner[5:])
+    assert proc.returncode == 0 and "Traceback" not in rest
