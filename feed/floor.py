@@ -4,10 +4,19 @@ It subscribes to ``casino/{site}/+/records`` and ``casino/{site}/+/status`` (QoS
 persistent session (MQTT 5, the same client id, a week's expiry): while it is away the
 broker keeps what comes. Each message is acknowledged (paho's manual ack) only once it is
 stored, or once it is known it never can be (not a record, a table not on the floor: one
-line says so). Messages are taken in batches as they come (up to :data:`BATCH`), one
-transaction each (:class:`feed.floor_db.Store`). PostgreSQL down: one line, then the batch
+line says so). Messages are taken in batches as they come (up to :data:`BATCH`, gathered
+for :data:`GATHER_S` s), one transaction each (:class:`feed.floor_db.Store`), and
+acknowledged together in one write. PostgreSQL down: one line, then the batch
 is retried with a backoff of 1 s doubling to 30 s; meanwhile nothing is acknowledged and
 the broker holds the rest (at most ``receive_maximum`` unacknowledged messages are sent).
+
+Records the broker lost (killed before it saved what it had acknowledged: Mosquitto
+writes its persistence now and then) are asked for again: a gap in a table's chain, or a
+status whose ``published`` is beyond the chain's head while the head stands still for
+:data:`TAIL_WAIT_S` (then a gap alarm), makes the floor publish ``{"from": SEQ}``, SEQ
+the first record missing, on ``casino/{site}/{table}/resend`` (QoS 1); the table's feed
+sends again from there. Asked again after :data:`ASK_AGAIN_S` s (doubling to
+:data:`ASK_AGAIN_MAX_S`) while the head has not moved.
 """
 
 from __future__ import annotations
@@ -26,13 +35,27 @@ import psycopg
 import structlog
 
 from feed.config import FloorConfig
-from feed.floor_db import Record, Store, connect, load_chains
+from feed.floor_db import Chain, Record, Store, connect, load_chains
 from feed.mqtt import BrokerRefused, Connection
 
 log = structlog.get_logger("floor")
-BATCH = 1000
-RECEIVE_MAXIMUM = 2000  # unacknowledged messages the broker may send the floor
+BATCH = 2000
+RECEIVE_MAXIMUM = 5000  # unacknowledged messages the broker may send the floor
+GATHER_S = 0.05  # how long a batch gathers messages after its first
 RETRY_MIN_S, RETRY_MAX_S = 1.0, 30.0
+TAIL_WAIT_S = 2.0  # the head standing still below a feed's published seq this long
+ASK_AGAIN_S, ASK_AGAIN_MAX_S = 5.0, 300.0
+CHECK_EVERY_S = 0.5
+
+
+@dataclass
+class Asked:
+    """A resend request published: ``at`` (monotonic s), the chain's ``head`` then, and
+    the wait before asking again, ``every`` s."""
+
+    at: float
+    head: int
+    every: float = ASK_AGAIN_S
 
 
 @dataclass(frozen=True)
@@ -90,6 +113,10 @@ class Floor:
         self.conn.client.on_message = self._message
         self._db: psycopg.Connection[Any] | None = None
         self._store: Store | None = None
+        self._published: dict[str, int] = {}  # table -> the seq its feed last said acked
+        self._still: dict[str, tuple[float, int]] = {}  # table -> (since, head) below it
+        self._asked: dict[str, Asked] = {}
+        self._checked_at = 0.0
 
     def _subscribe(self, client: paho.Client) -> None:
         site = self.config.site
@@ -111,6 +138,8 @@ class Floor:
                 batch = self._take()
                 if batch:
                     self._handle(batch)
+                if time.monotonic() - self._checked_at >= CHECK_EVERY_S:
+                    self._ask_for_missing()
         except BrokerRefused as exc:
             print(f"table-floor: {exc}", file=sys.stderr)  # one line, whatever the log's form
             return 2
@@ -125,9 +154,12 @@ class Floor:
             batch = [self.inbox.get(timeout=0.5)]
         except queue.Empty:
             return []
-        while len(batch) < BATCH:
+        # A little more gathered: a transaction a record would cost PostgreSQL a commit
+        # (an fsync) each, and the latency it adds is well within the goal (500 ms).
+        until = time.monotonic() + GATHER_S
+        while len(batch) < BATCH and (left := until - time.monotonic()) > 0:
             try:
-                batch.append(self.inbox.get_nowait())
+                batch.append(self.inbox.get(timeout=left))
             except queue.Empty:
                 break
         return batch
@@ -149,6 +181,9 @@ class Floor:
                 try:
                     status = json.loads(msg.payload)
                     statuses.append((self.config.site, table, dict(status)))
+                    published = status.get("published")
+                    if isinstance(published, int) and not isinstance(published, bool):
+                        self._published[table] = published
                 except (ValueError, TypeError):
                     log.warning("not_a_status", message=f"{msg.topic}: not a JSON status: "
                                 "dropped")
@@ -161,8 +196,55 @@ class Floor:
         records.sort(key=lambda r: (r.table, r.seq))
         if not self._store_batch(records, statuses):
             return  # stopped before it was stored: the broker sends it again
-        for msg in batch:
-            self.conn.client.ack(msg.mid, msg.qos)
+        self.conn.client.ack_many([msg.mid for msg in batch if msg.qos == 1])
+
+    def _ask_for_missing(self) -> None:
+        """Ask each table's feed for the records its chain misses (see the module)."""
+        now = self._checked_at = time.monotonic()
+        store = self._store
+        if store is None:
+            return
+        site = self.config.site
+        keys = {k for k in store.chains if k[0] == site} | {(site, t) for t in self._published}
+        for key in sorted(keys):
+            table, chain = key[1], store.chains.get(key, Chain())
+            head = chain.head_seq
+            if not chain.gap_from and self._published.get(table, 0) > head:
+                since, then = self._still.setdefault(table, (now, head))
+                if then != head:
+                    self._still[table] = (now, head)
+                elif now - since >= TAIL_WAIT_S:
+                    self._tail_alarm(key, self._published[table])
+                    chain = store.chains.get(key, chain)
+            else:
+                self._still.pop(table, None)
+            if chain.gap_from:
+                self._ask(table, head, now)
+            else:
+                self._asked.pop(table, None)
+
+    def _tail_alarm(self, key: tuple[str, str], last: int) -> None:
+        assert self._store is not None
+        try:
+            for alarm in self._store.missing_tail(key, last):
+                log.error("chain_alarm", message=alarm)
+        except psycopg.Error as exc:  # the next check tries again
+            log.warning("alarm_not_stored", message=f"table {key[1]}: the alarm of its "
+                        f"missing records cannot be stored yet ({_first_line(exc)})")
+            self._drop_db()
+
+    def _ask(self, table: str, head: int, now: float) -> None:
+        asked = self._asked.get(table)
+        if asked is not None and (asked.head != head or now - asked.at < asked.every):
+            if asked.head != head:  # records came: wait as long again from here
+                self._asked[table] = Asked(now, head)
+            return
+        every = ASK_AGAIN_S if asked is None else min(asked.every * 2, ASK_AGAIN_MAX_S)
+        self._asked[table] = Asked(now, head, every)
+        topic = f"casino/{self.config.site}/{table}/resend"
+        self.conn.client.publish(topic, json.dumps({"from": head + 1}).encode(), qos=1)
+        log.info("resend_asked", message=f"table {table}: records from #{head + 1} "
+                 f"asked for again on {topic}")
 
     def _store_batch(self, records: list[Record],
                      statuses: list[tuple[str, str, dict[str, Any]]]) -> bool:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import psycopg
@@ -85,11 +85,12 @@ class Record:
 @dataclass
 class Chain:
     """A table's chain on the floor: every record up to ``head_seq`` stored and linked;
-    ``gap_from``: the first seq of a gap alarmed and not yet filled (0: none)."""
+    ``gap_from``..``gap_to``: the seqs of the gaps alarmed and not yet filled (0: none)."""
 
     head_seq: int = 0
     head_hash: str = GENESIS
     gap_from: int = 0
+    gap_to: int = 0
 
 
 def connect(dsn: str) -> psycopg.Connection[Any]:
@@ -109,10 +110,11 @@ def load_chains(conn: psycopg.Connection[Any]) -> dict[tuple[str, str], Chain]:
     """Every table's chain as stored, with its open gap alarm."""
     chains = {(s, t): Chain(seq, h) for s, t, seq, h in
               conn.execute("SELECT site, table_name, head_seq, head_hash FROM chains")}
-    for site, table, first in conn.execute(
-            "SELECT site, table_name, min(first_seq) FROM alarms "
+    for site, table, first, last in conn.execute(
+            "SELECT site, table_name, min(first_seq), max(last_seq) FROM alarms "
             "WHERE kind = 'gap' AND resolved_at IS NULL GROUP BY site, table_name"):
-        chains.setdefault((site, table), Chain()).gap_from = first
+        chain = chains.setdefault((site, table), Chain())
+        chain.gap_from, chain.gap_to = max(first, chain.head_seq + 1), last
     return chains
 
 
@@ -128,6 +130,7 @@ class Store:
                  chains: dict[tuple[str, str], Chain]) -> None:
         self.conn = conn
         self.chains = chains
+        self._staged = False
 
     def store(self, records: Sequence[Record],
               statuses: Sequence[tuple[str, str, dict[str, Any]]] = ()) -> list[str]:
@@ -137,13 +140,13 @@ class Store:
         Raises:
             psycopg.Error: PostgreSQL failed (down, full): the caller retries the batch.
         """
-        before = {key: Chain(c.head_seq, c.head_hash, c.gap_from)
-                  for key, c in self.chains.items()}
+        before = {key: replace(c) for key, c in self.chains.items()}
         alarms: list[str] = []
         try:
             with self.conn.transaction():
                 if records:
-                    self.conn.execute(_STAGE)
+                    if not self._staged:  # once a connection (a temporary table)
+                        self.conn.execute(_STAGE)
                     with self.conn.cursor().copy(_COPY) as copy:
                         copy.write(_copy_text(records))
                     self.conn.execute(_MOVE)
@@ -170,6 +173,7 @@ class Store:
         except BaseException:
             self.chains = before  # the transaction is gone: so are its chains' moves
             raise
+        self._staged = self._staged or bool(records)
         return alarms
 
     def _advance(self, key: tuple[str, str], recs: list[Record]) -> list[str]:
@@ -194,8 +198,31 @@ class Store:
             self.conn.execute("UPDATE alarms SET resolved_at = now() WHERE site = %s AND "
                               "table_name = %s AND kind = 'gap' AND resolved_at IS NULL AND "
                               "last_seq <= %s", (*key, chain.head_seq))
-            chain.gap_from = 0
+            # Filled up to the head: what an alarm still covers beyond it stays alarmed.
+            if chain.head_seq < chain.gap_to:
+                chain.gap_from = chain.head_seq + 1
+            else:
+                chain.gap_from = chain.gap_to = 0
         return alarms
+
+    def missing_tail(self, key: tuple[str, str], last: int) -> list[str]:
+        """Records after the head up to ``last`` that the table's feed says the broker
+        acknowledged and that never came (a broker killed before it saved them): a gap
+        alarm, in one transaction, unless one stands already; its words.
+
+        Raises:
+            psycopg.Error: PostgreSQL failed (the caller tries again later).
+        """
+        chain = self.chains.setdefault(key, Chain())
+        first = chain.head_seq + 1
+        if last < first or chain.gap_from == first:
+            return []
+        what = f"record {first}" if first == last else f"records {first}-{last}"
+        with self.conn.transaction():
+            alarm = self._alarm(key, "gap", first, last, f"{what} missing: its feed says "
+                                f"the broker acknowledged up to #{last}")
+        chain.gap_from, chain.gap_to = first, max(chain.gap_to, last)
+        return [alarm]
 
     def _walk(self, key: tuple[str, str], chain: Chain,
               ahead: dict[int, Record] | dict[int, tuple[str, str]]) -> list[str]:
@@ -223,7 +250,7 @@ class Store:
         first, last = chain.head_seq + 1, next_stored - 1
         if chain.gap_from == first:
             return []  # alarmed already
-        chain.gap_from = first
+        chain.gap_from, chain.gap_to = first, max(chain.gap_to, last)
         what = f"record {first}" if first == last else f"records {first}-{last}"
         return [self._alarm(key, "gap", first, last,
                             f"{what} missing: record {next_stored} came before "

@@ -3,8 +3,11 @@ QoS 1, as the public may see it; the table's status retained beside them.
 
 Topics: ``casino/{site}/{table}/records`` (one message per record, see :func:`payload`)
 and ``casino/{site}/{table}/status`` (retained, :mod:`feed.status`; the will says the feed
-went offline). The journal is read-only (``controller.store.follow.Follower``, woken by
-inotify) and the daemon never waits for the feed (project standards, Architecture).
+went offline). The feed listens on ``casino/{site}/{table}/resend``: a floor that misses
+records (a broker killed before it saved what it had acknowledged) asks there with
+``{"from": SEQ}``, and the feed sends again from that record of the journal. The journal
+is read-only (``controller.store.follow.Follower``, woken by inotify) and the daemon never
+waits for the feed (project standards, Architecture).
 
 Store and forward: the cursor (:mod:`feed.cursor`) is the last seq the broker
 acknowledged; it advances only on PUBACK, over acknowledged seqs without a hole, and is
@@ -74,6 +77,7 @@ class Feed:
         self._acks: deque[tuple[int, bool, str]] = deque()
         self._inflight: dict[int, tuple[int, str]] = {}  # mid -> (seq, hash)
         self._acked: dict[int, str] = {}  # seq -> hash, acknowledged past the cursor
+        self._resends: deque[bytes] = deque()  # requests from the floor, from paho's thread
         self._refused: str | None = None
         self.follower = Follower(config.journal)
         game = config.game if config.game in registry.names() else registry.DEFAULT_GAME
@@ -91,20 +95,28 @@ class Feed:
         will = offline(config.table)
         self.conn = Connection(config.broker, f"table-feed-{config.site}-{config.table}",
                                will=(self._topic("status"), json.dumps(will).encode()),
-                               on_connected=lambda _c: self._want_status())
-        self.conn.client.max_inflight_messages_set(window)
+                               on_connected=self._connected)
+        # The window is the feed's own: paho's limit would scan its queue at each PUBACK.
+        self.conn.client.max_inflight_messages_set(0)
         self.conn.client.on_publish = self._puback
+        self.conn.client.on_message = self._resend_request
 
     def _topic(self, kind: str) -> str:
         return topic(self.config.site, self.config.table, kind)
 
-    def _want_status(self) -> None:
+    # -- paho's thread: it only hands the acknowledgements and requests over ------------
+    def _connected(self, client: paho.Client) -> None:
+        client.subscribe(self._topic("resend"), qos=1)
         self._status_due = True
 
-    # -- paho's thread: it only hands the acknowledgements over --------------------------
     def _puback(self, client: paho.Client, userdata: Any, mid: int, reason: Any,
                 properties: Any) -> None:
         self._acks.append((mid, reason.is_failure, str(reason)))
+        self._room.set()
+
+    def _resend_request(self, client: paho.Client, userdata: Any,
+                        msg: paho.MQTTMessage) -> None:
+        self._resends.append(bytes(msg.payload))
         self._room.set()
 
     # -- the main thread -------------------------------------------------------------------
@@ -123,6 +135,7 @@ class Feed:
                     continue
                 self._take_acks()
                 self._check_journal()
+                self._take_resends()
                 sent = self._send()
                 self._save_cursor(force=False)
                 self._status(force=False)
@@ -148,7 +161,8 @@ class Feed:
                 self._refused = (f"broker {self.config.broker.url} refused record {sent[0]} "
                                  f"on {self._topic('records')} ({reason})")
                 return
-            self._acked[sent[0]] = sent[1]
+            if sent[0] > self.cursor.seq:  # not one sent again on the floor's request
+                self._acked[sent[0]] = sent[1]
         old = seq = self.cursor.seq
         while seq + 1 in self._acked:
             seq += 1
@@ -156,6 +170,28 @@ class Feed:
             self.cursor = Cursor(seq, self._acked[seq])
             for done in range(old + 1, seq + 1):
                 del self._acked[done]
+
+    def _take_resends(self) -> None:
+        """Send again from the first record a floor asks for (``{"from": SEQ}``, SEQ
+        from 1 to the last record sent); a request that is not one is one line."""
+        first = None
+        while self._resends:
+            raw = self._resends.popleft()
+            try:
+                seq = json.loads(raw)["from"]
+                if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+                    raise ValueError
+            except (ValueError, TypeError, KeyError):
+                log.warning("bad_resend", message=f"{self._topic('resend')}: not a request "
+                            f'{{"from": SEQ}} ({raw[:60]!r}): ignored')
+                continue
+            first = seq if first is None else min(first, seq)
+        if first is None or first > self._sent or self._problem:
+            return  # nothing sent from there yet: it goes out in its turn
+        log.info("resend", message=f"the floor asks for records from #{first}: sending "
+                 f"#{first}-#{self._sent} again from the journal")
+        self._sent = first - 1
+        self.mask = self._mask_at(first - 1)
 
     def _caught_up(self, goal: int) -> bool:
         return self.cursor.seq >= goal and not self._inflight
@@ -202,7 +238,7 @@ class Feed:
 
     def _send(self) -> int:
         """Hand paho the next records while the window has room; how many."""
-        room = self.window - len(self._inflight)
+        room = min(self.window, self.conn.receive_maximum or self.window) - len(self._inflight)
         if room <= 0 or self._problem:
             return 0
         rows = self.follower.rows(self._sent, min(room, CHUNK))
@@ -219,14 +255,15 @@ class Feed:
 
     def _idle(self) -> None:
         """Wait for an acknowledgement while records are in flight, else for a commit
-        (inotify); a cursor not yet saved is saved within a second."""
+        (inotify) or a second; a cursor not yet saved is saved within it."""
         self._room.clear()
         if self._acks:
             return
         if self._inflight:
             self._room.wait(1.0)
             return
-        self.follower.wait(CURSOR_EVERY_S if self.cursor != self._saved else 5.0)
+        # A second at most: a floor's resend request (rare) is answered within it.
+        self.follower.wait(CURSOR_EVERY_S)
 
     def _save_cursor(self, force: bool) -> None:
         cursor = self.cursor
