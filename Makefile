@@ -10,11 +10,13 @@ $(BIN)/table-controller: pyproject.toml
 	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $@
 
-## run: the controller on the embedded default (a simulated roulette wheel), and its screen
-## (table-display) beside it: the banner gives the page's address; Ctrl-C stops both
+## run: the controller on the embedded default (a simulated roulette wheel), its screen
+## (table-display) and the floor (a local Mosquitto and PostgreSQL, table-feed, table-floor:
+## python -m feed.local) beside it; the banners say where; Ctrl-C stops them all
 run: $(BIN)/table-controller
 	@$(BIN)/table-display & display=$$!; \
-	trap 'kill $$display 2>/dev/null; wait $$display' EXIT; \
+	$(BIN)/python -m feed.local & floor=$$!; \
+	trap 'kill -INT $$display $$floor 2>/dev/null; wait $$display $$floor' EXIT; \
 	$(BIN)/table-controller run
 
 ## test: lint, type-check and the whole test suite

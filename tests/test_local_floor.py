@@ -1,0 +1,76 @@
+"""``make run``'s floor (issue 18, done when): beside the simulated table, ``python -m
+feed.local`` starts a Mosquitto, a PostgreSQL cluster under var/, table-feed and
+table-floor, one banner line each; ``table-floor status`` then shows the table live; an
+interrupt stops all of them, exit 0, no traceback, no process left.
+
+Real parts: Debian's mosquitto and PostgreSQL (skipped, saying why, without them).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from floor_parts import BIN, missing_parts, replay, simulate_journal, wait_for
+
+pytestmark = pytest.mark.skipif(missing_parts() is not None, reason=str(missing_parts()))
+
+
+@pytest.fixture
+def workdir() -> Iterator[Path]:
+    """A clone's stand-in the cluster's unprivileged user can reach (pytest's own
+    folders are private to root)."""
+    folder = Path(tempfile.mkdtemp(prefix="local-floor-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+
+
+def test_the_floor_beside_the_simulated_table_shows_it_live(workdir: Path) -> None:
+    trace = simulate_journal(workdir, "roulette", 3)
+    assert replay(trace, workdir / "var" / "journal.sqlite").wait(60) == 0
+    out = open(workdir / "out.txt", "w+b")  # noqa: SIM115 (read after the process ends)
+    local = subprocess.Popen([sys.executable, "-m", "feed.local"], cwd=workdir,
+                             stdout=out, stderr=subprocess.STDOUT)
+    try:
+        wait_for("the banner", lambda: b"table-floor:" in (workdir / "out.txt").read_bytes(),
+                 60, every=0.2)
+
+        def status() -> str:
+            return subprocess.run([str(BIN / "table-floor"), "--config",
+                                   "var/floor/floor.toml", "status"], cwd=workdir,
+                                  capture_output=True, text=True).stdout
+
+        text = wait_for("the table live on the floor", lambda: (s := status()) and
+                        "0 records behind" in s and s, 60, every=0.5)
+        assert "table sim-roulette (roulette): feed online" in text
+        pg_pid = int((workdir / "var/floor/pg/data/postmaster.pid").read_text().split()[0])
+        children = [int(p) for p in subprocess.run(
+            ["pgrep", "-P", str(local.pid)], capture_output=True, text=True).stdout.split()]
+        assert len(children) == 3  # the broker, the feed, the floor
+    finally:
+        local.send_signal(signal.SIGINT)
+        code = local.wait(60)
+    text = (workdir / "out.txt").read_text()
+    assert code == 0
+    assert "Traceback" not in text
+    lines = text.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "mosquitto", "postgresql", "table-feed", "table-floor"]
+    assert all(len(line) <= 80 for line in lines)
+    assert not [p for p in (pg_pid, *children) if _alive(p)]
