@@ -204,7 +204,8 @@ def _cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def backlog(scratch: Path, broker: Any, dsn: str, journals: dict[str, Path]) -> None:
+def backlog(scratch: Path, broker: Any, dsn: str, journals: dict[str, Path],
+            floor_pid: int) -> None:
     from floor_parts import PASSWORD, USER, secret, spawn, table_config
 
     password = secret(scratch, "bench-feed.password", PASSWORD)
@@ -217,7 +218,10 @@ def backlog(scratch: Path, broker: Any, dsn: str, journals: dict[str, Path]) -> 
                               f'cursor = "{scratch}/{name}.cursor"\n')
         t0 = time.monotonic()
         feed = spawn("table-feed", "--config", str(config), log=scratch / f"feed-{name}.log")
+        _wait_count(dsn, f"backlog-{name}", 1, 60)
+        cpu0 = _cpu_s(feed.pid), _cpu_s(floor_pid)  # from the first record stored
         done = _wait_count(dsn, f"backlog-{name}", count, 120)
+        cpu = _cpu_s(feed.pid) - cpu0[0], _cpu_s(floor_pid) - cpu0[1]
         peaks[name] = (count, _peak_mb(feed.pid))
         if name == "large" and done is not None:
             span = _stored_span(dsn, f"backlog-{name}")
@@ -228,6 +232,9 @@ def backlog(scratch: Path, broker: Any, dsn: str, journals: dict[str, Path]) -> 
                   f"{done - t0:.1f} s from the feed's start (Python's start included)")
             print(f"   backlog catch-up, first record stored to last: {span:.1f} s, "
                   f"{rate:,.0f} records/s (goal >= 5,000/s: {_met(rate >= 5000)})")
+            for who, used in zip(("table-feed", "table-floor"), cpu, strict=True):
+                print(f"   {who}'s CPU in the catch-up: {used / count * 1e6:.0f} us a record "
+                      f"({count / max(used, 1e-3):,.0f} records/s on one core)")
             time.sleep(2)  # its last status and cursor written: idle from here
             cpu0, w0 = _cpu_s(feed.pid), time.monotonic()
             time.sleep(IDLE_S)
@@ -270,7 +277,7 @@ def bench_floor(scratch: Path) -> None:
                 time.sleep(2)  # subscribed
                 busy(broker.port, dsn, rows)
                 full(broker.port, dsn, journals["large"], floor.pid)
-                backlog(scratch, broker, dsn, journals)
+                backlog(scratch, broker, dsn, journals, floor.pid)
             finally:
                 floor.send_signal(signal.SIGTERM)
                 floor.wait(30)

@@ -41,7 +41,7 @@ from feed.mqtt import BrokerRefused, Connection
 log = structlog.get_logger("floor")
 BATCH = 2000
 RECEIVE_MAXIMUM = 5000  # unacknowledged messages the broker may send the floor
-GATHER_S = 0.05  # how long a batch gathers messages after its first
+GATHER_S = 0.02  # how long a batch gathers messages after its first
 RETRY_MIN_S, RETRY_MAX_S = 1.0, 30.0
 TAIL_WAIT_S = 2.0  # the head standing still below a feed's published seq this long
 ASK_AGAIN_S, ASK_AGAIN_MAX_S = 5.0, 300.0

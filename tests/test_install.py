@@ -128,6 +128,34 @@ def test_a_shoe_behind_a_serial_server_gets_the_network_to_it_only(
     assert "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6" in drop_in
 
 
+FEED_UNIT = "etc/systemd/system/table-feed.service"
+
+
+def test_the_feed_reaches_the_configured_broker_only(installed: Installed,
+                                                      tmp_path: Path) -> None:
+    """[feed] broker names an address: the feed's unit allows it alone and is enabled."""
+    config = tmp_path / "baccarat.toml"
+    config.write_text(NETWORK_SHOE + '\n[feed]\nbroker = "mqtts://192.0.2.9:8883"\n'
+                      'site = "casino-1"\n')
+    root = tmp_path / "root"
+    run = install("--root", str(root), "--offline", str(installed.wheels),
+                  "--config", str(config))
+    unit = (root / FEED_UNIT).read_text()
+    assert "IPAddressDeny=any\n" in unit
+    assert "IPAddressAllow=192.0.2.9\n" in unit
+    assert "@BROKER_ADDRESSES@" not in unit
+    assert "would run: systemctl enable table-feed" in run.stdout
+
+
+def test_without_a_broker_the_feed_has_no_network(installed: Installed) -> None:
+    unit = (installed.root / FEED_UNIT).read_text()
+    assert "IPAddressDeny=any\n" in unit
+    assert not [line for line in unit.splitlines() if line.startswith("IPAddressAllow")]
+    assert "@BROKER_ADDRESSES@" not in unit
+    assert "no [feed] broker in the config: no network, not enabled" in installed.output
+    assert "systemctl enable table-feed" not in installed.output
+
+
 @pytest.mark.parametrize("text", [
     '[table]\ngame = "craps"\n',
     # Reads through, but the daemon would stop on it: a roulette wheel with no inputs.
