@@ -134,15 +134,17 @@ def busy(port: int, dsn: str, rows: list[Any]) -> None:
     client = _client(port, "bench-busy")
     tables = [f"busy-{i:03d}" for i in range(TABLES)]
     rate = BUSY_PER_TABLE * TABLES
-    start, sent = time.monotonic(), 0
+    start, sent, infos = time.monotonic(), 0, []
     while (elapsed := time.monotonic() - start) < BUSY_S:
         due = int(elapsed * rate)
         while sent < due:
             table, row = tables[sent % TABLES], rows[sent // TABLES]
-            client.publish(f"casino/{SITE}/{table}/records", _message(table, row, time.time()),
-                           qos=1)
+            infos.append(client.publish(f"casino/{SITE}/{table}/records",
+                                        _message(table, row, time.time()), qos=1))
             sent += 1
         time.sleep(0.005)
+    for info in infos:  # every one acknowledged before the goodbye (paho drops the rest)
+        info.wait_for_publish(60)
     client.disconnect()
     client.loop_stop()
     _wait_count(dsn, "busy-", sent, 60)
