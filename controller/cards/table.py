@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from controller.cards import held
 from controller.cards.card import Card, parse_card
 from controller.cards.game import CardGame, bet_fields, bet_from_fields
 from controller.cards.masking import present_input
@@ -180,6 +181,8 @@ class CardTable:
                 self.shoe.verify_manual_card(_correction(args))
             case "lost_cards":
                 self.waiting.verify_lost_cards(args.get("cards"))
+            case "void":
+                held.verify_void(self.game, self.shoe, self.waiting, args)
             case "open_bets":
                 self.shoe.verify_new_game()
                 self._verify_nothing_waits()
@@ -237,6 +240,8 @@ class CardTable:
                     self.game.card(t, card, manual=True)
             case "lost_cards":
                 self.waiting.lost_cards(t, self.waiting.verify_lost_cards(args.get("cards")))
+            case "void":
+                held.void(t, self.game, self.shoe, self.waiting, self._proxy, args)
             case "open_bets":
                 self.shoe.verify_new_game()
                 self.game.dealer_input(inp)

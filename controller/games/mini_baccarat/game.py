@@ -211,6 +211,14 @@ class MiniBaccarat:
                                 chart.limits, coup_number=int(state["coup"]),
                                 start_value=str(state["state"]))
 
+    def void(self, t: float) -> None:
+        """The inspector voided the coup held for him (``controller.cards.table``): every
+        bet not settled is returned, and the coup is over (no ``coup_result``: its hands
+        were never completed, Art. 8)."""
+        self._chart.event_time = t
+        self._chart.returned()
+        self.restore({"coup": self.coup, "state": "coup_over"})
+
     # -- the dealer's inputs and the bets (verify, then do) ------------------------------
     def verify_input(self, inp: DealerInput) -> None:
         """Check ``open_bets``, ``no_more_bets`` (``boxes``) or ``five_choice`` (``box``,
