@@ -356,9 +356,25 @@ class CardTable:
                 elif not self.waiting.takes(t, result):
                     self.game.card(t, result)
             except RuleViolation as exc:
-                self.alarm(t, exc.code, exc.message)
+                if exc.code == "unexpected_card":
+                    self._no_card_due(t)
+                else:
+                    self.alarm(t, exc.code, exc.message)
                 continue
             self._after_action(t)
+
+    def _no_card_due(self, t: float) -> None:
+        """A card came out of the shoe when no hand takes one and no decision can place it
+        (bets still open, the game over): it is in no hand, so play stops until a person
+        says where it went (issue 16; ``card_without_place``, as for a card the decisions
+        leave no place). The alarm never names the card (it may be face down)."""
+        # Every card game's statechart calls the betting "bets_open" (controller.cards.game).
+        when = ("while bets are open, before no_more_bets" if self.game.state == "bets_open"
+                else f"when no card is due ({self.game.open_game() or 'between games'})")
+        self.shoe.stop(t, "card_without_place", f"a card was read {when}: no hand takes "
+                       "it, and it is given to none; play stops until the dealer sets it "
+                       "aside and the inspector resumes play (inspector_clear) or voids the "
+                       "game (void)", count=1)
 
     def _after_action(self, t: float) -> None:
         """The game just ended: the shoe closes if it is ending, or the procedure due
