@@ -94,3 +94,30 @@ def test_num_1_the_inspector_voids_a_poker_hand_held_in_the_deal(tmp_path: Path)
                   for s in run.of("settlement")) == [
         (1, "ante", "push", 0), (2, "ante", "push", 0), (3, "ante", "push", 0)]
     assert not run.of("hand_result")
+
+
+def test_a_void_is_played_again_on_restart_and_never_doubled(tmp_path: Path) -> None:
+    # The daemon restarts after the void: its replay gives the journal's records again
+    # (no mismatch), the coup stays void, its stakes returned once.
+    from controller.cli.compose import compose
+    from controller.core.clock import VirtualClock
+    from controller.core.config import apply_overrides, load_config
+    from controller.store.journal import Journal
+    from controller.trace import trace_from_objects
+
+    trace = five_chosen_too_late().inp("void", **VOID)
+    events = trace_from_objects("void", enumerate(trace.events, 1)).events
+    config = apply_overrides(load_config(), {"table": "mini_baccarat", "decks": 4}, "test")
+    path = tmp_path / "journal.sqlite"
+    for more, start in ((events, 0.0), ([], events[-1].t + 1.0)):
+        with Journal(path, durable=False) as journal:
+            loop, table = compose(config, journal, VirtualClock(start))
+            table.recover()
+            loop.run_events(more)
+    with Journal(path, readonly=True) as journal:
+        recs = list(journal.records())
+    (recovery,) = [r for r in recs if r["type"] == "recovery"]
+    assert recovery["mismatch"] is None and recovery["state"] == "coup_over"
+    assert [r["type"] for r in recs].count("game_void") == 1
+    assert sorted((r["box"], r["outcome"]) for r in recs if r["type"] == "settlement") == [
+        (1, "push"), (2, "push")]
