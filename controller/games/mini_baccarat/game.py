@@ -190,7 +190,8 @@ class MiniBaccarat:
                 f"dealt before {self.decision_due()} was entered, which is made before it "
                 "(\"antes de que el tallador se asigne su segunda carta descubierta\", Art. "
                 "8); a dealer's choice now is refused; the inspector enters the choice made in "
-                "time (five_choice, by inspector) and the card goes to the Banca")
+                "time (five_choice, by inspector) and the card goes to the Banca, or voids "
+                "the coup (void)")
 
     def face_down_pending(self) -> bool:
         """From the close of bets to the turn of the Banca's first card, shoe bytes may
