@@ -101,7 +101,7 @@ class CoupChart(Checks, StateChart):
     surrender = (deciding.to(route, validators="check_surrender")
                  | player_card.to.itself(internal=True, validators="check_surrender"))
     hit = deciding.to(player_card, validators="check_turn")
-    stand = deciding.to(route, validators="check_turn")
+    stand = deciding.to(route, validators="check_stand")
     double = deciding.to(player_card, validators="check_double")
     split = deciding.to(player_card, validators="check_split")
 
@@ -241,6 +241,8 @@ class CoupChart(Checks, StateChart):
             if len(self.coup.dealer) == 2:
                 self.turn_up_card(0)  # the deal ends: "descubriendo la primera carta"
         self.coup.awaiting_correction = False
+        # A card placed: one more that waits makes the table say so again (card_waiting).
+        self.coup.card_waits = False
 
     def on_misread(self) -> None:
         slot = self.slot()
@@ -273,8 +275,9 @@ class CoupChart(Checks, StateChart):
         hand = self._act(box, "hit")
         hand.hit_pending = True
 
-    def on_stand(self, box: int) -> None:
-        hand = self._act(box, "stand")
+    def on_stand(self, box: int, by: str = "dealer") -> None:
+        # The inspector's stand is named as his (a dealer's record is as it always was).
+        hand = self._act(box, "stand", **({"by": by} if by != "dealer" else {}))
         hand.stood = True
 
     def on_double(self, box: int) -> None:

@@ -94,6 +94,14 @@ class Blackjack:
         return f"the insurance question closed, then {decision}" if (
             self.state == "insurance") else decision
 
+    def card_waiting(self, t: float) -> str | None:
+        """A card was read before the decision that places it (``controller.cards.waiting``):
+        the coup settles nothing until it has its place. A surrender is refused while it
+        waits (the card dealt is the drawing hand's, Art. 9), and so is a stand that would
+        leave it no place; the dealer may still enter the decision, so None (no hold)."""
+        self._chart.coup.card_waits = True
+        return None
+
     def face_down_pending(self) -> bool:
         """During the deal the shoe's bytes may carry the dealer's cards, dealt face down
         (Art. 8); once both are dealt, no byte to come carries them."""
@@ -201,7 +209,10 @@ class Blackjack:
             box = inp.args.get("box")
             if not _is_box_number(box):
                 raise RuleViolation("bad_input", f"{action} needs the box: {inp.args}")
-            return action, self._decision_refusal(action), {"box": box}
+            kwargs: dict[str, Any] = {"box": box}
+            if action == "stand" and "by" in inp.args:
+                kwargs["by"] = inp.args["by"]
+            return action, self._decision_refusal(action), kwargs
         raise RuleViolation("input_refused", f"{action!r} is not an input of a Black Jack table")
 
     # -- why an input is refused where the coup is ----------------------------------------

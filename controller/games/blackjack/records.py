@@ -78,13 +78,15 @@ class InsuranceClosed:
 @record("decision")
 class Decision:
     """A player's decision for a hand (``hit``, ``stand``, ``double``, ``split``,
-    ``surrender``; Art. 8-9); a double's new ``stake`` (chips)."""
+    ``surrender``; Art. 8-9); a double's new ``stake`` (chips); ``by`` ``inspector`` for
+    his stand of a hand a waiting card would leave without place (absent: the dealer)."""
 
     coup: int
     box: int
     hand: str
     action: str
     stake: int | Absent = ABSENT
+    by: str | Absent = ABSENT
 
 
 @record("dealer_turn")

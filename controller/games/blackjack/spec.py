@@ -53,7 +53,9 @@ def _inputs(seed: str) -> tuple[InputSpec, ...]:
         InputSpec("surrender", "the box withdraws for half its bet, before its first "
                   "decision (Art. 9)", box),
         InputSpec("hit", "a card to the box's hand", box),
-        InputSpec("stand", "the box's hand stands (Art. 8)", box),
+        InputSpec("stand", "the box's hand stands (Art. 8)", (*box, ArgSpec(
+            "by", "dealer (default), or inspector: the layout checked, a card that waits "
+            "is no hand's", required=False))),
         InputSpec("double", "the box's hand doubles: one card, then stands", box),
         InputSpec("split", "the box's pair splits into two hands", box),
         InputSpec("card", "the dealer's correction of a misread card (CONTRACT §4)", (
