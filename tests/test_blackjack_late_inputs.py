@@ -110,3 +110,64 @@ def test_a_stand_whose_card_the_dealer_draws_is_still_taken(tmp_path: Path) -> N
     run = play(tmp_path, late_card_box_1().inp("stand", box=1))
     assert run.result()["dealer"]["cards"] == ["9C", "7D", "5D"]
     assert run.settlements() == [(1, "main", 10, "lose", -10)]
+
+
+# -- Art. 8: the dealer's second card exposed by mistake (attack finding 5) ----------------
+def exposed_after_read() -> Trace:
+    """Main 10 on box 1: TS 9S (19); the dealer 5C first, AH second. AH is shown by
+    mistake; the dealer says so once it is read (second_card_exposed), takes insurance
+    5 from box 1, closes the question; box 1 stands; the dealer draws 2D
+    (bj-m2-exposed-late.jsonl)."""
+    trace = Trace(table="blackjack_plus", decks=6)
+    trace.coup((("main", 1, 10),), *two_card_deal([("TS", "9S")], ("5C", "AH")))
+    trace.inp("second_card_exposed").bet("insurance", 1, 5).inp("close_insurance")
+    return trace.inp("stand", box=1).cards("2D")
+
+
+def test_art_8_an_exposed_second_card_is_the_up_card_and_the_first_never_shows(
+        tmp_path: Path) -> None:
+    from controller.cards.masking import HIDDEN, LiveMask
+    from controller.core.config import load_config
+    from controller.games.blackjack.display import BlackjackView
+
+    run = play(tmp_path, exposed_after_read())
+    whole = run.whole()
+    # Art. 8: AH is the up card; 5C is turned only as the hole card, at the dealer's turn.
+    assert [(r["card"], r["up_card"]) for r in whole if r["type"] == "card_turned"] == [
+        ("AH", True), ("5C", False)]
+    # The display and the feed (LiveMask, as both read the journal) never show 5C before
+    # the dealer's turn: not in a record, not on the screen.
+    view = BlackjackView(load_config("embedded:blackjack-plus-sim.toml"), "en", 100)
+    mask = LiveMask("coup_start")
+    hole = next(i for i, r in enumerate(whole) if r["type"] == "dealer_turn")
+    for rec in whole[:hole]:
+        shown = mask.view(rec)
+        assert "5C" not in str(shown), shown
+        view.feed(shown)
+        assert "5C" not in str(view.view())
+    screen = view.view()
+    assert screen["up_card"] == "AH" and HIDDEN in screen["dealer_cards"]
+    # Insurance (Art. 10) is decided by the hole card 5C: lost. The dealer AH 5C 2D is
+    # soft 18; box 1's 19 wins 10.
+    assert run.result()["dealer"]["cards"] == ["5C", "AH", "2D"]
+    assert run.settlements() == [(1, "insurance", 5, "lose", -5), (1, "main", 10, "win", 10)]
+
+
+def test_art_8_the_up_card_is_journaled_with_the_first_input_after_the_deal(
+        tmp_path: Path) -> None:
+    # No exposure: box 1 TS 9S stands. The first card 5C is the up card, journaled turned
+    # with the stand, the first input that says the second card was not exposed.
+    trace = Trace(table="blackjack_plus", decks=6)
+    trace.coup((("main", 1, 10),), *two_card_deal([("TS", "9S")], ("5C", "AH")))
+    run = play(tmp_path, trace.inp("stand", box=1).cards("2D"))
+    flow = [(r["type"], r.get("card") or r.get("action")) for r in run.whole()
+            if r["type"] in ("serial", "input", "card_turned", "decision")]
+    stand = flow.index(("input", "stand"))
+    assert flow[stand - 1][0] == "serial"  # the dealer's second card: nothing turned
+    assert flow[stand:stand + 3] == [("input", "stand"), ("card_turned", "5C"),
+                                     ("decision", "stand")]
+    # The hole card AH turned at the dealer's turn: 5C AH soft 16 draws 2D, 18; 19 wins.
+    turned = [(r["card"], r["up_card"]) for r in run.whole() if r["type"] == "card_turned"]
+    assert turned == [("5C", True), ("AH", False)]
+    assert not run.of("insurance_offered")
+    assert run.settlements() == [(1, "main", 10, "win", 10)]

@@ -217,7 +217,8 @@ def test_the_example_pay_tables_say_they_are_an_example() -> None:
 # -- a restart in the middle of a coup -----------------------------------------------------------
 def coup_objects() -> list[dict[str, Any]]:
     """New decks, a burn, box 1's 10 chips: TS 6H against 9C and AD, the AD exposed by
-    mistake (Art. 8: the up card; the 9C the hole card), insurance asked and closed, then
+    mistake (Art. 8: the up card; the 9C the hole card, never shown turned up before the
+    dealer's turn), insurance asked and closed, then
     a hit (2S), a stand, and the dealer's 9C AD (soft 20) stands."""
     objects: list[dict[str, Any]] = [{"t": 0, "meta": {"table": "blackjack_plus", "decks": 6}}]
     steps = [{"input": "procedure_step", "step": s}
@@ -264,4 +265,4 @@ def test_a_coup_cut_by_a_restart_resumes_where_it_was(tmp_path: Path) -> None:
     assert [{k: v for k, v in r.items() if k != "seq"} for r in resumed
             if r["type"] != "recovery"] == expected
     assert [(r["card"], r["up_card"]) for r in resumed if r["type"] == "card_turned"] == [
-        ("9C", True), ("AD", True), ("9C", False)]
+        ("AD", True), ("9C", False)]

@@ -101,6 +101,12 @@ MUTATIONS = (
              "controller/games/blackjack/chart.py",
              "self.turn_up_card(0)  # the deal ends", "pass  # the deal ends",
              (("002", "8"),)),
+    Mutation("first_card_shown_before_exposure", "a card face down never shown before its "
+             "turn", "controller/games/blackjack/chart.py", "self._held_turn = []",
+             "self._held_turn = None", (("002", "8"),)),
+    Mutation("surrender_after_its_card", "no surrender once the box's card is dealt",
+             "controller/games/blackjack/checks.py", "if self.coup.card_waits:",
+             "if False:", (("002", "9"),)),
     Mutation("surrender_closed_by_another_box", "a box surrenders until its own first "
              "decision", "controller/games/blackjack/checks.py", "if found.acted:",
              "if self.coup.acted:", (("002", "9"),)),

@@ -89,6 +89,9 @@ class Blackjack:
         if self.state not in ("insurance", "options", "deciding"):
             return None
         decision = f"the decision of {self._chart.current().label} (hit, stand, double or split)"
+        if self._chart.up_card_held():
+            # The up card is not journaled yet: words that name no ace (Art. 8).
+            return f"the insurance question closed where one is asked, then {decision}"
         # A card drawn while the insurance question is open (Art. 10) can only be the
         # first box's hit: it waits for the question to close and that decision.
         return f"the insurance question closed, then {decision}" if (
@@ -187,6 +190,13 @@ class Blackjack:
     def _send(self, event: str, t: float, refusal: RuleViolation, **kwargs: Any) -> None:
         chart = self._chart
         chart.event_time = t
+        if chart.up_card_held() and event != "second_card_exposed":
+            # Art. 8: an input the coup takes, other than the exposed card, says the
+            # first card is the up card: its turn is journaled before that input's records
+            # (a refused input leaves it held, so the first card never shows early).
+            if not verify_event(chart, event, **kwargs):
+                raise refusal
+            chart.show_up_card()
         try:
             chart.send(event, **kwargs)
         except CoupChart.TransitionNotAllowed:
