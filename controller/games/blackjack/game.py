@@ -91,7 +91,8 @@ class Blackjack:
         decision = f"the decision of {self._chart.current().label} (hit, stand, double or split)"
         if self._chart.up_card_held():
             # The up card is not journaled yet: words that name no ace (Art. 8).
-            return f"the insurance question closed where one is asked, then {decision}"
+            return (f"the decision of {self._chart.current().label} (hit, stand, double or "
+                    "split; the insurance question first, where the dealer asks one)")
         # A card drawn while the insurance question is open (Art. 10) can only be the
         # first box's hit: it waits for the question to close and that decision.
         return f"the insurance question closed, then {decision}" if (
