@@ -171,3 +171,23 @@ def test_art_8_the_up_card_is_journaled_with_the_first_input_after_the_deal(
     assert turned == [("5C", True), ("AH", False)]
     assert not run.of("insurance_offered")
     assert run.settlements() == [(1, "main", 10, "win", 10)]
+
+
+def test_pot_luck_a_stand_that_leaves_a_dealt_card_no_place_is_refused(
+        tmp_path: Path) -> None:
+    # The same deal at a Pot Luck table (seed 004: the same dealing; main and pool bets).
+    pool = {"opening_balance": 100, "hands": {
+        "three_sevens": {"ranks": ["7", "7", "7"], "share": 0.5}}}
+    trace = Trace(table="pot_luck", decks=6, pool=pool)
+    trace.coup((("main", 1, 10), ("pool", 1, 1), ("main", 2, 10), ("pool", 2, 1)),
+               *two_card_deal([("TS", "3S"), ("9H", "2H")], ("7C", "TD")))
+    trace.inp("hit", box=2).cards("9C").inp("stand", box=1).inp("stand", box=2)
+    run = play(tmp_path, trace.inp("hit", box=2).inp("stand", box=2))
+    assert "card_waiting" in run.codes()
+    # Nothing settled before the hit placed 9C: every settlement comes after it.
+    nine = next(r["seq"] for r in run.records if r["type"] == "card" and r["card"] == "9C")
+    assert all(s["seq"] > nine for s in run.of("settlement"))
+    # Box 1 13 and box 2 9H 2H 9C = 20 against 17; no pool hand (three sevens): each
+    # pool bet of 1 is lost.
+    assert run.settlements() == [(1, "main", 10, "lose", -10), (1, "pool", 1, "lose", -1),
+                                 (2, "main", 10, "win", 10), (2, "pool", 1, "lose", -1)]

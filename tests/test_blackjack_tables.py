@@ -266,3 +266,25 @@ def test_a_coup_cut_by_a_restart_resumes_where_it_was(tmp_path: Path) -> None:
             if r["type"] != "recovery"] == expected
     assert [(r["card"], r["up_card"]) for r in resumed if r["type"] == "card_turned"] == [
         ("AD", True), ("9C", False)]
+
+
+def test_a_restart_while_the_up_card_is_not_turned_yet_never_shows_the_first(
+        tmp_path: Path) -> None:
+    # The power goes right after the deal, before the dealer says his second card (AD)
+    # was exposed: the restart journals no turn of the 9C, and the coup goes on as one.
+    objects = coup_objects()
+    whole, cut = tmp_path / "whole.sqlite", tmp_path / "cut.sqlite"
+    play_on(whole, objects)
+    half = len(objects) - 5  # the exposure, the close, the hit, its card, the stand
+    play_on(cut, objects[:half])
+    play_on(cut, [objects[0], *objects[half:]])
+    with Journal(cut, readonly=True) as j:
+        resumed = list(j.records())
+    (recovery,) = [r for r in resumed if r["type"] == "recovery"]
+    assert recovery["mismatch"] is None
+    with Journal(whole, readonly=True) as j:
+        expected = [{k: v for k, v in r.items() if k != "seq"} for r in j.records()]
+    assert [{k: v for k, v in r.items() if k != "seq"} for r in resumed
+            if r["type"] != "recovery"] == expected
+    assert [(r["card"], r["up_card"]) for r in resumed if r["type"] == "card_turned"] == [
+        ("AD", True), ("9C", False)]
