@@ -86,8 +86,7 @@ def test_a_stand_that_leaves_a_dealt_card_no_place_is_refused_before_any_payout(
     assert "box 2" in refused["message"] and "9C" not in refused["message"]
     assert not run.of("settlement") and not run.of("coup_result")
     assert "card_without_place" not in before_first_settlement(run)
-    assert [r for r in run.of("decision")] and not [
-        r for r in run.of("decision") if r["box"] == 2]
+    assert [(r["box"], r["action"]) for r in run.of("decision")] == [(1, "stand")]
 
 
 def test_the_hit_entered_again_places_the_card_and_the_coup_settles_right(
