@@ -13,8 +13,8 @@ import pytest
 
 from controller.cli.control import ControlError, ControlServer, request
 from controller.cli.tablectl import main as tablectl_main
+from controller.core.contract import ACCEPTED, Verdict
 from controller.core.events import BetPlaced, DealerInput, Event
-from controller.games.base import ACCEPTED, Verdict
 
 
 class Posted(list[Event]):

@@ -22,10 +22,10 @@ from controller.cli.main import main as controller_main
 from controller.cli.tablectl import main as tablectl_main
 from controller.cli.tablectl.recall import line
 from controller.cli.tablectl.sensors import frame
+from controller.core import registry
+from controller.core.contract import ACCEPTED
 from controller.core.events import BetPlaced, DealerInput, Event, PortStatus, SerialData
 from controller.core.logs import ConsoleLines
-from controller.games import registry
-from controller.games.base import ACCEPTED
 
 REPO = Path(__file__).resolve().parents[1]
 CONFIGS = sorted((REPO / "config").glob("*.toml"))
@@ -324,7 +324,7 @@ def test_usage_errors_name_only_what_is_required(
 # -- 6. tablectl sensors on a card table -----------------------------------------------
 def test_sensors_of_a_card_table_say_what_its_shoe_port_last_said(tmp_path: Path) -> None:
     from controller.core.config import load_config
-    from controller.games.base import GameContext
+    from controller.core.contract import GameContext
 
     config = load_config(str(config_file(tmp_path, "mini_baccarat")))
     records: list[dict[str, Any]] = []

@@ -51,6 +51,7 @@ from controller.cards.shoe_lines import (
 )
 from controller.cards.waiting import WaitingCards
 from controller.core.config import Config
+from controller.core.contract import Emit
 from controller.core.errors import RuleViolation, UnreadableRecord
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
 from controller.core.table import (
@@ -59,8 +60,6 @@ from controller.core.table import (
     table_input,
     verify_table_input,
 )
-from controller.games import registry
-from controller.games.base import Emit
 from controller.protocols import make_codec
 from controller.store.journal import Journal
 from controller.store.resume import since_checkpoint
@@ -165,9 +164,8 @@ class CardTable:
                 correct, play not stopped, the shoe not ready for ``open_bets``, new decks
                 while a game is under way...) or the game's.
         """
-        spec = registry.games().get(self.config.game)
-        if spec is not None:  # again here: a restart replays inputs through this check
-            spec.verify_arguments(inp)
+        # Again here: a restart replays inputs through this check.
+        self.config.spec.verify_arguments(inp)
         args = inp.args
         match inp.action:
             case "procedure_step":
@@ -274,9 +272,7 @@ class CardTable:
         """An input every table takes (``TABLE_INPUT_ACTIONS``), played again on restart:
         checked and done as the Table did it live (``controller.core.table``)."""
         try:
-            spec = registry.games().get(self.config.game)
-            if spec is not None:
-                spec.verify_arguments(inp)
+            self.config.spec.verify_arguments(inp)
             verify_table_input(inp)
             table_input(inp, self._emit)
         except RuleViolation as exc:
@@ -312,7 +308,7 @@ class CardTable:
         any thread."""
         out: dict[str, Any] = {}
         views = self.views.copy()  # one C call: the controller thread may add a port meanwhile
-        ports = registry.spec(self.config.game).ports(self.config)
+        ports = self.config.spec.ports(self.config)
         for port in sorted({*ports, *views}):
             view = views.get(port, PortView())
             link = "no line since the daemon started" if view.t is None else "up"
@@ -446,7 +442,7 @@ class CardTable:
         Raises:
             UnreadableRecord: a record after the checkpoint cannot be read.
         """
-        checkpoint, records = since_checkpoint(journal, self.config.game)
+        checkpoint, records = since_checkpoint(journal, self.config.spec)
         if checkpoint is not None:
             try:
                 self.restore(checkpoint["state"])

@@ -35,7 +35,6 @@ from controller.core.logs import configure, get_logger
 from controller.core.loop import EventLoop
 from controller.core.section import why_not_made
 from controller.core.table import Table
-from controller.games import registry
 from controller.store.journal import Journal
 from controller.store.seal import Sealer, key_path_for
 from controller.store.verify import check_start
@@ -70,7 +69,7 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     if journal_override is not None and not journal_override.strip():
         raise InputError("--journal", None, None, "empty: give the journal's file")
     config = load_config(config_path)
-    spec = registry.spec(config.game)
+    spec = config.spec
     configure(config.log_level, config.log_format, words=spec.log_words)
     check_for_daemon(config)  # what `tablectl config check` and the install check too
     journal_path = journal_override or config.journal_path
@@ -83,7 +82,7 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
 def _run(config: Config, journal_path: str) -> int:
     """:func:`cmd_run` once its config is loaded; SQLite's errors reading the journal are
     raised as they come (``cmd_run`` says what they mean)."""
-    spec = registry.spec(config.game)
+    spec = config.spec
     log = get_logger(table=config.table_name)
     log.info("startup", **_banner(config, journal_path))
     from drivers.hardware import Hardware, open_pin_factory

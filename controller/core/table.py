@@ -38,12 +38,11 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from controller.core.config import Config
+from controller.core.contract import ACCEPTED, TABLE_INPUTS, Emit, GameContext, Verdict
 from controller.core.errors import JournalWriteError, RuleViolation
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, PortStatus, SerialData
 from controller.core.logs import get_logger
 from controller.core.serial_lines import LineHold
-from controller.games import registry
-from controller.games.base import ACCEPTED, TABLE_INPUTS, Emit, GameContext, Verdict
 from controller.store.journal import Journal, canonical
 from controller.store.records import build, schema
 from controller.store.seal import Sealer
@@ -94,8 +93,8 @@ class Table:
                  now: Callable[[], float], sink: Callable[[str], None] | None = None,
                  wall: Callable[[], float] | None = None) -> None:
         self.config = config
-        self.spec = registry.spec(config.game)
-        self.schema = schema(config.game)
+        self.spec = config.spec
+        self.schema = schema(config.spec)
         self.journal = journal
         self.now = now
         self.wall = wall or now

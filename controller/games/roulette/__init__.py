@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.base import (
+from controller.core.contract import (
     ArgSpec,
     BetField,
     BetSpec,

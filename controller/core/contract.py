@@ -1,9 +1,10 @@
 """What every game is to the rest of the controller, and what it gets from it.
 
 A game is one package, ``controller/games/<game>/``, whose ``__init__`` defines ``SPEC``, a
-:class:`GameSpec`; the registry (``controller.games.registry``) lists the packages. Nothing
+:class:`GameSpec`; the registry (``controller.core.registry``) lists the packages. Nothing
 outside a game's package names the game: the table, the config loader, the trace reader,
-the control socket, recall and ``tablectl`` read what they need from its spec.
+the control socket, recall and ``tablectl`` read what they need from its spec, which the
+config resolves once (``Config.spec``) and hands down.
 
 Every dealer input and bet goes through the game's check first (pokerkit's triad):
 ``verify_input`` / ``verify_bet`` raise :class:`~controller.core.errors.RuleViolation` with
@@ -21,7 +22,7 @@ Durability).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -354,6 +355,10 @@ class GameSpec:
             its config dataclass as they are.
         display: ``"module:Class"`` of its screen, a :class:`TableView` (``table-display``;
             the game's ``display.py``), or "".
+        present_game: one game's records read back from the journal (its prelude and
+            itself, in journal order) -> as the public may see them now, for recall and
+            export (a card table's: ``controller.cards.masking.present_game``, a card
+            still face down masked); by default they are shown as they are.
     """
 
     name: str
@@ -387,6 +392,7 @@ class GameSpec:
     evidence_window: Callable[[Journal, int], EvidenceWindow | None] | None = None
     trace_meta: Callable[[Any], dict[str, Any]] | None = None
     display: str = ""
+    present_game: Callable[[Sequence[dict[str, Any]]], list[dict[str, Any]]] = list
 
     def ports(self, config: Config) -> tuple[str, ...]:
         """The serial ports the table of ``config`` reads."""
