@@ -194,7 +194,7 @@ def _run(args: argparse.Namespace) -> int:
             raise _unreadable(journal, exc) from exc
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             # A body of the wrong shape (forged, with its row's seq and type): name it.
-            damaged = journal.first_damaged()
+            damaged = journal.first_damaged(registry.any_schema())
             if damaged is None:
                 raise
             raise damaged from exc
