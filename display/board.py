@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.cards.masking import DEAL_STARTS, HIDDEN, LiveMask
-from controller.cli.daemon_lock import daemon_state
+from controller.cli.daemon.lock import daemon_state
 from controller.core import registry
 from controller.core.contract import GameSpec, TableView
 from controller.store.follow import Follower

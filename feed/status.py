@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from controller.cli.daemon_lock import daemon_state
+from controller.cli.daemon.lock import daemon_state
 from controller.cli.tablectl.status import journal_game, newest
 from controller.core import registry
 from controller.store.journal import Journal

@@ -268,7 +268,7 @@ def test_a_failed_second_server_leaves_the_first_ones_socket(
 
 def test_a_second_daemon_on_one_journal_stops_before_writing(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from controller.cli.daemon import _lock_journal
+    from controller.cli.daemon.lock import lock_journal as _lock_journal
     from controller.cli.main import main as controller_main
     from controller.store.journal import Journal
 

@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
+from controller.cli.daemon.health import StatusLine, Supervisor
+from controller.cli.daemon.lifecycle import Hooks, Lifecycle
 from controller.core import registry
 from controller.core.clock import VirtualClock
-from controller.core.health import StatusLine, Supervisor
-from controller.core.lifecycle import Hooks, Lifecycle
 from controller.core.loop import EventLoop
 from drivers.notify import Notifier
 

@@ -51,7 +51,7 @@ from controller.cards.shoe_lines import (
 )
 from controller.cards.waiting import WaitingCards
 from controller.core.config import Config
-from controller.core.contract import Emit
+from controller.core.contract import Checkpointing, Emit
 from controller.core.errors import RuleViolation, UnreadableRecord
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
 from controller.core.table import (
@@ -76,7 +76,7 @@ _INPUTS = ("serial", "input", "port")
 # failure (the failure's alarm is played again as what it says, shoe input dropped).
 _NOT_REPLAYED = TABLE_ALARMS | {"recovery_mismatch", "journal_failing", "shoe_input_dropped"}
 _NOT_COMPARED = frozenset({"t", "message"})  # fields a replayed record may differ in
-_FAILED = "journal_failing"  # the alarm of a journal failure (controller.core.journal_guard)
+_FAILED = "journal_failing"  # the alarm of a journal failure (controller.cli.daemon.journal_guard)
 
 
 @dataclass(frozen=True)
@@ -416,14 +416,14 @@ class CardTable:
         """What a fresh table needs to go on from here, when the shoe has just closed
         between games (its next procedure not begun, no port down, no line half read);
         None otherwise, or when the game or a port's codec cannot give its own part."""
-        game_state = getattr(self.game, "checkpoint", None)
-        if (game_state is None or self.ports_down or self.game.under_way()
+        own = self.game
+        if (not isinstance(own, Checkpointing) or self.ports_down or own.under_way()
                 or self.waiting.pending):
             return None
         if not all(getattr(c, "idle", lambda: False)() for c in self.codecs.values()):
             return None
         shoe = self.shoe.checkpoint()
-        game = game_state() if shoe is not None else None
+        game = own.checkpoint() if shoe is not None else None
         if shoe is None or game is None:
             return None
         return {"boundary": f"shoe closed after {self._tag_words()}", "shoe": shoe,

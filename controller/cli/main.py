@@ -21,7 +21,8 @@ from controller.cli.compose import (
     EXIT_JOURNAL_UNWRITABLE,
     compose,
 )
-from controller.cli.daemon import cmd_run
+from controller.cli.daemon.lifecycle import Hooks, Lifecycle
+from controller.cli.daemon.run import cmd_run
 from controller.core import registry
 from controller.core.clock import ScaledClock, VirtualClock
 from controller.core.config import DEFAULT_CONFIG, Config, apply_overrides, load_config
@@ -36,7 +37,6 @@ from controller.core.errors import (
     read_error,
 )
 from controller.core.events import SerialData
-from controller.core.lifecycle import Hooks, Lifecycle
 from controller.core.logs import configure
 from controller.core.loop import start_thread
 from controller.core.section import why_not_made

@@ -1,7 +1,7 @@
 """``tablectl status``: is the daemon running, how old is the journal's last record, the
 table's state, its last game, sensor faults and recent alarms.
 
-Whether a daemon writes the journal comes from its lock file (``controller.cli.daemon_lock``);
+Whether a daemon writes the journal comes from its lock file (``controller.cli.daemon.lock``);
 when one runs, its live status line comes from the control socket (it shows a table whose
 journal cannot be written, which the journal cannot). What is the game's own (the shoe, the
 limits) comes from the game's registry entry (``GameSpec.status``).
@@ -18,7 +18,7 @@ from typing import Any
 
 from controller.cards.masking import public_view
 from controller.cli.control import ControlError, request
-from controller.cli.daemon_lock import DaemonState, daemon_state
+from controller.cli.daemon.lock import DaemonState, daemon_state
 from controller.core import registry
 from controller.core.config import Config
 from controller.core.contract import GameSpec

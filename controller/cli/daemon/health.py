@@ -21,8 +21,8 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from controller.cli.daemon.lifecycle import Lifecycle
 from controller.core.contract import GameSpec, TimerHandle
-from controller.core.lifecycle import Lifecycle
 from controller.core.logs import get_logger
 
 STATUS_EVERY_S = 1.0  # wall seconds between two status lines at most
