@@ -108,6 +108,10 @@ class Table:
         # Bound once: a lazy proxy would rebuild the logger on every record.
         self.log = get_logger(table=config.table_name).bind()
         self._debug = self.log.is_enabled_for(logging.DEBUG)
+        # The bound logger's level is fixed: a record below it is not even made into fields
+        # (a replay logs warnings only; some 10 records a spin are info).
+        self._logs = {name: self.log.is_enabled_for(getattr(logging, name.upper()))
+                      for name in ("info", "warning", "error")}
         self._bodies: dict[int, str] = {}  # the JSON body of each record of the input
         self._info = {**_INFO_RECORDS, **self.spec.log}
         self._raw_inputs = frozenset(self.spec.gpio_inputs)
@@ -226,6 +230,8 @@ class Table:
             if type_ in self._info:
                 level = ("warning" if type_ == "alarm" else
                          self._stop_level if type_ == "shutdown" else "info")
+                if not self._logs[level]:
+                    continue
                 keys = self._info[type_]
                 fields = {k: v for k, v in shown.items()
                           if k != "type" and (keys is None or k in keys)}
