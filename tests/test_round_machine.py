@@ -26,8 +26,9 @@ def _engine(machine: RoundMachine, event: str) -> None:
 
 
 def _run(send: Callable[[RoundMachine, str], None], state: str, event: str
-         ) -> tuple[str, list[tuple[str, ...]], bool]:
-    """The state after ``event`` sent from ``state``, the moves journaled, refused or not."""
+         ) -> tuple[str, list[str], list[tuple[str, ...]], bool]:
+    """The state after ``event`` sent from ``state`` (as the chart's configuration too),
+    the moves journaled, refused or not."""
     moves: list[tuple[str, ...]] = []
 
     def journal(*move: str) -> None:
@@ -36,9 +37,10 @@ def _run(send: Callable[[RoundMachine, str], None], state: str, event: str
     machine = RoundMachine(journal, start_value=state)
     try:
         send(machine, event)
+        refused = False
     except TransitionNotAllowed:
-        return machine.current, moves, True
-    return machine.current, moves, False
+        refused = True
+    return machine.current, [s.id for s in machine.configuration], moves, refused
 
 
 @pytest.mark.parametrize("state", STATES)
