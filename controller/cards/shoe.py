@@ -59,9 +59,9 @@ from controller.cards.shoe_lines import (
     ShoeLine,
     UnknownLine,
 )
+from controller.core.contract import Emit
 from controller.core.errors import RuleViolation
 from controller.core.words import one_of
-from controller.games.base import Emit
 
 # What a line cut by a port outage may have carried (``CutOffLine.lost``), for its alarm.
 _CUT_OFF_MEANS: Final = {
@@ -76,7 +76,7 @@ class ShoeSession:
     """One table's shoe, from the new-decks procedure onwards.
 
     Args:
-        emit: journals a record and returns it (``controller.games.base.Emit``).
+        emit: journals a record and returns it (``controller.core.contract.Emit``).
         rules: the shoe's decks, cut-card reserve (seed 002 Art. 5 e and Art. 6 b: "a no
             menos de cuarenta (40) cartas de la base") and procedures, as the game's
             package gives them, already checked by its config.
@@ -283,6 +283,13 @@ class ShoeSession:
         self.verify_inspector_clear()
         cleared, self._stops = self._stops, []
         return self._emit("inspector_clear", t=t, note=note, cleared=cleared)
+
+    def release(self, codes: tuple[str, ...]) -> list[str]:
+        """Clear the stopping alarms of ``codes`` (a game voided: its holds go with it);
+        the others still await ``inspector_clear``. Returns the codes cleared."""
+        cleared = [c for c in self._stops if c in codes]
+        self._stops = [c for c in self._stops if c not in codes]
+        return cleared
 
     def verify_inspector_clear(self) -> None:
         """Check that play is stopped, so that the inspector may resume it.

@@ -38,8 +38,8 @@ from typing import Any
 from controller.cards.card import Card, parse_card
 from controller.cards.game import CardGame
 from controller.cards.shoe import ShoeSession
+from controller.core.contract import ArgSpec, InputSpec
 from controller.core.errors import RuleViolation
-from controller.games.base import ArgSpec, InputSpec
 
 LOST_CARDS = "lost_cards"
 """The dealer's input that says which cards were dealt while the shoe's input was lost."""
@@ -198,6 +198,14 @@ class WaitingCards:
         self.lost = None
         self.cards = [*entered, *self.cards]
         self.place(t)
+
+    def discard(self) -> int:
+        """The game they wait for was voided: they go to the discard with its cards (each
+        journaled as read). Returns how many there were."""
+        n = len(self.cards)
+        self.cards = []
+        self._named = None
+        return n
 
     # -- placing ---------------------------------------------------------------------
     def place(self, t: float) -> None:

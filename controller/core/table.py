@@ -38,12 +38,18 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from controller.core.config import Config
+from controller.core.contract import (
+    ACCEPTED,
+    TABLE_INPUTS,
+    Checkpointing,
+    Emit,
+    GameContext,
+    Verdict,
+)
 from controller.core.errors import JournalWriteError, RuleViolation
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, PortStatus, SerialData
 from controller.core.logs import get_logger
 from controller.core.serial_lines import LineHold
-from controller.games import registry
-from controller.games.base import ACCEPTED, TABLE_INPUTS, Emit, GameContext, Verdict
 from controller.store.journal import Journal, canonical
 from controller.store.records import build, schema
 from controller.store.seal import Sealer
@@ -61,12 +67,11 @@ guard journals ``journal_failing`` through it)."""
 # Inputs are in the journal already; logging each would drown the rest.
 _INPUT_RECORDS = frozenset({"serial", "input", "evidence", "checkpoint", "seal"})
 # Records of every table a person wants in the log at once; a game adds its own (its spec's
-# ``log``). The rest go at debug level.
-# ``bet`` and ``bet_placed`` are the accepted bets of the games that journal them; the daemon's
+# ``log``) and its accepted bets (``bet_record``). The rest go at debug level. The daemon's
 # start banner says what the ``startup`` record says.
 _INFO_RECORDS: dict[str, tuple[str, ...] | None] = {
     name: None for name in ("settlement", "alarm", "state", "config_change", "port",
-                            "recovery", "shutdown", "bet", "bet_placed")}
+                            "recovery", "shutdown")}
 T = TypeVar("T")
 CommitFailure = Callable[[JournalWriteError, "Event | None"], "Verdict | None"]
 
@@ -94,8 +99,8 @@ class Table:
                  now: Callable[[], float], sink: Callable[[str], None] | None = None,
                  wall: Callable[[], float] | None = None) -> None:
         self.config = config
-        self.spec = registry.spec(config.game)
-        self.schema = schema(config.game)
+        self.spec = config.spec
+        self.schema = schema(config.spec)
         self.journal = journal
         self.now = now
         self.wall = wall or now
@@ -113,7 +118,8 @@ class Table:
         self._logs = {name: self.log.is_enabled_for(getattr(logging, name.upper()))
                       for name in ("info", "warning", "error")}
         self._bodies: dict[int, str] = {}  # the JSON body of each record of the input
-        self._info = {**_INFO_RECORDS, **self.spec.log}
+        bets = {self.spec.bet_record: None} if self.spec.bet_record else {}
+        self._info = {**_INFO_RECORDS, **bets, **self.spec.log}
         self._raw_inputs = frozenset(self.spec.gpio_inputs)
         self._schedule = schedule
         self.levels: dict[str, int] = {}
@@ -194,8 +200,8 @@ class Table:
         """An input that journaled records may have reached a game boundary."""
         if self.journal.last_seq - self._checkpoint_seq >= self.checkpoint_every:
             # A game that gives no checkpoint recovers from the journal's start.
-            checkpoint = getattr(self.game, "checkpoint", None)
-            state = checkpoint() if checkpoint is not None else None
+            game = self.game
+            state = game.checkpoint() if isinstance(game, Checkpointing) else None
             if state is not None:
                 self._checkpoint(state)
 
@@ -496,14 +502,25 @@ TABLE_INPUT_ACTIONS = frozenset(i.action for i in TABLE_INPUTS)
 """The inputs the table takes itself, whatever its game (``GameSpec.all_inputs``)."""
 
 
+PLAYER_LATE_MAX = 300  # characters of a player_late message: the rig's few lines
+
+
 def verify_table_input(inp: DealerInput) -> None:
     """Check one of ``TABLE_INPUT_ACTIONS`` (its arguments are checked against its spec
     first): a dealer's name is a word of at most 40 characters, as it heads a line of
-    statistics.
+    statistics; a ``player_late`` message is 1 to ``PLAYER_LATE_MAX`` characters.
 
     Raises:
-        RuleViolation: ``bad_dealer``, an empty or overlong name.
+        RuleViolation: ``bad_dealer``, an empty or overlong name; ``bad_input``, an empty
+            or overlong message.
     """
+    if inp.action == "player_late":
+        message = inp.args.get("message")
+        if not isinstance(message, str) or not message.strip() or (
+                len(message) > PLAYER_LATE_MAX):
+            raise RuleViolation("bad_input", f"player_late needs message=, 1 to "
+                                f"{PLAYER_LATE_MAX} characters")
+        return
     name = inp.args.get("name")
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 40:
         raise RuleViolation("bad_dealer", f"a dealer's name is 1 to 40 characters, got "
@@ -512,5 +529,10 @@ def verify_table_input(inp: DealerInput) -> None:
 
 def table_input(inp: DealerInput, emit: Emit) -> None:
     """Do one of ``TABLE_INPUT_ACTIONS``: ``dealer`` journals who deals from now on (a
-    ``dealer`` record, issue 21). A card table's restart plays it again through here."""
+    ``dealer`` record, issue 21); ``player_late`` (the rig's player fell behind its trace,
+    issue 16) a ``player_late`` alarm, as ``replay --realtime`` journals its own. A card
+    table's restart plays it again through here."""
+    if inp.action == "player_late":
+        emit("alarm", code="player_late", message=str(inp.args["message"]).strip())
+        return
     emit("dealer", t=inp.t, name=str(inp.args["name"]).strip())

@@ -14,9 +14,9 @@ from typing import Any, TypeGuard
 
 from controller.cards.card import Card
 from controller.cards.game import verify_event
+from controller.core.contract import Emit
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput
-from controller.games.base import Emit
 from controller.games.blackjack.chart import BET_RECORD, CoupChart
 from controller.games.blackjack.config import BlackjackConfig
 from controller.games.blackjack.hands import DEALER
@@ -125,6 +125,17 @@ class Blackjack:
         self._chart = CoupChart(chart.emit, self.config, chart.limits,
                                 coup_number=int(state["coup"]), start_value=state["state"],
                                 pool_balance=pool)
+
+    def void(self, t: float) -> None:
+        """The inspector voided the coup held for him (``controller.cards.table``): every
+        stake not settled is returned, and the coup is over (no ``coup_result``)."""
+        chart = self._chart
+        chart.event_time = t
+        chart.returned()
+        state: dict[str, Any] = {"coup": self.coup, "state": "coup_over"}
+        if self.config.pool is not None:
+            state["pool_balance"] = chart.pool_balance
+        self.restore(state)
 
     # -- the dealer's inputs and the bets (verify, then do) ------------------------------
     def verify_input(self, inp: DealerInput) -> None:

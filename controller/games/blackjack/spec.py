@@ -8,8 +8,10 @@ from typing import Any
 
 from controller.cards.consent import FIELDS as CONSENT
 from controller.cards.evidence import window_finder
+from controller.cards.held import VOID_INPUT
+from controller.cards.masking import present_game
 from controller.cards.waiting import LOST_CARDS_INPUT
-from controller.games.base import (
+from controller.core.contract import (
     ArgSpec,
     BetSpec,
     Emit,
@@ -65,6 +67,7 @@ def _inputs(seed: str) -> tuple[InputSpec, ...]:
         InputSpec("inspector_clear", "the inspector resumes play after a stopping alarm", (
             ArgSpec("note", "what was checked", required=False),)),
         LOST_CARDS_INPUT,
+        VOID_INPUT,
         InputSpec("new_shoe", f"replace the decks (seed {seed} Art. 4)", (
             ArgSpec("reason", "why", required=False),)),
     )
@@ -117,4 +120,5 @@ def make_spec(table: str) -> GameSpec:
         evidence_window=window_finder("coup_start", "coup_result", "coup", settings=_pool_at),
         trace_meta=config.as_meta,
         display=f"{_HERE}.display:BlackjackView",
+        present_game=present_game,
     )

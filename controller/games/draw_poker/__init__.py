@@ -16,8 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 from controller.cards.evidence import window_finder
+from controller.cards.held import VOID_INPUT
+from controller.cards.masking import present_game
 from controller.cards.waiting import LOST_CARDS_INPUT
-from controller.games.base import (
+from controller.core.contract import (
     ArgSpec,
     BetSpec,
     Emit,
@@ -83,6 +85,7 @@ SPEC = GameSpec(
         InputSpec("inspector_clear", "the inspector resumes play after a stopping alarm", (
             ArgSpec("note", "what was checked", required=False),)),
         LOST_CARDS_INPUT,
+        VOID_INPUT,
         InputSpec("new_shoe", "replace the deck (num. 1)", (
             ArgSpec("reason", "why", required=False),)),
     ),
@@ -108,4 +111,5 @@ SPEC = GameSpec(
                                   fresh=("decks_changed", "game_finished"),
                                   limits=("min_ante", "max_ante")),
     display="controller.games.draw_poker.display:DrawPokerView",
+    present_game=present_game,
 )

@@ -20,10 +20,10 @@ from typing import Any, TypeGuard
 
 from controller.cards.card import Card
 from controller.cards.game import verify_event
+from controller.core.contract import Emit
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput
 from controller.core.words import given
-from controller.games.base import Emit
 from controller.games.draw_poker.betting import ACTIONS
 from controller.games.draw_poker.chart import BET_RECORD, HandChart
 from controller.games.draw_poker.hand import Hand
@@ -133,6 +133,19 @@ class DrawPoker:
         self._chart = HandChart(chart.emit, chart.limits, hand_number=int(state["hand"]),
                                 start_value=state["state"], outcome=str(state["outcome"]),
                                 later=chart.later)
+
+    def void(self, t: float) -> None:
+        """The inspector voided the hand held for him (``controller.cards.table``): nobody
+        won, every player's ante and bets are returned (``push``, as a void hand's, num.
+        10), and the hand is over (no ``hand_result``: it was never played out)."""
+        hand = self.hand
+        for seat in hand.seats.values():
+            bets = sum(seat.bets)
+            for kind, amount in (("ante", seat.ante), ("bet", bets)):
+                if kind == "ante" or amount:
+                    self._chart.emit("settlement", t=t, game=hand.number, box=seat.box,
+                                     kind=kind, amount=amount, outcome="push", payout=0)
+        self.restore({"hand": hand.number, "state": "hand_over", "outcome": "void"})
 
     # -- the dealer's inputs and the antes (verify, then do) -----------------------------
     def verify_input(self, inp: DealerInput) -> None:

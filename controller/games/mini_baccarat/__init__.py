@@ -10,8 +10,10 @@ from typing import Any
 
 from controller.cards.consent import FIELDS as CONSENT
 from controller.cards.evidence import window_finder
+from controller.cards.held import VOID_INPUT
+from controller.cards.masking import present_game
 from controller.cards.waiting import LOST_CARDS_INPUT
-from controller.games.base import (
+from controller.core.contract import (
     ArgSpec,
     BetSpec,
     Emit,
@@ -72,6 +74,7 @@ SPEC = GameSpec(
         InputSpec("inspector_clear", "the inspector resumes play after a stopping alarm", (
             ArgSpec("note", "what was checked", required=False),)),
         LOST_CARDS_INPUT,
+        VOID_INPUT,
         InputSpec("new_shoe", "replace the decks (seed 002 Art. 4)", (
             ArgSpec("reason", "why", required=False),)),
     ),
@@ -91,4 +94,5 @@ SPEC = GameSpec(
     records=records.RECORDS,
     evidence_window=window_finder("coup_start", "coup_result", "coup"),
     display="controller.games.mini_baccarat.display:MiniBaccaratView",
+    present_game=present_game,
 )
