@@ -6,9 +6,11 @@ one before) and a game's note alarms (``GameSpec.note_alarms``: a GPIO wheel's
 ``sensor_fault``, a correction of raw edges that are evidence too). The game reads each
 line and makes each note at once; only the records they lead to (a state, a spin's
 start, its verdict) are decisions. So they are not committed on their own: they go into
-the commit of the next record the table journals, before it, in the order they came, or,
-when none comes, into a commit of their own at most ``HELD_MAX_S`` after the first of
-them (a background timer).
+the commit of the next record they may lead to, before it, in the order they came (notes:
+any record; lines: any but those of a bet or a person's input, which no line leads to:
+the wheel's own lines, its link's silence, its timers), or, when none comes, into a commit
+of their own at most ``HELD_MAX_S`` after the first of them (a background timer), and at
+a stop.
 
 A kill before that commit loses them, with the raw edges and the bytes of a line not yet
 complete that they describe, and loses nothing a verdict, a payout or a person's answer
@@ -16,9 +18,10 @@ rests on: every record that uses them is journaled after them, in the same commi
 
 A batch of a port's lines is one ``serial`` record: ``text`` the lines' bytes (a line
 that repeats the one before it byte for byte is not written again), ``since`` the journal
-time of the first line's first byte (s), ``lines`` one ``[us, size]`` a line (its first
-byte's time in µs after ``since``, its length in ``text``, 0 for a repeat); a lone line
-is ``text`` alone (``controller.store.shared.Serial``).
+time of the first line's first byte (s), ``lines`` one entry a line, space-separated:
+its first byte's time in µs after the line before it's (the first's after ``since``, so
+0), then ``+size`` (its length in ``text``) when it is not a repeat: ``"0+25 500012
+499980+25"``. A lone line is ``text`` alone (``controller.store.shared.Serial``).
 """
 
 from __future__ import annotations
@@ -57,13 +60,15 @@ class HeldRecords:
         self._notes.append((t, type_, fields))
         return first
 
-    def take(self) -> list[Held]:
-        """Every record held, oldest first (a port's lines as one ``serial`` record, at
-        its first line's time), and nothing held any more."""
-        lines, self._lines = self._lines, []
+    def take(self, lines: bool = True) -> list[Held]:
+        """Every note held and (``lines``) every line, oldest first (a port's lines as
+        one ``serial`` record, at its first line's time), no longer held."""
         out, self._notes = self._notes, []
-        for port in dict.fromkeys(p for _, p, _ in lines):
-            mine = [(t, text) for t, p, text in lines if p == port]
+        if not lines:
+            return out
+        held, self._lines = self._lines, []
+        for port in dict.fromkeys(p for _, p, _ in held):
+            mine = [(t, text) for t, p, text in held if p == port]
             fields: dict[str, Any] = {"port": port, "text": mine[0][1]}
             if len(mine) > 1:
                 fields.update(batch_of_lines(mine))
@@ -76,12 +81,48 @@ def batch_of_lines(lines: list[tuple[float, str]]) -> dict[str, Any]:
     text) each, in order): a line that repeats the one before it is not written again."""
     since = lines[0][0]
     parts: list[str] = []
-    entries: list[list[int]] = []
-    previous = None
+    entries: list[str] = []
+    previous, last_us = None, 0
     for t, text in lines:
-        repeat = text == previous
-        entries.append([round((t - since) * 1e6), 0 if repeat else len(text)])
-        if not repeat:
+        us = round((t - since) * 1e6)
+        entry = str(us - last_us)
+        last_us = us
+        if text != previous:
             parts.append(text)
+            entry += f"+{len(text)}"
+        entries.append(entry)
         previous = text
-    return {"text": "".join(parts), "since": round(since, 6), "lines": entries}
+    return {"text": "".join(parts), "since": round(since, 6), "lines": " ".join(entries)}
+
+
+def lines_of(rec: dict[str, Any]) -> list[tuple[float, str]]:
+    """Each line of a batch of lines (a ``serial`` record with ``lines``), as (journal
+    time, s; its text), in order. A journal written before the compact form has ``lines``
+    as ``[[us after since, size], ...]`` (size 0: a repeat); both are read.
+
+    Raises:
+        ValueError: ``lines`` is neither form, or its sizes run past ``text``.
+    """
+    text, since = rec["text"], rec["since"]
+    lines = rec["lines"]
+    pairs: list[tuple[int, int]] = []
+    if isinstance(lines, str):
+        at = 0
+        for entry in lines.split():
+            delta, _, length = entry.partition("+")
+            at += int(delta)
+            pairs.append((at, int(length) if length else 0))
+    elif isinstance(lines, list):
+        pairs = [(int(us), int(size)) for us, size in lines]
+    else:
+        raise ValueError(f"lines is {type(lines).__name__}, not a string")
+    out: list[tuple[float, str]] = []
+    start, line = 0, ""
+    for us, size in pairs:
+        if size:
+            if start + size > len(text):
+                raise ValueError(f"a size of {size} runs past the text")
+            line = text[start:start + size]
+            start += size
+        out.append((round(since + us / 1e6, 6), line))
+    return out

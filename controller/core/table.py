@@ -125,6 +125,7 @@ class Table:
         self._notes = self.spec.note_alarms
         self._held = HeldRecords()  # lines and notes for the next commit
         self._held_timer: Any = None
+        self._person_input = False  # a bet or a dealer's input: held lines lead not to it
         self.sealer: Sealer | None = None
         self._seal_timer: Any = None
         last = journal.last_checkpoint()
@@ -155,8 +156,8 @@ class Table:
             # Nothing acts on a note: it waits for the next commit (controller.core.held).
             self._hold(self._held.note(fields.pop("t", self.wall()), type_, fields))
             return fields
-        if self._held:  # the lines and notes that led to it go first, in its commit
-            self._journal_held()
+        if self._held:  # the notes (and lines) that led to it go first, in its commit
+            self._journal_held(lines=not self._person_input)
         return self._stage(type_, self.wall(), fields, spec.closes_evidence)
 
     def _stage(self, type_: str, t: float, fields: dict[str, Any],
@@ -195,6 +196,7 @@ class Table:
             raise
         finally:
             self._txn = None
+            self._person_input = False
         if held:
             self._present(held)
             self._bodies.clear()
@@ -204,8 +206,8 @@ class Table:
         """An input that journaled records may have reached a game boundary. What is held
         and an evidence batch half its time old go into its commit (no fsync of their
         own)."""
-        if self._held:  # lines and notes held since its first record: in its commit
-            self._journal_held()
+        if self._held:  # notes held since its first record: in its commit
+            self._journal_held(lines=False)
         since = self.journal.open_since
         if since is not None and self.wall() - since >= EVIDENCE_JOIN_S:
             self.emit("evidence", reason="interval")
@@ -387,8 +389,10 @@ class Table:
         if type(event) is GpioEdge:
             self._gpio(event)
         elif isinstance(event, BetPlaced):
+            self._person_input = True
             return self._person(event, game.verify_bet, game.place_bet)
         elif isinstance(event, DealerInput):
+            self._person_input = True
             self.emit("input", t=event.t, action=event.action, **event.args)
             if event.action in TABLE_INPUT_ACTIONS:  # every table's, not the game's
                 return self._person(event, verify_table_input,
@@ -424,9 +428,10 @@ class Table:
         if self._held:
             self._journal_held()
 
-    def _journal_held(self) -> None:
-        """The lines and notes held (:mod:`controller.core.held`), staged in order."""
-        for t, type_, fields in self._held.take():
+    def _journal_held(self, lines: bool = True) -> None:
+        """The notes and (``lines``) lines held (:mod:`controller.core.held`), staged in
+        order."""
+        for t, type_, fields in self._held.take(lines):
             spec = build(self.schema, type_, fields)
             self._stage(type_, t, fields, spec.closes_evidence)
 
