@@ -53,8 +53,8 @@ from controller.store.records import build, schema
 from controller.store.seal import Sealer
 
 CLOCK_STEP_TOLERANCE_S = 0.5  # wall minus monotonic drifts by ms (NTP slews); steps are seconds
-EVIDENCE_MAX_S = 60.0  # an evidence batch is closed at most this long after its first edge
-EVIDENCE_JOIN_S = 30.0  # ... and in the next commit made for another record once this old
+EVIDENCE_MAX_S = 120.0  # an evidence batch is closed at most this long after its first edge
+EVIDENCE_JOIN_S = 60.0  # ... and in the next commit made for another record once this old
 EVIDENCE_MAX_EDGES = 4096  # ... or at this many edges
 CHECKPOINT_EVERY = 500  # records between two checkpoints, at least
 TABLE_ALARMS = frozenset({"clock_step", "unexpected_edge", "game_open", "journal_chain_broken",
