@@ -46,6 +46,10 @@ class HeldRecords:
     def __bool__(self) -> bool:
         return bool(self._lines or self._notes)
 
+    def counts(self) -> tuple[int, int]:
+        """(lines, notes) held now."""
+        return len(self._lines), len(self._notes)
+
     def line(self, t: float, port: str, text: str) -> bool:
         """Hold a line of ``port`` that began at ``t`` (journal time); True when it is the
         first thing held (a timer is due)."""

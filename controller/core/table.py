@@ -435,6 +435,11 @@ class Table:
             spec = build(self.schema, type_, fields)
             self._stage(type_, t, fields, spec.closes_evidence)
 
+    def held(self) -> tuple[int, int]:
+        """The lines and notes held for the next commit (:mod:`controller.core.held`):
+        what a kill now would lose, and nothing a record rests on."""
+        return self._held.counts()
+
     def lines_under_way(self) -> list[str]:
         """The serial ports whose line under way is held, not yet journaled (any thread)."""
         return self._lines.ports()
