@@ -21,7 +21,7 @@ import sys
 import time
 from dataclasses import replace
 
-from controller.cli.daemon import start_table
+from controller.cli.daemon.run import start_table
 from controller.cli.main import RUN_ON_S
 from controller.core.clock import VirtualClock
 from controller.core.config import apply_overrides, load_config

@@ -41,13 +41,19 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from controller.core.config import Config
+from controller.core.contract import (
+    ACCEPTED,
+    TABLE_INPUTS,
+    Checkpointing,
+    Emit,
+    GameContext,
+    Verdict,
+)
 from controller.core.errors import JournalWriteError, RuleViolation
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, PortStatus, SerialData
 from controller.core.held import HELD_MAX_S, HeldRecords
 from controller.core.logs import get_logger
 from controller.core.serial_lines import LineHold
-from controller.games import registry
-from controller.games.base import ACCEPTED, TABLE_INPUTS, Emit, GameContext, Verdict
 from controller.store.journal import Journal, canonical
 from controller.store.records import build, schema
 from controller.store.seal import Sealer
@@ -65,12 +71,11 @@ guard journals ``journal_failing`` through it)."""
 # Inputs are in the journal already; logging each would drown the rest.
 _INPUT_RECORDS = frozenset({"serial", "input", "evidence", "checkpoint", "seal"})
 # Records of every table a person wants in the log at once; a game adds its own (its spec's
-# ``log``). The rest go at debug level.
-# ``bet`` and ``bet_placed`` are the accepted bets of the games that journal them; the daemon's
+# ``log``) and its accepted bets (``bet_record``). The rest go at debug level. The daemon's
 # start banner says what the ``startup`` record says.
 _INFO_RECORDS: dict[str, tuple[str, ...] | None] = {
     name: None for name in ("settlement", "alarm", "state", "config_change", "port",
-                            "recovery", "shutdown", "bet", "bet_placed")}
+                            "recovery", "shutdown")}
 T = TypeVar("T")
 CommitFailure = Callable[[JournalWriteError, "Event | None"], "Verdict | None"]
 
@@ -98,8 +103,8 @@ class Table:
                  now: Callable[[], float], sink: Callable[[str], None] | None = None,
                  wall: Callable[[], float] | None = None) -> None:
         self.config = config
-        self.spec = registry.spec(config.game)
-        self.schema = schema(config.game)
+        self.spec = config.spec
+        self.schema = schema(config.spec)
         self.journal = journal
         self.now = now
         self.wall = wall or now
@@ -113,7 +118,8 @@ class Table:
         self.log = get_logger(table=config.table_name).bind()
         self._debug = self.log.is_enabled_for(logging.DEBUG)
         self._bodies: dict[int, str] = {}  # the JSON body of each record of the input
-        self._info = {**_INFO_RECORDS, **self.spec.log}
+        bets = {self.spec.bet_record: None} if self.spec.bet_record else {}
+        self._info = {**_INFO_RECORDS, **bets, **self.spec.log}
         self._raw_inputs = frozenset(self.spec.gpio_inputs)
         self._schedule = schedule
         self.levels: dict[str, int] = {}
@@ -213,8 +219,8 @@ class Table:
             self.emit("evidence", reason="interval")
         if self.journal.last_seq - self._checkpoint_seq >= self.checkpoint_every:
             # A game that gives no checkpoint recovers from the journal's start.
-            checkpoint = getattr(self.game, "checkpoint", None)
-            state = checkpoint() if checkpoint is not None else None
+            game = self.game
+            state = game.checkpoint() if isinstance(game, Checkpointing) else None
             if state is not None:
                 self._checkpoint(state)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.base import (
+from controller.core.contract import (
     ArgSpec,
     BetField,
     BetSpec,
@@ -27,7 +27,7 @@ from controller.games.base import (
     InputSpec,
     RecallSpec,
 )
-from controller.games.roulette import config, evidence, recall, records, status
+from controller.games.roulette import config, evidence, log, recall, records, status
 from controller.games.roulette.layout import BET_KINDS, NUMBER_COUNTS, WHICH_KINDS
 
 
@@ -90,6 +90,7 @@ SPEC = GameSpec(
     make=_make,
     status=status.status,
     bet_record="bet",
+    log_words=log.WORDS,
     records=records.RECORDS,
     evidence_window=evidence.evidence_window,
     display="controller.games.roulette.display:RouletteView",
