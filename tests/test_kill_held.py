@@ -27,8 +27,8 @@ from conftest import REPO
 from test_kill import bet_key, rows
 
 from controller.cli import main as cli
+from controller.core.registry import any_schema
 from controller.store.journal import Journal
-from controller.store.records import any_schema
 from controller.store.verify import check_full
 
 CASES = {  # name: (simulate options, config, what is held at the kill)
