@@ -377,6 +377,10 @@ class GameSpec:
         trace_meta: the game's config object -> its settings as a trace's ``meta`` keys,
             which ``load_config`` reads back (the exported trace's); None: the fields of
             its config dataclass as they are.
+        serial_evidence: its ports' lines are evidence, held for the next commit
+            (:mod:`controller.core.held`), never committed on their own.
+        note_alarms: the codes of its alarms that are notes on raw evidence (a sensor's
+            edge corrected), held the same way: nothing acts on them.
         display: ``"module:Class"`` of its screen, a :class:`TableView` (``table-display``;
             the game's ``display.py``), or "".
         present_game: one game's records read back from the journal (its prelude and
@@ -403,6 +407,7 @@ class GameSpec:
     ports_of: Callable[[Config], tuple[str, ...]] | None = None
     port_devices: dict[str, str] = field(default_factory=dict)
     serial_evidence: bool = False  # its ports' lines are evidence, batched (issue 20)
+    note_alarms: frozenset[str] = frozenset()  # alarm codes held for the next commit
     simulate: str = ""
     simulate_options: tuple[str, ...] = ("--coups",)
     daemon_simulator: str = ""

@@ -20,6 +20,7 @@ from typing import Any
 from controller.core.config import Config
 from controller.core.contract import GameSpec
 from controller.core.errors import InputError, JournalError
+from controller.core.held import lines_of
 from controller.store.journal import Journal
 
 _NOT_ARGS = frozenset({"type", "seq", "t", "action", "source"})
@@ -162,13 +163,14 @@ def _over(base: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
 
 
 def _lines(rec: dict[str, Any]) -> Iterator[tuple[float, dict[str, Any]]]:
-    """Each line of a batch of serial lines, at its time (``controller.store.shared``)."""
-    text, since, start, line = rec["text"], rec["since"], 0, ""
-    for us, size in rec["lines"]:
-        if size:
-            line = text[start:start + size]
-            start += size
-        yield round(since + us / 1e6, 6), {"serial": rec["port"], "text": line}
+    """Each line of a batch of serial lines, at its time (``controller.core.held``)."""
+    try:
+        lines = lines_of(rec)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise JournalError(f"record {rec.get('seq')}: its batch of serial lines cannot be "
+                           f"read ({exc}); run tablectl verify --full") from None
+    for t, line in lines:
+        yield t, {"serial": rec["port"], "text": line}
 
 
 def _inputs(journal: Journal, origin: int, end: int, bet_record: str
@@ -187,7 +189,7 @@ def _inputs(journal: Journal, origin: int, end: int, bet_record: str
         elif kind == "input" and rec.get("source") is None:  # a button is in its edges
             yield t, {"input": rec["action"],
                       **{k: v for k, v in rec.items() if k not in _NOT_ARGS}}
-        elif kind == "serial" and isinstance(rec.get("lines"), list):  # a batch of lines
+        elif kind == "serial" and "lines" in rec:  # a batch of lines
             yield from _lines(rec)
         elif kind == "serial":
             yield t, {"serial": rec["port"], "text": rec["text"]}

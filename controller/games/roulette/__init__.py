@@ -58,6 +58,9 @@ SPEC = GameSpec(
     title="Roulette",
     seed="001",
     serial_evidence=True,  # a serial wheel's status lines: no recovery plays them again
+    # Notes on raw evidence, held for the next commit: a sensor's edge corrected (its
+    # spin's verdict counts it), a ball seen while no spin can start (none is started).
+    note_alarms=frozenset({"sensor_fault", "unexpected_edge"}),
     config_section="roulette",
     load_config=config.load_config,
     check_config=config.check_config,
