@@ -2,7 +2,7 @@
 §5; issue 12; hardware.md §2b).
 
 A spin is a ball in play: from the wheel's first state-3 line ("ball in the rim") through its
-state-4 lines ("no more bets") to its first state-5 line (the winning number). Every status
+state-4 lines ("no more bets") to the state-5 line (the winning number) that concludes it. Every status
 line in play is a measurement (:meth:`SerialSpin.measure`); the verdict at the end
 (:meth:`SerialSpin.judge`) calls :mod:`controller.games.roulette.art12` for each finding:
 
@@ -24,8 +24,14 @@ line in play is a measurement (:meth:`SerialSpin.measure`); the verdict at the e
   ``B`` equal to the rotor's ``D`` at any report (or, given only at the end, to the rotor's
   direction in play) is (b); a ``B`` that changes, or never given for a ball that made the
   minimum, cannot judge (b): held;
-- every bare number line in play must be the state-5 ``NN``; one that differs, or a line
-  after "no va más" where the bare number is sent that is not a pocket's number, holds it;
+- the number needs two lines that give it (the protocol has no checksum: one flipped bit
+  turns a state-4 line, whose ``NN`` is the previous number, into a state-5 line): the
+  bare number line and the first state-5 line, or without a bare line the first two
+  state-5 lines (the wheel stays in state 5 for two rotor revolutions, the SlingShot 2's
+  guide; its bare line may be off or lost). Every bare number line and state-5 line in
+  play must give the same ``NN``; one that differs, one line alone, state 4 after a
+  state-5 line, or a line after "no va más" where the bare number is sent that is not a
+  pocket's number, holds it, with the ``candidates`` the lines gave;
 - Art. 12 (c) is not measured: a serial wheel does not say when the ball left the track.
   A ball that never gives a number is held (or voided by the wheel's flags' findings).
 
@@ -104,6 +110,7 @@ class SerialSpin:
     ball_dirs: dict[str, str] = field(default_factory=dict)  # B -> the first report of it
     same_dir: Finding | None = None  # the first report of B equal to the rotor's D (b)
     bare: list[tuple[str | None, str]] = field(default_factory=list)  # (number, where)
+    fives: list[tuple[str | None, str]] = field(default_factory=list)  # state-5 NN, where
     lines: int = 0
     concluded: bool = False
     declared: bool = False
@@ -185,6 +192,23 @@ class SerialSpin:
         ball = line.ball_direction if line.extended else None
         if ball is not None:
             self.ball_dirs.setdefault(ball, where)
+
+    def five(self, number: str | None, where: str) -> bool:
+        """A state-5 line of play gave ``number`` (its ``NN``; None blank): True when
+        the spin can be concluded now, its number witnessed by two lines or contradicted:
+        a bare number line came before it, or this is its second state-5 line. The
+        protocol has no checksum (one flipped bit turns a state-4 line, whose ``NN`` is
+        the previous number, into a state-5 line); the wheel stays in state 5 for two
+        rotor revolutions (the SlingShot 2's guide), several lines, and the bare number
+        may be off (its operating mode) or lost."""
+        self.fives.append((number, where))
+        return len(self.fives) >= 2 or bool(self.bare)
+
+    def candidates(self, order: tuple[str, ...]) -> list[str]:
+        """The pockets of this wheel that the bare number lines and the state-5 lines of
+        play gave, each once (the bare lines' first)."""
+        given = [n for n, _ in self.bare] + [n for n, _ in self.fives]
+        return [n for i, n in enumerate(given) if n in order and n not in given[:i]]
 
     def number_line(self, number: str | None, where: str) -> None:
         """A bare number line in play (``number``), or a line where one is expected that
@@ -270,8 +294,21 @@ class SerialSpin:
                     "reason=...) or gives its number (confirm_result)")
 
     def _numbers(self, number: str | None, order: tuple[str, ...]) -> None:
-        """The state-5 ``NN`` against the bare number lines and the wheel's pockets."""
+        """The state-5 ``NN`` against the bare number lines, the other state-5 lines and
+        the wheel's pockets: a number is certain only when a second line gives it too."""
         if number is not None:
+            for other, where in self.fives:
+                if other != number:
+                    self.held.setdefault("wheel_number", f"the state-5 lines said {number!r} "
+                                         f"({self.fives[0][1]}) and {other or 'blank'!r} "
+                                         f"({where}): one of them is not the wheel's")
+            witnesses = [n for n, _ in self.fives + self.bare].count(number)
+            if witnesses < 2:
+                first = self.fives[0][1] if self.fives else "its state-5 line"
+                self.held.setdefault("wheel_number", f"only one line gave {number!r} "
+                                     f"({first}) and no second line (the bare number or "
+                                     "another state-5 line) confirmed it: the protocol has "
+                                     "no checksum, one line is not certain")
             for bare, where in self.bare:
                 if bare is None:
                     self.held.setdefault("wheel_number", f"{where}, where the wheel sends the "
@@ -299,6 +336,7 @@ class SerialSpin:
             "rotor_rpm_min": None if self.rpm_min is None else round(self.rpm_min, 3),
             "status_lines": self.lines,
             "bare_numbers": [bare for bare, _ in self.bare],
+            "state5_numbers": [five for five, _ in self.fives],
             "concluded_by": line,
             "details": {r: self.findings[r] for r in reasons},
         }
