@@ -296,27 +296,27 @@ class SerialSpin:
     def _numbers(self, number: str | None, order: tuple[str, ...]) -> None:
         """The state-5 ``NN`` against the bare number lines, the other state-5 lines and
         the wheel's pockets: a number is certain only when a second line gives it too."""
-        if number is not None:
-            for other, where in self.fives:
-                if other != number:
-                    self.held.setdefault("wheel_number", f"the state-5 lines said {number!r} "
-                                         f"({self.fives[0][1]}) and {other or 'blank'!r} "
-                                         f"({where}): one of them is not the wheel's")
-            witnesses = [n for n, _ in self.fives + self.bare].count(number)
-            if witnesses < 2:
-                first = self.fives[0][1] if self.fives else "its state-5 line"
-                self.held.setdefault("wheel_number", f"only one line gave {number!r} "
-                                     f"({first}) and no second line (the bare number or "
-                                     "another state-5 line) confirmed it: the protocol has "
-                                     "no checksum, one line is not certain")
-            for bare, where in self.bare:
-                if bare is None:
-                    self.held.setdefault("wheel_number", f"{where}, where the wheel sends the "
-                                         "bare winning number, is not a pocket's number")
-                elif bare != number:
-                    self.held.setdefault("wheel_number", f"the bare number line said "
-                                         f"{bare!r} ({where}), the state-5 line {number!r}")
-        if number is not None and number not in order:
+        if number is None:
+            return
+        for bare, where in self.bare:
+            if bare is None:
+                self.held.setdefault("wheel_number", f"{where}, where the wheel sends the "
+                                     "bare winning number, is not a pocket's number")
+            elif bare != number:
+                self.held.setdefault("wheel_number", f"the bare number line said "
+                                     f"{bare!r} ({where}), the state-5 line {number!r}")
+        for other, where in self.fives:
+            if other != number:
+                self.held.setdefault("wheel_number", f"the state-5 lines said {number!r} "
+                                     f"({self.fives[0][1]}) and {other or 'blank'!r} "
+                                     f"({where}): one of them is not the wheel's")
+        if [n for n, _ in self.fives + self.bare].count(number) < 2:
+            first = self.fives[0][1] if self.fives else "its state-5 line"
+            self.held.setdefault("wheel_number", f"only one line gave {number!r} ({first}) "
+                                 "and no second line (the bare number or another state-5 "
+                                 "line) confirmed it: the protocol has no checksum, one "
+                                 "line is not certain")
+        if number not in order:
             self.held.setdefault("wheel_number", f"{number!r} is not a pocket of this wheel")
 
     def evidence(self, reasons: tuple[str, ...], line: str | None) -> dict[str, Any]:
