@@ -3,9 +3,10 @@
 
 A spin is concluded at its state-5 line (the first after a bare number line, else the
 second) and journaled at once; nothing the wheel says later changes that record, and
-nothing it says is dropped in silence either: what contradicts the conclusion is a ``wheel_contradiction`` alarm naming the spin, its verdict
-and what the wheel said, for the inspector to act on. Against that state-5 line
-(``NN``, ``GGG``, ``W``), until the next launch:
+nothing it says is dropped in silence either: what contradicts the conclusion is a
+``wheel_contradiction`` alarm naming the spin, its verdict and what the wheel said, for
+the inspector to act on. Against that state-5 line (``NN``, ``GGG``, ``W``), until the
+next launch:
 
 - while the wheel still shows that ball (until a state outside play, 1, 2, 6 or 7): state
   3 or 4 again (no new game started), another state-5 number or game counter, a warning

@@ -2,8 +2,8 @@
 §5; issue 12; hardware.md §2b).
 
 A spin is a ball in play: from the wheel's first state-3 line ("ball in the rim") through its
-state-4 lines ("no more bets") to the state-5 line (the winning number) that concludes it. Every status
-line in play is a measurement (:meth:`SerialSpin.measure`); the verdict at the end
+state-4 lines ("no more bets") to the state-5 line (the winning number) that concludes it.
+Every status line in play is a measurement (:meth:`SerialSpin.measure`); the verdict at the end
 (:meth:`SerialSpin.judge`) calls :mod:`controller.games.roulette.art12` for each finding:
 
 - warning flag 2 raised during play: (b) ``same_direction``; flag 4: (f)
@@ -44,7 +44,9 @@ Times are seconds on the controller clock; speeds rpm.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from controller.games.roulette import art12
@@ -59,6 +61,14 @@ from controller.protocols.wheel_status import (
 )
 
 _HELD_FLAGS = (FLAG_BALL_NOT_SENSED, FLAG_VOID_GAME)
+
+
+def _flag_up(flag: int) -> Callable[[StatusLine, float], bool]:
+    return lambda line, rpm: bool(line.flags & flag)
+
+
+def _turning(direction: str) -> Callable[[StatusLine, float], bool]:
+    return lambda line, rpm: rpm == 0 or line.direction == direction
 
 
 @dataclass
@@ -115,6 +125,11 @@ class SerialSpin:
     concluded: bool = False
     declared: bool = False
     names: dict[int, str] = field(default_factory=lambda: dict(FLAG_NAMES))  # the model's
+    # The last line's readings that need the next line (confirm, persists, what).
+    _pending: list[tuple[Callable[[], None], Callable[[StatusLine, float], bool], str]] = (
+        field(default_factory=list))
+    _lone_at: str = ""  # the last line of play measured, in words
+    _flipped_from: str | None = None  # the rotor's direction before a flip on one line
 
     @property
     def ball_direction(self) -> str | None:
@@ -136,18 +151,22 @@ class SerialSpin:
         self.before = f"{before.text!r} at {before_t:.3f} s"
 
     def measure(self, t: float, line: StatusLine, rpm: float, min_rpm: float) -> None:
-        """One status line of this spin's play (states 3 and 4, and its state-5 line):
+        """One status line of this spin's play (states 3 and 4, and its state-5 lines):
         its warning flags, and in states 3-4 the rotor's speed (``rpm``) and direction;
-        its extended fields. ``min_rpm`` is ``min_rotor_rpm`` (Art. 12 f)."""
+        its extended fields. ``min_rpm`` is ``min_rotor_rpm`` (Art. 12 f). A flag raised,
+        a rotor stopped or slow, or a direction flipped on one line is a finding once the
+        next line of play shows it too (:meth:`_confirm`)."""
         self.lines += 1
         where = f"{line.text!r} at {t:.3f} s"
+        self._confirm(line, rpm, min_rpm, where)
         raised = line.flags & ~self.up
         self.up = line.flags
         self.flags |= line.flags
-        if raised & FLAG_SAME_DIRECTION:
-            self.add(art12.same_direction_reported(where))
-        if raised & FLAG_FAULT:
-            self.add(art12.wheel_malfunction_reported(where))
+        for flag, finding in ((FLAG_SAME_DIRECTION, art12.same_direction_reported),
+                              (FLAG_FAULT, art12.wheel_malfunction_reported)):
+            if raised & flag:
+                self._lone(partial(self.add, finding(where)),
+                           _flag_up(flag), f"warning flag {flag}")
         for flag in _HELD_FLAGS:
             if raised & flag:
                 self.add(art12.reason_not_named(
@@ -155,22 +174,54 @@ class SerialSpin:
                     f"flag {flag}) during play, {where}"))
         self._ball(line, where)
         if line.state not in (3, 4):
+            self._lone_at = where
             return  # the state-5 line: the ball is at rest, the rotor's speed is not play's
         self.rpm = rpm
         self.rpm_min = rpm if self.rpm_min is None else min(self.rpm_min, rpm)
         if rpm == 0:
-            self.stopped_at = self.stopped_at or where
+            if self.stopped_at is None:
+                self._lone(partial(setattr, self, "stopped_at", where),
+                           lambda ln, r: r == 0, "the rotor at rest")
+            self._lone_at = where
             return  # a rotor at rest has no direction to read
-        if self.slow is None:
-            self.slow = art12.wheel_malfunction_slow(rpm, min_rpm)
+        if self.slow is None and (slow := art12.wheel_malfunction_slow(rpm, min_rpm)):
+            self._lone(partial(setattr, self, "slow", slow), lambda ln, r: r < min_rpm,
+                       f"the rotor at {rpm:g} rpm")
         if self.launch_direction is None:
             self.launch_direction = line.direction
         self.rotor_dirs[line.direction] += 1
         before, self.last_direction = self.last_direction, line.direction
-        self.add(art12.wheel_malfunction_reversed(before, line.direction, t))
+        if reversed_ := art12.wheel_malfunction_reversed(before, line.direction, t):
+            self._flipped_from = before
+            self._lone(partial(self.add, reversed_),
+                       _turning(line.direction),
+                       f"the rotor turning {line.direction}")
         ball = line.ball_direction if line.extended else None
         if self.same_dir is None and (found := art12.same_direction(ball, line.direction)):
             self.same_dir = Finding(found.reason, f"{found.detail} ({where})")
+        self._lone_at = where
+
+    def _lone(self, confirm: Callable[[], None],
+              persists: Callable[[StatusLine, float], bool], what: str) -> None:
+        """A reading of this line that is a finding only if the next line shows it too."""
+        self._pending.append((confirm, persists, what))
+
+    def _confirm(self, line: StatusLine | None, rpm: float, min_rpm: float,
+                 where: str) -> None:
+        """The last line's lone readings against ``line`` (None: no line came after it,
+        the spin ends: they stand). A reading the next line does not show is no finding
+        and no result: one line is no certainty (no checksum; one flipped bit turns a
+        ``W`` of 0 into 2, a ``D`` of 1 into 0, an ``SSS`` of 100 into 000): held."""
+        pending, self._pending = self._pending, []
+        for confirm, persists, what in pending:
+            if line is None or persists(line, rpm):
+                confirm()
+                continue
+            self.held.setdefault("wheel_line", f"one line of play ({self._lone_at}) "
+                                 f"reported {what} and the next ({where}) did not: one "
+                                 "line is no certainty")
+            if what.startswith("the rotor turning"):
+                self.last_direction = self._flipped_from  # the flip was not the rotor's
 
     def _ball(self, line: StatusLine, where: str) -> None:
         """The extended fields of a line of play: once a line of play had them, a line
@@ -235,6 +286,7 @@ class SerialSpin:
                 game): the extended revolutions count is its whole run.
             line: the line that concluded the spin (its text), if any.
         """
+        self._confirm(None, 0.0, 0.0, "")  # the last line's readings: no line after it
         if self.stopped_at is not None:
             self.add(art12.wheel_stopped_still())
         else:
