@@ -125,6 +125,17 @@ def test_one_bit_flipped_in_the_first_state_5_line_with_no_bare_line(
         assert kind == "held" and set(what) == candidates
 
 
+def test_a_flag_flipped_in_the_state_5_line_after_the_bare_line_voids_nothing(
+        replay: ReplayFn) -> None:
+    # The bare line and the first state-5 line give 5; that line's W reads 2 (0 -> 2),
+    # the next state-5 line's 0 again.
+    texts = lines()
+    first = texts.index(FIVE)
+    texts = flip(texts, first, 12, 1)
+    assert texts[first] == "*X;5;094; 5;2;100;0"
+    assert verdict(play(replay, texts)) == ("held", ["5"])
+
+
 def test_the_first_state_5_line_garbled_and_the_bare_line_lost_is_held(
         replay: ReplayFn) -> None:
     # Finding 10: NN ' 5' -> '32', a well-formed line; the three after it say 5.

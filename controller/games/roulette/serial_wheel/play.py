@@ -255,6 +255,11 @@ class SerialSpin:
         self.fives.append((number, where))
         return len(self.fives) >= 2 or bool(self.bare)
 
+    @property
+    def waiting(self) -> bool:
+        """The last line of play has a reading the next line must confirm (:meth:`_confirm`)."""
+        return bool(self._pending)
+
     def candidates(self, order: tuple[str, ...]) -> list[str]:
         """The pockets of this wheel that the bare number lines and the state-5 lines of
         play gave, each once (the bare lines' first)."""

@@ -12,7 +12,8 @@ second: the tracker acts on changes only.
   when a bare number line came before it, else at its second state-5 line (one line is no
   certainty: the protocol has no checksum). Its **result** is that ``NN`` with no warning
   during play, given by two lines and contradicted by none (:mod:`.play` gives the
-  verdict; state 4 after a state-5 line holds it).
+  verdict; state 4 after a state-5 line holds it). A state-5 line with a reading the next
+  line must confirm (a flag raised) leaves the conclusion to the next line.
 - After the conclusion, until the next launch, what contradicts it is an alarm naming the
   spin (:mod:`.aftermath`); it is journaled as concluded and stays so.
 - Wheels were seen to repeat states, send ``NN`` as the previous number until state 5, send
@@ -363,7 +364,8 @@ class SerialWheelTracker:
             if spin.no_more_bets_t is None:
                 spin.held.setdefault("wheel_state", "state 5 came with no state 4 (no more "
                                      "bets) before it: bets stayed open until the result")
-            if spin.five(line.number, f"{line.text!r} at {t:.3f} s"):
+            # A reading of this line that the next must confirm (a flag raised) waits.
+            if spin.five(line.number, f"{line.text!r} at {t:.3f} s") and not spin.waiting:
                 self._conclude(t, spin.fives[0][0], final=True, line=line)
         elif s in (1, 2):
             # The ball ended without a number (or one state-5 line only, unconfirmed);
