@@ -14,6 +14,7 @@ the wheel's ball still landed in 5, so the only right verdicts are +350 or a hol
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -156,3 +157,19 @@ def test_one_state_5_line_alone_before_the_next_game_is_held(replay: ReplayFn) -
     # No bare line and a single state-5 line: nothing confirms its number.
     texts = [OPEN] * 2 + [RIM] * 4 + [NMB] * 4 + [FIVE] + [NEXT] * 2
     assert verdict(play(replay, texts)) == ("held", ["5"])
+
+
+def test_no_single_bit_flip_in_the_lines_around_the_number_gives_a_wrong_verdict(
+        replay: ReplayFn) -> None:
+    # Every bit but the eighth (that makes no ASCII) of every character of the second
+    # state-4 line and of the first state-5 line, the bare line lost: the ball landed in
+    # 5, so each trace is +350 or held; never a void, never another number.
+    wrong = []
+    for index in (NMB_LINE, FIRST_FIVE):
+        for field, bit in itertools.product(range(len(FIVE)), range(7)):
+            texts = flip(lines(bare=False), index, field, bit)
+            res = play(replay, texts)
+            numbers = [o.get("number") for o in res.outcomes]
+            if res.of("spin_invalid") or numbers not in ([], ["5"]):
+                wrong.append((texts[index], numbers))
+    assert wrong == []
