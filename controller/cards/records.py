@@ -98,6 +98,19 @@ class InspectorClear:
     cleared: list[str]
 
 
+@record("game_void")
+class GameVoid:
+    """The inspector voided the game held for him (``controller.cards.held``): its number
+    (``game``), ``reason`` and ``by`` as given, the cards read that no hand took
+    (``cards_waiting``), the holds it ``cleared``; its stakes' settlements follow."""
+
+    game: int
+    reason: str
+    by: str
+    cards_waiting: int
+    cleared: list[str]
+
+
 @extends("alarm")
 class CardAlarm:
     """What a card table's alarms add: whether they stop play, and what was read."""
@@ -122,7 +135,7 @@ class CardRecovery:
 
 
 CARD_RECORDS: tuple[type, ...] = (Card, CardTurned, BetsClosed, Misread, ShoeProcedure, Burn,
-                                  CutCard, ShoeClosed, ManualCard, InspectorClear, CardAlarm,
-                                  CardRecovery)
+                                  CutCard, ShoeClosed, ManualCard, InspectorClear, GameVoid,
+                                  CardAlarm, CardRecovery)
 """The card core's record types and extensions, for a card game's ``GameSpec.records``."""
 

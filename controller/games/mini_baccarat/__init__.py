@@ -10,6 +10,7 @@ from typing import Any
 
 from controller.cards.consent import FIELDS as CONSENT
 from controller.cards.evidence import window_finder
+from controller.cards.held import VOID_INPUT
 from controller.cards.waiting import LOST_CARDS_INPUT
 from controller.games.base import (
     ArgSpec,
@@ -72,6 +73,7 @@ SPEC = GameSpec(
         InputSpec("inspector_clear", "the inspector resumes play after a stopping alarm", (
             ArgSpec("note", "what was checked", required=False),)),
         LOST_CARDS_INPUT,
+        VOID_INPUT,
         InputSpec("new_shoe", "replace the decks (seed 002 Art. 4)", (
             ArgSpec("reason", "why", required=False),)),
     ),
