@@ -9,8 +9,9 @@ from typing import Any
 from controller.cards.consent import FIELDS as CONSENT
 from controller.cards.evidence import window_finder
 from controller.cards.held import VOID_INPUT
+from controller.cards.masking import present_game
 from controller.cards.waiting import LOST_CARDS_INPUT
-from controller.games.base import (
+from controller.core.contract import (
     ArgSpec,
     BetSpec,
     Emit,
@@ -119,4 +120,5 @@ def make_spec(table: str) -> GameSpec:
         evidence_window=window_finder("coup_start", "coup_result", "coup", settings=_pool_at),
         trace_meta=config.as_meta,
         display=f"{_HERE}.display:BlackjackView",
+        present_game=present_game,
     )

@@ -11,8 +11,9 @@ from typing import Any
 from controller.cards.consent import FIELDS as CONSENT
 from controller.cards.evidence import window_finder
 from controller.cards.held import VOID_INPUT
+from controller.cards.masking import present_game
 from controller.cards.waiting import LOST_CARDS_INPUT
-from controller.games.base import (
+from controller.core.contract import (
     ArgSpec,
     BetSpec,
     Emit,
@@ -93,4 +94,5 @@ SPEC = GameSpec(
     records=records.RECORDS,
     evidence_window=window_finder("coup_start", "coup_result", "coup"),
     display="controller.games.mini_baccarat.display:MiniBaccaratView",
+    present_game=present_game,
 )
