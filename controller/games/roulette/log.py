@@ -57,7 +57,8 @@ def spin_invalid(e: dict[str, Any]) -> str:
 
 def spin_held(e: dict[str, Any]) -> str:
     """``spin 12 HELD for the inspector: ...; the sensors point to 17``."""
-    seen = e.get("candidate") or "no pocket read"
+    # A serial wheel's lines that disagree give candidates, none of them the one.
+    seen = e.get("candidate") or " or ".join(e.get("candidates") or []) or "no pocket read"
     return (f"spin {e['spin']} HELD for the inspector: {_reasons(e)}; the sensors point to "
             f"{seen}")
 
