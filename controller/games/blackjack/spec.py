@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.cards.consent import FIELDS as CONSENT
+from controller.cards.count_out import COUNT_OUT_INPUT, load_cards_config
 from controller.cards.evidence import window_finder
 from controller.cards.waiting import LOST_CARDS_INPUT
 from controller.games.base import (
@@ -65,6 +66,7 @@ def _inputs(seed: str) -> tuple[InputSpec, ...]:
         InputSpec("inspector_clear", "the inspector resumes play after a stopping alarm", (
             ArgSpec("note", "what was checked", required=False),)),
         LOST_CARDS_INPUT,
+        COUNT_OUT_INPUT,
         InputSpec("new_shoe", f"replace the decks (seed {seed} Art. 4)", (
             ArgSpec("reason", "why", required=False),)),
     )
@@ -97,6 +99,7 @@ def make_spec(table: str) -> GameSpec:
         config_section=table,
         load_config=config.loader(table),
         check_config=config.check_config,
+        cards_config=load_cards_config,
         check_daemon=config.check_daemon,
         bets=tuple(bets),
         inputs=_inputs(seed),

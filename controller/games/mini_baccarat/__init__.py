@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.cards.consent import FIELDS as CONSENT
+from controller.cards.count_out import COUNT_OUT_INPUT, load_cards_config
 from controller.cards.evidence import window_finder
 from controller.cards.waiting import LOST_CARDS_INPUT
 from controller.games.base import (
@@ -48,6 +49,7 @@ SPEC = GameSpec(
     config_section="mini_baccarat",
     load_config=config.load_config,
     check_config=config.check_config,
+    cards_config=load_cards_config,
     bets=(
         BetSpec("punto", "on the box's hand (Art. 4-5), before the first card", CONSENT),
         BetSpec("banca", "on the Banca against the box (Art. 4-5), before the first card",
@@ -72,6 +74,7 @@ SPEC = GameSpec(
         InputSpec("inspector_clear", "the inspector resumes play after a stopping alarm", (
             ArgSpec("note", "what was checked", required=False),)),
         LOST_CARDS_INPUT,
+        COUNT_OUT_INPUT,
         InputSpec("new_shoe", "replace the decks (seed 002 Art. 4)", (
             ArgSpec("reason", "why", required=False),)),
     ),
