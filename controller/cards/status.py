@@ -52,8 +52,7 @@ def count_out_state(rec: dict[str, Any]) -> str | None:
     calls for one among them); None for any other record."""
     kind = rec["type"]
     if kind == "shoe_closed" and rec.get("count_out"):
-        return (f"count-out due (shoe closed: {rec['reason']}): the cards left in the shoe "
-                "through the reader, then count_out_done")
+        return f"count-out due (shoe closed: {rec['reason']}), then count_out_done"
     if kind == "count_out_card":
         return f"count-out under way: {rec['cards_left']} cards of the shoe not seen yet"
     if kind == "count_out":
