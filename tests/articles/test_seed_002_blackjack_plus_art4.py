@@ -74,6 +74,7 @@ def test_art_4_a_card_never_seen_is_an_alarm_naming_it_and_new_decks_are_due(
     # The count-out leaves out one 7H and two QS: 3 of the 312 cards never seen.
     trace = cut_card_coup().count_out(missing=("7H", "QS", "QS"))
     trace = next_coup(trace)  # the same decks again: refused
+    trace.procedure(NEW_DECKS[:1], burn=None)  # their Art. 5 procedure too, before new_shoe
     trace.inp("new_shoe", reason="7H and QS missing").procedure(NEW_DECKS, burn="2C")
     run = play(tmp_path, trace.coup((("main", 1, 10),), *DEAL))
     (counted,) = run.of("count_out")
@@ -86,7 +87,8 @@ def test_art_4_a_card_never_seen_is_an_alarm_naming_it_and_new_decks_are_due(
     assert "new_shoe" in message and "seed 002 Art. 5" in message
     # Not a reshuffle of the same decks: every Art. 6 step is refused, the coup too.
     refused = [a for a in run.alarms("decks_incomplete") if "missing" not in a]
-    assert len(refused) == len(CUT_CARD) and not run.steps("cut_card")
+    assert len(refused) == len(CUT_CARD) + 1 and not run.steps("cut_card")
+    assert run.steps("new_decks")[len(NEW_DECKS) + 1:] == [*NEW_DECKS, "burn"]
     assert [c["reason"] for c in run.of("shoe_closed")] == ["cut_card", "decks_changed"]
     # With new decks (Art. 5) the next coup is dealt and settled.
     (second,) = [s for s in run.of("coup_start") if s["coup"] == 2]

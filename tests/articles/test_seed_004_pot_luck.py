@@ -151,6 +151,8 @@ def test_art_4_decks_short_of_a_card_are_changed_before_the_next_shoe(tmp_path: 
     (short,) = [a for a in run.alarms("decks_incomplete") if "missing" in a]
     assert short["missing"] == ["JC"] and "JC" in short["message"]
     assert "seed 004 Art. 4" in short["message"] and "seed 004 Art. 5" in short["message"]
+    refused = [a["code"] for a in run.alarms() if "missing" not in a]
+    assert refused[:len(CUT_CARD)] == ["decks_incomplete"] * len(CUT_CARD)
     assert not run.steps("cut_card") and "shoe_not_ready" in run.codes()
     assert run.steps("new_decks")[-7:] == [*NEW_DECKS, "burn"]
     assert run.settlements(2) == COUP_SETTLED
