@@ -113,7 +113,7 @@ def make_spec(table: str) -> GameSpec:
         analyze=f"{_HERE}.analysis:command",
         stats=f"{_HERE}.stats:STATS",
         log={name: None for name in ("coup_start", "coup_result", "shoe_procedure", "cut_card",
-                                     "decision", "pool_balance", "box_refused")},
+                                     "count_out", "decision", "pool_balance", "box_refused")},
         log_words=log.WORDS,
         bet_record=BET_RECORD,
         records=records.RECORDS,
