@@ -240,3 +240,20 @@ def test_an_outage_between_coups_does_not_stop_play(tmp_path: Path) -> None:
 def test_lost_cards_with_nothing_lost_is_refused(tmp_path: Path) -> None:
     run = Shoe().ready().inp("lost_cards", cards=[]).run(tmp_path)
     assert run.alarms() == ["no_input_lost"]
+
+
+def test_an_outage_in_the_count_out_starts_it_again_never_a_false_shortfall(
+        tmp_path: Path) -> None:
+    # Seed 002 Art. 4 (the count-out, controller/cards/count_out.py): cards that passed
+    # while the port was down were never read; the dealer runs the count-out again.
+    deck = [str(c) for c in full_deck()]
+    shoe = Shoe().ready()
+    shoe.send("".join(f"[Burn]<Card:{c}>\r\n" for c in deck[1:] + deck))  # 2 of each seen
+    shoe.send("[Cut]\r\n")  # between coups, with half the pack left: the shoe closes at once
+    left = deck * 2  # the other two copies of each card
+    shoe.cards(*left[:30]).unplugged()  # 10 more passed unread meanwhile
+    shoe.cards(*left).inp("count_out_done")  # all again, from the first
+    records = shoe.run(tmp_path)
+    assert records.alarms() == ["shoe_disconnected", "count_out_restarted"]
+    (counted,) = records.of("count_out")
+    assert counted["missing"] == [] and counted["cards"] == len(left) == 104

@@ -428,21 +428,38 @@ def counting_session(decks: int = 1) -> tuple[ShoeSession, Journal, list[Card]]:
     return shoe, journal, order[len(order) // 2:]
 
 
-def test_a_restart_in_the_middle_of_a_count_out_goes_on_with_it() -> None:
+def test_a_restart_in_the_count_out_goes_on_from_the_shoe_s_close() -> None:
     shoe, _, left = counting_session(2)
-    for card in left[:10]:
-        shoe.feed(1.0, game(card))
     state = shoe.checkpoint()
-    assert state is not None and state["count_out"] == {"cards": 10}
+    assert state is not None and state["count_out"] == {"cards": 0}
+    shoe.feed(1.0, game(left[0]))
+    assert shoe.checkpoint() is None  # under way: the restart replays it from the close
     again = ShoeSession(Journal(), replace(shoe_rules(2, 20), count_out=True))
     again.restore(state)
     with pytest.raises(RuleViolation) as refused:
         again.verify_procedure_step("shuffle")
     assert refused.value.code == "count_out_due"
-    for card in left[10:]:
+    for card in left:
         again.feed(2.0, game(card))
     assert again.count_out_done(3.0)["missing"] == []
     assert again.procedure == CUT_CARD and again.verify_procedure_step("shuffle") >= 0
+
+
+def test_input_lost_in_the_count_out_starts_it_again_from_the_close() -> None:
+    # Cards that passed while the port was down are never guessed: the dealer runs the
+    # count-out's cards again, and each counts once.
+    shoe, journal, left = counting_session()
+    for card in left[:5]:
+        shoe.feed(1.0, game(card))
+    shoe.feed(1.1, MisreadLine())
+    shoe.count_out_lost(2.0, "port 'shoe' was down")
+    (alarm,) = journal.of("alarm")
+    assert alarm["code"] == "count_out_restarted" and "port 'shoe' was down" in alarm["message"]
+    for card in left:
+        shoe.feed(3.0, game(card))
+    done = shoe.count_out_done(4.0)
+    assert done["missing"] == [] and done["cards"] == len(left) and done["seen"] == 52
+    assert journal.alarm_codes() == ["count_out_restarted"]
 
 
 def test_a_checkpoint_of_short_decks_keeps_new_decks_due() -> None:

@@ -94,8 +94,10 @@ def missing_words(missing: list[Card], decks: int) -> str:
 
 class CountOut:
     """Where the count-out of a :class:`~controller.cards.shoe.ShoeSession` stands: due
-    or under way (``due``), the cards it read (``cards``), and the cards the last one found
-    missing (``short``: new decks are due). The session counts the cards; this checks.
+    or under way (``due``), the cards it read (``cards``), the shoe's counts when it closed
+    (``at_close``: a count-out that lost input starts again from them), and the cards the
+    last one found missing (``short``: new decks are due). The session counts the cards;
+    this checks.
 
     Args:
         rules: the shoe's; ``rules.count_out`` says whether the decks are counted out.
@@ -105,13 +107,16 @@ class CountOut:
         self.rules = rules
         self.due = False
         self.cards = 0
+        self.at_close: Counter[Card] = Counter()
         self.short: list[Card] = []
 
-    def closed(self, reason: str) -> bool:
-        """The shoe closed for ``reason`` (``shoe_closed``): at the cut card, its cards are
-        counted out next (returns True then); new decks end a shortfall."""
+    def closed(self, reason: str, counts: Counter[Card]) -> bool:
+        """The shoe closed for ``reason`` (``shoe_closed``) with the cards ``counts``
+        seen: at the cut card, its cards are counted out next (returns True then); new
+        decks end a shortfall."""
         self.due = reason == "cut_card" and self.rules.count_out
         self.cards = 0
+        self.at_close = Counter(counts)
         self.short = []
         return self.due
 
@@ -122,9 +127,10 @@ class CountOut:
             return {"count_out": {"cards": self.cards}}
         return {"short": [str(card) for card in self.short]} if self.short else {}
 
-    def restore(self, state: dict[str, Any]) -> None:
+    def restore(self, state: dict[str, Any], counts: Counter[Card]) -> None:
         """Go on from :meth:`state`'s keys in a checkpoint (none in one of a journal
-        written before the count-out: no count-out due).
+        written before the count-out: no count-out due), taken with the shoe's ``counts``
+        before any card of the count-out (``ShoeSession.checkpoint``).
 
         Raises:
             ValueError: a card that is not one.
@@ -132,6 +138,7 @@ class CountOut:
         count_out = state.get("count_out")
         self.due = count_out is not None
         self.cards = int(count_out["cards"]) if count_out is not None else 0
+        self.at_close = Counter(counts)
         self.short = [parse_card(str(text)) for text in state.get("short", [])]
 
     def verify_checked(self, code: str | None = None) -> None:
@@ -173,6 +180,7 @@ class CountOut:
         """End the count-out (verified) over the shoe's ``counts``; return the cards missing
         (then ``short``: new decks are due)."""
         self.due = False
+        self.cards = 0
         self.short = missing_cards(counts, self.rules.decks)
         return list(self.short)
 

@@ -183,8 +183,8 @@ class ShoeSession:
         awaiting the inspector, the unknown lines counted; None at any other moment."""
         run = self._run
         if (self._loaded or run.due is None or run.last != -1 or self._misreads_pending
-                or self.shoe_ending or self._cut_seen):
-            return None
+                or self.shoe_ending or self._cut_seen or self._count_out.cards):
+            return None  # (a count-out under way starts again from the close: count_out_lost)
         return {"procedure": run.due.name, "stops": list(self._stops),
                 **self._count_out.state(),
                 "counts": {str(card): n for card, n in sorted(self._counts.items(), key=str)},
@@ -208,7 +208,7 @@ class ShoeSession:
         self._counts = Counter({parse_card(card): int(n) for card, n in state["counts"].items()})
         self._unknown_lines = int(state["unknown_lines"])
         self._reserve_alarmed = bool(state["reserve_alarmed"])
-        self._count_out.restore(state)
+        self._count_out.restore(state, self._counts)
 
     # --- dealer and inspector inputs ----------------------------------------------------
 
@@ -315,6 +315,21 @@ class ShoeSession:
             self._run.start(self.rules.new_decks)
             self._alarm(t, "decks_incomplete", self._count_out.shortfall(), missing=missing)
         return record
+
+    def count_out_lost(self, t: float, why: str) -> None:
+        """Shoe input was lost (``why``, in words: the port was down) while the closed shoe
+        was counted out: cards may have passed unread, and none may be guessed. The
+        count-out starts again from the shoe's close (its counts then), with a
+        ``count_out_restarted`` alarm: the dealer runs all its cards through again."""
+        count_out = self._count_out
+        if not count_out.due or not (count_out.cards or self._misreads_pending):
+            return
+        self._counts = Counter(count_out.at_close)
+        count_out.cards = 0
+        self._misreads_pending = 0
+        self._alarm(t, "count_out_restarted", f"{why} during the count-out: cards may have "
+                    "passed unread; it starts again from the shoe's close: run all its "
+                    "cards through the reader again, then count_out_done")
 
     def stop(self, t: float, code: str, message: str, **extra: Any) -> None:
         """Stop play on the shoe until ``inspector_clear``: a stopping alarm ``code``."""
@@ -527,7 +542,7 @@ class ShoeSession:
             self._close(t, "cut_card", self.rules.after_cut_card or self.rules.new_decks)
 
     def _close(self, t: float, reason: str, next_procedure: Procedure, **extra: Any) -> None:
-        if self._count_out.closed(reason):  # at the cut card, the count-out (Art. 4) is due
+        if self._count_out.closed(reason, self._counts):  # at the cut card: Art. 4
             extra["count_out"] = True
         self._emit("shoe_closed", t=t, reason=reason, cards_left=self.cards_left, **extra)
         self._run.start(next_procedure)

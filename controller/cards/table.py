@@ -392,6 +392,7 @@ class CardTable:
         if status.up:
             if status.port in self.ports_down:
                 self.ports_down.discard(status.port)
+                self.shoe.count_out_lost(status.t, f"port {status.port!r} was down")
                 # Cards dealt while it was down were never read (CONTRACT §4: never guessed).
                 self.waiting.input_lost(status.t, f"port {status.port!r} was down",
                                         could_be_due=self._due_at_down.pop(status.port, False))
