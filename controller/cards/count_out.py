@@ -75,10 +75,10 @@ def missing_cards(counts: Counter[Card], decks: int) -> list[Card]:
 
 def missing_words(missing: list[Card], decks: int) -> str:
     """The missing cards in words, as far as the faces tell: each card once, with how many
-    of its copies are missing when the shoe has several decks ("7H, QS (2 of 6)"); which
-    deck a card is missing from cannot be told from its face."""
+    of its copies are missing when the shoe has several decks ("7H, QS (2 of its 6)");
+    which deck a card is missing from cannot be told from its face."""
     copies = Counter(missing)
-    named = [f"{card} ({n} of {decks})" if decks > 1 and n > 1 else str(card)
+    named = [f"{card} ({n} of its {decks})" if decks > 1 and n > 1 else str(card)
              for card, n in copies.items()]
     shown = ", ".join(named[:SHOWN_MISSING])
     if len(named) > SHOWN_MISSING:

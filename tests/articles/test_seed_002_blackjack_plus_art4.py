@@ -83,7 +83,7 @@ def test_art_4_a_card_never_seen_is_an_alarm_naming_it_and_new_decks_are_due(
     alarm = shortfall(run)
     assert sorted(alarm["missing"]) == ["7H", "QS", "QS"]  # type: ignore[call-overload]
     message = str(alarm["message"])
-    assert "7H" in message and "QS (2 of 6)" in message and "seed 002 Art. 4" in message
+    assert "7H" in message and "QS (2 of its 6)" in message and "seed 002 Art. 4" in message
     assert "new_shoe" in message and "seed 002 Art. 5" in message
     # Not a reshuffle of the same decks: every Art. 6 step is refused, the coup too.
     refused = [a for a in run.alarms("decks_incomplete") if "missing" not in a]
