@@ -164,7 +164,7 @@ def test_line_cut_by_a_port_outage_is_dropped_and_its_card_reported(
     assert cut_off.lost == lost and cut_off.length == len(partial)
     assert rest == then
     # The rest of the line, after the replug, is a line of its own: never "[Game]<Card:TD>".
-    assert codec.feed(b"TD>\r\n[Cut]\r\n") == [UnknownLine("TD>"), CutCardLine()]
+    assert codec.feed(b"TD>\r\n[Cut]\r\n") == [UnknownLine("TD>", may_be_card=True), CutCardLine()]
     assert codec.port_down() == []  # nothing under way any more
 
 
@@ -283,3 +283,14 @@ def test_50_mb_of_noise_run_into_a_card_line_is_a_misread() -> None:
     lines = [line for i in range(0, len(noise), 1 << 16) for line in codec.feed(noise[i:i + 65536])]
     lines += codec.feed(b"[Game]<Card:QD>\r\n[Cut]\r\n")
     assert lines == [OverlongLine(50_000_015), MisreadLine(), CutCardLine()]
+
+
+@pytest.mark.parametrize(("line", "may_be_card"), [
+    ("rd:5H>", True), ("5H>", True), (":QC", True), ("[Gam", True), ("[", True),
+    ("[Burn]<Ca", True), ("\x00\xff\x13garbage", False), ("@@", False), ("[Cu", False),
+    ("HELLO", False)])
+def test_what_is_left_of_a_card_line_says_a_card_may_have_passed(
+    line: str, may_be_card: bool,
+) -> None:
+    (read,) = ReferenceShoeCodec().feed(line.encode("latin-1") + b"\r\n")
+    assert read == UnknownLine(line, may_be_card=may_be_card)

@@ -242,6 +242,25 @@ def test_lost_cards_with_nothing_lost_is_refused(tmp_path: Path) -> None:
     assert run.alarms() == ["no_input_lost"]
 
 
+@pytest.mark.parametrize("damaged", ["rd:5H>", "5H>", "[Game", "[", "[Burn]<Ca"])
+def test_damaged_shoe_line_while_a_card_is_due_stops_play_for_lost_cards(
+    tmp_path: Path, damaged: str,
+) -> None:
+    # Punto on box 1, Banca on box 2. Seed 000 Art. 6 order: box 1 (9S), box 2 (5H, its
+    # line damaged: head or tail lost), the Banca (3H), box 1 (TD), box 2 (KC), the Banca
+    # (4D). The line may have been a card: the next card (3H) must not take box 2's place.
+    shoe = Shoe().ready().inp("open_bets").bet("punto", 1, 10).bet("banca", 2, 20)
+    shoe.inp("no_more_bets").cards("9S").send(damaged + "\r\n").cards("3H")
+    stopped = shoe.run(tmp_path / "stopped")
+    assert "shoe_input_lost" in stopped.alarms()
+    assert [c for _, c, _ in stopped.cards()] == ["9S"]  # 3H waits, placed nowhere
+    run = shoe.inp("lost_cards", cards=["5H"]).cards("TD", "KC", "4D").run(tmp_path / "run")
+    assert run.cards() == [("box 1", "9S", False), ("box 2", "5H", True),
+                           ("banca", "??", False), ("box 1", "TD", False),
+                           ("box 2", "KC", False), ("banca", "4D", False)]
+    # Box 1 9S TD = 9 beats the Banca's 3H 4D = 7; box 2's 5H KC = 5 loses to it.
+    assert run.outcomes() == {1: "punto", 2: "banca"}
+
 def test_an_outage_in_the_count_out_starts_it_again_never_a_false_shortfall(
         tmp_path: Path) -> None:
     # Seed 002 Art. 4 (the count-out, controller/cards/count_out.py): cards that passed

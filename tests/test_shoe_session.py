@@ -487,3 +487,15 @@ def test_a_checkpoint_of_before_the_count_out_has_none_due() -> None:
     again = ShoeSession(Journal(), replace(shoe_rules(1, 20), count_out=True))
     again.restore(old)
     assert not again.counting_out and again.verify_procedure_step("shuffle") >= 0
+
+
+def test_part_of_a_card_line_in_the_count_out_waits_for_the_dealer_s_card() -> None:
+    shoe, _, left = counting_session()
+    for card in left[1:]:
+        shoe.feed(1.0, game(card))
+    shoe.feed(1.1, UnknownLine("rd:5H>", may_be_card=True))  # its head lost: a card unread
+    with pytest.raises(RuleViolation) as refused:
+        shoe.verify_count_out_done()
+    assert refused.value.code == "awaiting_correction"
+    shoe.manual_card(1.2, left[0])
+    assert shoe.count_out_done(2.0)["missing"] == []

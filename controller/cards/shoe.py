@@ -409,10 +409,12 @@ class ShoeSession:
                 else:
                     self._alarm(t, "card_before_ready",
                                 f"{text!r} read before the shoe was loaded", text=text)
-            case UnknownLine(text=text):
+            case UnknownLine(text=text, may_be_card=may_be_card):
                 self._unknown_lines += 1
                 self._alarm(t, "unknown_line", f"unknown line from the shoe reader: {text!r}",
                             text=text, count=self._unknown_lines)
+                if may_be_card and self._count_out.due:  # a card of the count-out unread:
+                    self._misread(t, MisreadLine())  # the dealer enters it, never guessed
             case ReaderAlarm() | ReaderWarning() | OverlongLine() | CutOffLine():
                 code, message, extra = reader_alarm(line)
                 self._alarm(t, code, message, **extra)

@@ -60,9 +60,14 @@ class ReaderWarning:
 
 @dataclass(frozen=True, slots=True)
 class UnknownLine:
-    """A complete line the codec does not understand; ``text`` is its bytes as Latin-1."""
+    """A complete line the codec does not understand; ``text`` is its bytes as Latin-1.
+
+    ``may_be_card``: the line is what is left of a card line that lost its head or its
+    tail (``rd:5H>``, ``[Gam``), so a card may have passed unread.
+    """
 
     text: str
+    may_be_card: bool = False
 
 
 @dataclass(frozen=True, slots=True)

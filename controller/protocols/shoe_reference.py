@@ -178,4 +178,18 @@ def _parse_line(text: str) -> ShoeLine:
     # an unreadable card (the shoe's composition is no longer known: play stops).
     if "<Card:" in text or "[Game]" in text:
         return BadCardLine(text) if "Burn" in text else MisreadLine()
-    return UnknownLine(text)
+    return UnknownLine(text, may_be_card=_rest_of_card_line(text))
+
+
+_CARD_TAIL = re.compile(r"(.*?)[2-9TJQKA][SHDC]>?")
+
+
+def _rest_of_card_line(text: str) -> bool:
+    """Whether ``text`` is a card line (``[Game]<Card:5H>``) that lost its head or its
+    tail: a nonempty start of one (``[Gam``), or the end of one (``rd:5H>``, ``5H>``)."""
+    for head in ("[Game]<Card:", "[Burn]<Card:"):
+        if text and head.startswith(text):
+            return True
+        if (m := _CARD_TAIL.fullmatch(text)) and head.endswith(m.group(1)):
+            return True
+    return False
