@@ -88,7 +88,10 @@ class Board:
                     rows = self.follower.rows(after=0)
                 self._generation = self.follower.generation
             for row in rows:
-                self.feed(json.loads(row.body))
+                try:
+                    self.feed(row.record())
+                except (KeyError, TypeError, ValueError) as exc:  # damaged or forged
+                    self.unreadable = f"record #{row.seq} cannot be read: {exc}"
                 self.seq = row.seq
             count += len(rows)
             if len(rows) < 500:

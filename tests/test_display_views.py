@@ -131,3 +131,25 @@ def test_a_record_the_view_cannot_read_is_named_on_the_pit_page_not_fatal(
     state = board.build()
     assert state["pit"]["unreadable"].startswith("record #7 (spin_result) not shown")
     assert state["state"] == "bets_open"
+
+
+def test_a_damaged_or_forged_record_is_named_and_the_display_reads_on(tmp_path: Any) -> None:
+    import sqlite3
+
+    from display.board import Board
+    from display.config import load
+    from tests.display_helpers import config_of, records, simulated_journal
+
+    journal = simulated_journal("mini_baccarat", tmp_path)
+    whole = records(journal)
+    db = sqlite3.connect(journal)
+    with db:  # one body not JSON, one forged with another record's seq
+        db.execute("UPDATE records SET body = '{not json' WHERE seq = 5")
+        db.execute("UPDATE records SET body = ? WHERE seq = 9",
+                   ('{"type": "coup_result", "seq": 3, "t": 1.0}',))
+    db.close()
+    board = Board(load(config_of("mini_baccarat"), str(journal)), print)
+    assert board.catch_up() == len(whole)  # no traceback; every row passed
+    assert board.build()["pit"]["unreadable"] == (
+        "record #9 cannot be read: its body is not this row's record")
+    assert board.seq == whole[-1]["seq"]

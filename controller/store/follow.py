@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import json
 import os
 import select
 import sqlite3
@@ -26,6 +27,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from controller.store.journal import GENESIS
 
@@ -53,6 +55,18 @@ class Row:
     hash: str
     prev: str
     body: str
+
+    def record(self) -> dict[str, Any]:
+        """The record its body holds.
+
+        Raises:
+            ValueError: the body is not JSON, not a record, or not this row's (its seq):
+                a damaged or forged record, which a reader names and passes over.
+        """
+        rec = json.loads(self.body)  # json.JSONDecodeError is a ValueError
+        if not isinstance(rec, dict) or rec.get("seq") != self.seq:
+            raise ValueError("its body is not this row's record")
+        return rec
 
 
 class _Inotify:

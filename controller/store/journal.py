@@ -410,7 +410,26 @@ class Journal:
         if not isinstance(rec, dict):
             raise UnreadableRecord(self.path, seq, str(type_), "its body is not a record",
                                    self.advice)
+        if rec.get("seq") != seq or rec.get("type") != type_:
+            raise UnreadableRecord(self.path, seq, str(type_), "its body's seq and type "
+                                   "are not its row's", self.advice)
         return rec
+
+    def first_damaged(self) -> UnreadableRecord | None:
+        """The first record whose body is not a record of its declared type (the error
+        that names it), or None: for a tool that tripped over a record's fields, to say
+        which (a whole scan, on that path only)."""
+        from controller.store.records import RecordError, any_schema, check
+
+        known = any_schema()
+        for seq, type_, body in self.bodies():
+            try:
+                check(known, self.parse(seq, type_, body))
+            except UnreadableRecord as exc:
+                return exc
+            except RecordError as exc:
+                return UnreadableRecord(self.path, seq, str(type_), str(exc), self.advice)
+        return None
 
     def bodies(self, after: int = 0, until: int | None = None
                ) -> Generator[tuple[int, str, str], None, None]:

@@ -192,6 +192,12 @@ def _run(args: argparse.Namespace) -> int:
             return _on_journal(journal, config, args)
         except sqlite3.DatabaseError as exc:  # one line; `verify --full` lists the rest
             raise _unreadable(journal, exc) from exc
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            # A body of the wrong shape (forged, with its row's seq and type): name it.
+            damaged = journal.first_damaged()
+            if damaged is None:
+                raise
+            raise damaged from exc
 
 
 def _on_journal(journal: Journal, config: Config, args: argparse.Namespace) -> int:
