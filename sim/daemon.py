@@ -176,7 +176,6 @@ class SimulatedTable:
         self.post = post
         self.resume = resume
         self.table_state = TableState(state)
-        self.observe = self.table_state.observe
         self.spec = registry.spec(config.game)
         self.fds: list[int] = []
         self.masters: dict[str, int] = {}
@@ -193,6 +192,15 @@ class SimulatedTable:
         self._due: deque[int] = deque()  # bytes written before each input and bet, in order
         self._player: TracePlayer | None = None
         self._thread: threading.Thread | None = None
+
+    def observe(self, record: dict[str, Any]) -> None:
+        """A ``Table`` observer: the table's state for the simulated dealer; and a restart
+        that stopped play for ``lost_cards`` (the shoe unread while the daemon was down) is
+        answered with none: the simulated shoe stopped with the daemon, it dealt nothing
+        meanwhile."""
+        self.table_state.observe(record)
+        if record.get("type") == "alarm" and record.get("code") == "restart_input_lost":
+            self.post(DealerInput(self.clock.now(), "lost_cards", {"cards": []}))
 
     def resume_at(self, resume: SimulatorResume, state: str | None) -> None:
         """Where the simulated dealer goes on from, once the table's start is journaled

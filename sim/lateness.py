@@ -39,6 +39,12 @@ class Lateness:
     def over(self) -> bool:
         return self.worst_s > self.bound_s
 
+    def alarm(self) -> str:
+        """The ``player_late`` alarm's message (one line)."""
+        return (f"the player drove {self.what} due at {self.due or 0.0:.6f} s "
+                f"{1000 * self.worst_s:.3f} ms of trace time late (bound "
+                f"{1000 * self.bound_s:g} ms): this run is not a comparison with the trace")
+
     def line(self) -> str:
         """The lateness lines a player prints at the end (three, under 80 columns)."""
         if self.due is None:

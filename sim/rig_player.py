@@ -18,8 +18,9 @@ By default each input's line is the rig's BCM pin of the same number as the tabl
 (a rig board wired pin for pin); ``--pin ball_a=5`` moves one. Exit 0 once played, 2 for a
 bad trace, config or option (one line), 1 for a pin or port that cannot be opened, 5
 when it drove a GPIO edge more than ``--max-late-ms`` (default 5) ms of trace time late:
-it measures, after each one, how far behind the trace it was, and its last line gives the
-worst (sim/lateness.py); such a run is not a comparison.
+it measures, after each one, how far behind the trace it was, and prints the worst at the
+end (sim/lateness.py); such a run is not a comparison, and with ``--control-socket`` the
+table journals a ``player_late`` alarm that says so.
 """
 
 from __future__ import annotations
@@ -193,7 +194,27 @@ def _play(args: argparse.Namespace) -> int:
           f"{played.serial_bytes} shoe bytes, {played.requests} requests to the table; "
           f"{played.not_played} events with nowhere to go; {time.monotonic() - began:.1f} s")
     print(played.lateness.line())
-    return EXIT_LATE if played.lateness.over else 0
+    if not played.lateness.over:
+        return 0
+    print(journal_late(played.lateness, send))
+    return EXIT_LATE
+
+
+def journal_late(lateness: Lateness, send: Callable[[dict[str, Any]], dict[str, Any]] | None
+                 ) -> str:
+    """Have the table journal a ``player_late`` alarm (a ``player_late`` input through its
+    control socket, as ``replay --realtime`` journals its own): the run that follows
+    this stimulus is not a comparison. Returns the line that says whether it was."""
+    if send is None:
+        return ("player: no --control-socket: no player_late alarm journaled; "
+                "discard this run")
+    try:
+        reply = send({"input": "player_late", "message": lateness.alarm()})
+    except (TableControllerError, OSError) as exc:
+        return f"player: player_late not journaled: {exc}"
+    if reply.get("verdict") == "accepted":
+        return "player: the table journaled a player_late alarm"
+    return f"player: player_late not journaled: {reply.get('reason') or reply.get('error')}"
 
 
 if __name__ == "__main__":

@@ -285,6 +285,27 @@ def one_spin(*, wheel: str = "single_zero", rotor_dir: str = "cw", ball_dir: str
     return tb, Spin(launch, ball_a, drop, times, number, rotor)
 
 
+# -- a card table's restart ------------------------------------------------------------
+def nothing_dealt_while_down(table: Any) -> bool:
+    """The dealer's answer when a card table's restart stopped play for ``lost_cards``
+    (issue 16, item 2: the shoe was not read while the daemon was down): nothing was dealt
+    meanwhile, true of a test that sends nothing while its table is down. Returns whether
+    the restart had stopped play."""
+    from controller.core.events import DealerInput
+
+    waiting = getattr(table.game, "waiting", None)
+    if waiting is None or waiting.lost is None:
+        return False
+    table.handle(DealerInput(table.now(), "lost_cards", {"cards": []}))
+    return True
+
+
+def of_the_restart_stop(record: dict[str, Any]) -> bool:
+    """A record of that stop and its answer: the alarm, the dealer's ``lost_cards``."""
+    return ((record.get("type") == "alarm" and record.get("code") == "restart_input_lost")
+            or (record.get("type") == "input" and record.get("action") == "lost_cards"))
+
+
 # -- running the controller -----------------------------------------------------------
 @dataclass
 class Replay:

@@ -5,7 +5,9 @@ playing a trace on trace time at a pace set so that it lasts seconds.
 (verify from the last checkpoint, ``startup``, recovery), then goes on with the trace from
 where the journal says the table was, as a real table's inputs go on during an outage: the
 shoe bytes, dealer inputs and bets the journal holds are not sent again, nor the GPIO edges
-up to its last record. It prints ``ready`` once recovered, and ends cleanly at the end.
+up to its last record (so a card table's restart in a coup is told none was dealt
+meanwhile: ``lost_cards`` []). It prints ``ready`` once recovered, and ends cleanly at the
+end.
 """
 
 from __future__ import annotations
@@ -32,7 +34,9 @@ def main(trace_path: str, journal_path: str, config_path: str, seconds: float) -
     db = journal.db
     serial = int(db.execute("SELECT coalesce(sum(length(json_extract(body, '$.text'))), 0) "
                             "FROM records WHERE type = 'serial'").fetchone()[0])
-    inputs = int(db.execute("SELECT count(*) FROM records WHERE type = 'input'").fetchone()[0])
+    # The trace's dealer inputs journaled (not this script's own lost_cards, below).
+    inputs = int(db.execute("SELECT count(*) FROM records WHERE type = 'input' AND "
+                            "json_extract(body, '$.action') IS NOT 'lost_cards'").fetchone()[0])
     bets = int(db.execute(
         "SELECT count(*) FROM records WHERE type IN ('bet', 'bet_placed') OR (type = 'alarm' "
         "AND json_extract(body, '$.code') = 'bet_refused')").fetchone()[0])
@@ -56,6 +60,11 @@ def main(trace_path: str, journal_path: str, config_path: str, seconds: float) -
         events.append(event)
     clock = VirtualClock(max(last_t, trace.events[0].t))
     loop, table = start_table(config, journal, clock, get_logger())
+    waiting = getattr(table.game, "waiting", None)
+    if waiting is not None and waiting.lost is not None:
+        # A card table restarted in a coup stops for the cards dealt while it was down
+        # (issue 16, item 2): none were, the trace goes on from where the journal is.
+        table.handle(DealerInput(clock.now(), "lost_cards", {"cards": []}))
     print("ready", flush=True)
     pace = seconds / max(1, len(trace.events))
     for event in events:

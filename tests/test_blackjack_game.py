@@ -217,7 +217,8 @@ def test_the_dealer_stands_or_hits_a_soft_17_as_configured(dealer: str, cards: l
     assert bench.hands()["dealer"] == cards
     assert bench.of("coup_result")[0]["dealer"]["total"] == points(cards)[0]
     if dealer == "s17":
-        assert bench.of("alarm")[-1]["code"] == "unexpected_card"  # the 4C is not his
+        # The 4C is not his, nor anyone's: play stops, the card in no hand (issue 16).
+        assert bench.of("alarm")[-1]["code"] == "card_without_place"
 
 
 def test_the_dealer_draws_nothing_when_no_hand_is_live() -> None:
@@ -243,12 +244,13 @@ def test_a_card_before_its_decision_waits_for_it_and_is_dealt_to_none_meanwhile(
     assert bench.hands()["box 1"] == ["TS", "8H", "5S"]
 
 
-def test_a_card_no_hand_needs_is_refused_and_dealt_to_none() -> None:
+def test_a_card_no_hand_needs_stops_play_and_is_dealt_to_none() -> None:
     bench = Bench().coup({1: 10}, "TS", "9C", "8H", "AD")  # box 1 stands on 18; 9C AD = 20
     bench.inp("stand", box=1)
     bench.cards("5S")
     (alarm,) = bench.of("alarm")
-    assert alarm["code"] == "unexpected_card"
+    assert (alarm["code"], alarm["stops_play"]) == ("card_without_place", True)
+    assert "5S" not in alarm["message"]  # it may have been dealt face down
     assert all("5S" not in cards for cards in bench.hands().values())
 
 
@@ -309,7 +311,7 @@ def test_every_card_lands_in_one_hand_or_the_burn_pile_and_no_hand_gets_one_unne
         assert bench.inp(data.draw(st.sampled_from(allowed)), box=box) is None
     extra = shoe.pop()
     bench.cards(extra)
-    assert bench.of("alarm")[-1]["code"] == "unexpected_card"
+    assert bench.of("alarm")[-1]["code"] == "card_without_place"  # play stops
     # Every card drawn is in exactly one hand (burn: the 2C), in the order drawn.
     assert [r["card"] for r in bench.of("burn")] == ["2C"]
     assert [r["card"] for r in bench.of("card")] == drawn

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import nothing_dealt_while_down, of_the_restart_stop
 
 from controller.cli import main as cli
 from controller.core.clock import VirtualClock
@@ -49,6 +50,7 @@ def play(config: Any, path: Path, events: list[Any], checkpoint_every: int | Non
             table.checkpoint_every = checkpoint_every
         loop.handler = table.handle
         table.recover()
+        nothing_dealt_while_down(table)
         loop.run_events(events)
 
 
@@ -69,7 +71,7 @@ def simulated(tmp: Path, table: str) -> tuple[Any, Any]:
 
 def decisions(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{k: v for k, v in r.items() if k != "seq"} for r in records
-            if r["type"] not in _BOOKKEEPING]
+            if r["type"] not in _BOOKKEEPING and not of_the_restart_stop(r)]
 
 
 @pytest.fixture(scope="module", params=list(TABLES))

@@ -139,7 +139,8 @@ def test_num_9_a_replacement_before_its_discard_goes_to_the_player_who_throws(
 def test_a_card_waiting_for_its_decision_still_waits_after_a_restart(
         tmp_path: Path) -> None:
     # The daemon restarts while 5D waits for box 1's decision: the replay of the journal's
-    # inputs makes it wait again, and the hit entered after the restart places it.
+    # inputs makes it wait again, and the hit entered after the restart places it (once
+    # the dealer said he dealt nothing while the table was down: issue 16, item 2).
     events = trace_from_objects("bj", enumerate(bj_one_box().cards("5D").events, 1)).events
     config = apply_overrides(load_config(), {"table": "blackjack_plus", "decks": 6}, "test")
     path = tmp_path / "journal.sqlite"
@@ -155,10 +156,14 @@ def test_a_card_waiting_for_its_decision_still_waits_after_a_restart(
 
     run(events, 0.0)
     t = events[-1].t
-    recs = run([DealerInput(t + 1, "hit", {"box": 1}), DealerInput(t + 2, "stand", {"box": 1})],
+    recs = run([DealerInput(t + 0.7, "lost_cards", {"cards": []}),
+                DealerInput(t + 1, "hit", {"box": 1}), DealerInput(t + 2, "stand", {"box": 1})],
                t + 0.5)
     (recovery,) = [r for r in recs if r["type"] == "recovery"]
-    assert recovery["mismatch"] is None and "box 1" in recovery["waiting_for"]
+    assert recovery["mismatch"] is None and "lost_cards" in recovery["waiting_for"]
+    waits = [r["message"] for r in recs if r["type"] == "alarm"
+             and r["code"] == "decision_missing"]
+    assert len(waits) == 1 and "box 1" in waits[0]  # before the restart, named once
     (result,) = [r for r in recs if r["type"] == "coup_result"]
     assert result["boxes"][0]["hands"][0]["cards"] == ["9S", "4H", "5D"]
 

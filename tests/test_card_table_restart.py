@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import nothing_dealt_while_down
 
 from controller.core.clock import VirtualClock
 from controller.core.config import load_config
@@ -226,6 +227,7 @@ def play(path: Path, events: list[Event], start: float = 0.0) -> None:
         table = Table(config, journal, loop.call_at, clock.now, None)
         loop.handler = table.handle
         table.recover()
+        nothing_dealt_while_down(table)
         loop.run_events(events)
 
 
@@ -245,7 +247,11 @@ def test_recover_from_resumes_half_a_coup_without_repeating_records(tmp_path: Pa
     recs = [json.loads(body) for _, body, _ in after]
     (recovery,) = [r for r in recs if r["type"] == "recovery"]
     assert recovery["mismatch"] is None and "records_completed" not in recovery
-    assert recovery["state"] == "dealing" and recovery["waiting_for"] == "box 4"
+    assert recovery["state"] == "dealing" and recovery["waiting_for"].startswith("lost_cards")
+    # The shoe was not read while the table was down, with box 4's card due (issue 16,
+    # item 2): play stopped until the dealer said nothing was dealt meanwhile.
+    (down,) = [r for r in recs if r["type"] == "alarm" and r["code"] == "restart_input_lost"]
+    assert "the card of box 4" in down["message"]
     cards = [r["card"] for r in recs if r["type"] == "card"]
     assert cards == list(COUP1_CARDS)  # each card journaled once, in dealing order
     assert [r["type"] for r in recs].count("coup_start") == 1
@@ -279,7 +285,8 @@ def test_a_journal_cut_inside_an_input_is_a_mismatch_never_completed(tmp_path: P
     assert "the journal ends in the middle of an input" in recovery["mismatch"]
     (alarm,) = [r for r in recs if r["type"] == "alarm" and r["code"] == "recovery_mismatch"]
     assert "inspector" in alarm["message"]
-    assert [r["type"] for r in recs[len(before):]] == ["recovery", "alarm"]
+    assert [(r["type"], r.get("code")) for r in recs[len(before):]][:3] == [
+        ("alarm", "restart_input_lost"), ("recovery", None), ("alarm", "recovery_mismatch")]
 
 
 def test_a_reworded_refusal_is_no_mismatch_after_an_upgrade(

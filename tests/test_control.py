@@ -296,7 +296,8 @@ def test_a_second_daemon_on_one_journal_stops_before_writing(
      [["input", "procedure_step", "step=show"]],
      [(["input", "open_bets"], "procedure"),
       (["bet", "punto", "--box", "1", "--amount", "5"], "bets are made before the first card"),
-      (["input", "void", "reason=foreign_object"], "not an input of a Mini-Bacará table")]),
+      (["input", "void", "reason=foreign_object", "by=inspector"],
+       "no game is under way to void")]),
 ])
 def test_tablectl_prints_the_verdict_of_a_real_table(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str,

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import one_spin
+from conftest import nothing_dealt_while_down, one_spin
 
 from controller.cli import main as cli
 from controller.cli.daemon import start_table
@@ -49,6 +49,7 @@ def play(config: Config, path: Path, events: list[Any], *, sealed: bool = True,
     with Journal(path, durable=False) as journal:
         clock = VirtualClock(max(events[0].t, journal.last_t))
         loop, table = start_table(config, journal, clock, get_logger())
+        nothing_dealt_while_down(table)
         table.checkpoint_every = 1
         if sealed:
             table.start_sealing(Sealer(key, INTERVAL))

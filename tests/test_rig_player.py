@@ -145,10 +145,64 @@ def test_a_player_behind_the_bound_exits_5(tmp_path: Path) -> None:
                            "--max-late-ms", "0.000001"],
                           capture_output=True, text=True, cwd=REPO, timeout=60)
     assert done.returncode == 5, done.stderr
-    assert "over the bound" in done.stdout.splitlines()[-1]
+    lines = done.stdout.splitlines()
+    assert "over the bound" in lines[-2]
+    # No control socket: nothing could journal it, and the player says so.
+    assert lines[-1] == ("player: no --control-socket: no player_late alarm journaled; "
+                         "discard this run")
+    assert all(len(line) <= 80 for line in lines[-4:])
 
 
 def trace_of(events: list[dict[str, Any]]) -> Any:
     from controller.trace import trace_from_objects
 
     return trace_from_objects("trace", enumerate(events, 1))
+
+
+@pytest.mark.parametrize(("max_late_ms", "rc"), [("0.000001", 5), ("1000000", 0)])
+def test_a_rig_player_past_its_bound_has_the_table_journal_player_late(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], max_late_ms: str, rc: int) -> None:
+    # The rig's player on the table's Pi (mock pins here), its requests to the real table
+    # through its control socket: past the bound (a millionth of a millisecond: every run
+    # is later than that) the table journals player_late and the player exits 5, as
+    # `replay --realtime` does (issue 16, item 5); within it, no alarm and exit 0.
+    from controller.cli.compose import compose
+    from controller.cli.control import ControlServer
+    from controller.core.clock import SystemClock
+    from controller.core.logs import configure
+    from controller.core.loop import start_thread
+    from controller.store.journal import Journal
+    from sim.rig_player import main
+
+    builder, _ = one_spin()
+    trace = write_trace(tmp_path / "spin.jsonl", builder.events())
+    configure("error")
+    sock = tmp_path / "c.sock"
+    path = tmp_path / "table.toml"
+    path.write_text(f'[table]\ngame = "roulette"\n[control]\nsocket = "{sock}"\n')
+    config = load_config(str(path))
+    clock = SystemClock()
+    with Journal(tmp_path / "journal.sqlite", durable=False) as journal:
+        loop, _ = compose(config, journal, clock)
+        srv = ControlServer(config.control_socket, None, loop.post, clock.now, dict,
+                            "roulette")
+        srv.start()
+        thread = start_thread(loop.run_forever, "loop")
+        try:
+            got = main([str(trace), "--pin-factory", "mock", "--speed", "1000",
+                        "--max-late-ms", max_late_ms, "--control-socket", str(sock)])
+        finally:
+            loop.stop()
+            thread.join()
+            srv.stop()
+        alarms = [r for r in journal.records(types=("alarm",)) if r["code"] == "player_late"]
+    out = capsys.readouterr().out.splitlines()
+    assert got == rc
+    if rc:
+        (alarm,) = alarms
+        assert "not a comparison with the trace" in alarm["message"]
+        assert out[-2].endswith("over the bound: not a comparison with the trace")
+        assert out[-1] == "player: the table journaled a player_late alarm"
+    else:
+        assert not alarms and out[-1].endswith("within the bound")
+

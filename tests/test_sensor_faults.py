@@ -247,9 +247,12 @@ def test_replay_runs_time_on_to_a_stopped_rotor_verdict(replay: ReplayFn) -> Non
     cut = spin.drop + 1.5 * REAL_PERIOD  # the trace ends during the Art. 12 (c) wait
     events = [e for e in tb.events() if e["t"] <= cut]
     res = replay(events)
-    out = res.outcome()
-    # Nothing more came from the rotor: the daemon would call it stopped (Art. 12 g).
-    assert out["type"] == "spin_invalid" and out["reason"] == "wheel_stopped"
+    (out,) = res.of("spin_result", "spin_invalid", "spin_held")
+    # Nothing more came from the rotor: the daemon would call it stopped. It stopped after
+    # the ball left the track, before any reading: the ball may rest unread in a pocket
+    # (a dead ball_pocket), so no Art. 12 (g); held (issue 16, item 7).
+    assert out["type"] == "spin_held" and list(out["details"]) == ["ball_pocket"]
+    assert "no rotor_a by" in out["details"]["ball_pocket"]
     assert out["t"] > events[-1]["t"]
 
 

@@ -20,8 +20,8 @@ from controller.games.roulette.simulation import daemon_events
 from controller.store.journal import Journal
 from sim.daemon import SimulatorResume, resume_events, resume_from_journal, taken_key
 
-JAMMED = ("unexpected_card", "procedure_out_of_order", "card_over_count", "card_while_stopped",
-          "play_stopped", "shoe_not_ready")
+JAMMED = ("unexpected_card", "card_without_place", "procedure_out_of_order", "card_over_count",
+          "card_while_stopped", "play_stopped", "shoe_not_ready")
 
 
 def test_the_simulators_own_inputs_are_matched_a_persons_passed_over() -> None:

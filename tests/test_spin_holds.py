@@ -218,6 +218,39 @@ def test_a_dead_ball_pocket_is_named_and_the_spin_held(replay: ReplayFn, load: s
     assert [(s["game"], s["outcome"]) for s in res.of("settlement")] == [(2, "win")]
 
 
+def test_the_first_spin_after_ball_pocket_dies_is_held_never_voided(
+        replay: ReplayFn, load: str) -> None:
+    # Spin 1's ball rests in 5 and ball_pocket reads it twice; then the sensor dies. Spin
+    # 2's ball rests in 8 (the truth) unread, and the rotor slows 1.6 x a turn after that
+    # ball left the track (the dealer waits): a wheel stopped after the game was decided,
+    # no Art. 12 (g). Nothing earlier says the sensor failed; the spin is held anyway.
+    tb = TraceBuilder()
+    tb.inp(0.1, "open_bets")
+    launch1 = 1.0 + 1.3 * REAL_PERIOD
+    drop1 = drop_time(tb.ball(launch1, REAL_LAPS, "ccw"))
+    reopen = drop1 + 3 * REAL_PERIOD
+    tb.inp(reopen, "open_bets")
+    tb.bet(reopen + 0.5, "straight", 1, 10, numbers=["8"])
+    launch2 = reopen + 3.0
+    drop2 = drop_time(tb.ball(launch2, REAL_LAPS, "ccw"))
+    steady = int((drop2 + REAL_PERIOD - 1.0) / REAL_PERIOD) + 1
+    periods = [REAL_PERIOD] * steady + [REAL_PERIOD * 1.6 ** k for k in range(1, 5)]
+    rotor = Rotor(1.0, periods, ["cw"] * len(periods))
+    tb.add(*rotor.events())
+    tb.pocket(rotor.pocket_times(SINGLE.index("5"), tb.n, drop1 + 1.0, 2), REAL_PERIOD)
+    tb.inp(drop2 + 200.0, "confirm_result", number="8", by="inspector")
+    res = replay(tb)
+    first, second, decided = conclusions(res)
+    assert (first["type"], first["number"]) == ("spin_result", "5")
+    assert (second["type"], second["spin"]) == ("spin_held", 2)
+    assert list(second["details"]) == ["ball_pocket"]
+    assert "before ball_pocket read it in a pocket" in second["details"]["ball_pocket"]
+    assert not [r for r in res.of("spin_invalid")]
+    assert (decided["type"], decided["number"]) == ("spin_result", "8")
+    assert [(s["game"], s["outcome"], s["payout"]) for s in res.of("settlement")] == [
+        (2, "win", 350)]
+
+
 # -- item 8: the inspector voids a held spin for any Art. 12 reason ---------------------------
 def straddling() -> tuple[TraceBuilder, Any]:
     """Four ball revolutions, the third missed by both ball sensors: 4 or 5 revolutions,

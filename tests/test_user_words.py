@@ -268,7 +268,7 @@ def test_an_unknown_input_names_the_tables_inputs_and_no_trace_line(
         assert (rc, out) == (2, "")
         assert err == ("tablectl: refused by the daemon: unknown dealer input 'frobnicate'; a "
                        "Roulette table takes\n  open_table, open_bets, close_table, "
-                       "no_more_bets, void, confirm_result, set_limits, dealer\n")
+                       "no_more_bets, void, confirm_result, set_limits, dealer,\n  player_late\n")
         rc, _, err = run(capsys, "--config", str(config), "bet", "red", "--box", "0",
                          "--amount", "5")
         assert rc == 2 and " ".join(err.split()) == (

@@ -119,6 +119,19 @@ class InspectorClear:
     cleared: list[str]
 
 
+@record("game_void")
+class GameVoid:
+    """The inspector voided the game held for him (``controller.cards.held``): its number
+    (``game``), ``reason`` and ``by`` as given, the cards read that no hand took
+    (``cards_waiting``), the holds it ``cleared``; its stakes' settlements follow."""
+
+    game: int
+    reason: str
+    by: str
+    cards_waiting: int
+    cleared: list[str]
+
+
 @extends("alarm")
 class CardAlarm:
     """What a card table's alarms add: whether they stop play, and what was read."""
@@ -145,6 +158,6 @@ class CardRecovery:
 
 CARD_RECORDS: tuple[type, ...] = (Card, CardTurned, BetsClosed, Misread, ShoeProcedure, Burn,
                                   CutCard, ShoeClosed, CountOutCard, CountOut, ManualCard,
-                                  InspectorClear, CardAlarm, CardRecovery)
+                                  InspectorClear, GameVoid, CardAlarm, CardRecovery)
 """The card core's record types and extensions, for a card game's ``GameSpec.records``."""
 

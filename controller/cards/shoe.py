@@ -347,6 +347,13 @@ class ShoeSession:
         cleared, self._stops = self._stops, []
         return self._emit("inspector_clear", t=t, note=note, cleared=cleared)
 
+    def release(self, codes: tuple[str, ...]) -> list[str]:
+        """Clear the stopping alarms of ``codes`` (a game voided: its holds go with it);
+        the others still await ``inspector_clear``. Returns the codes cleared."""
+        cleared = [c for c in self._stops if c in codes]
+        self._stops = [c for c in self._stops if c not in codes]
+        return cleared
+
     def verify_inspector_clear(self) -> None:
         """Check that play is stopped, so that the inspector may resume it.
 

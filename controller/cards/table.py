@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from controller.cards import held
 from controller.cards.card import Card, parse_card
 from controller.cards.count_out import CardsConfig
 from controller.cards.game import CardGame, bet_fields, bet_from_fields
@@ -76,9 +77,12 @@ _MARKERS = frozenset({"gpio", "startup", "shutdown", "recovery", "checkpoint", "
 _INPUTS = ("serial", "input", "port")
 # Alarms no input makes again: the table's own, and those of a restart after a journal
 # failure (the failure's alarm is played again as what it says, shoe input dropped).
-_NOT_REPLAYED = TABLE_ALARMS | {"recovery_mismatch", "journal_failing", "shoe_input_dropped"}
+_NOT_REPLAYED = TABLE_ALARMS | {"recovery_mismatch", "journal_failing", "shoe_input_dropped",
+                                "restart_input_lost"}
 _NOT_COMPARED = frozenset({"t", "message"})  # fields a replayed record may differ in
 _FAILED = "journal_failing"  # the alarm of a journal failure (controller.core.journal_guard)
+_DOWN = "restart_input_lost"  # a restart in a game: the shoe was not read while down
+_DOWN_WHY = "the daemon was not running before this start (stopped or killed)"
 
 
 @dataclass(frozen=True)
@@ -188,6 +192,8 @@ class CardTable:
                 self.shoe.verify_manual_card(_correction(args))
             case "lost_cards":
                 self.waiting.verify_lost_cards(args.get("cards"))
+            case "void":
+                held.verify_void(self.game, self.shoe, self.waiting, args)
             case "open_bets":
                 self.shoe.verify_new_game()
                 self._verify_nothing_waits()
@@ -247,6 +253,8 @@ class CardTable:
                     self.game.card(t, card, manual=True)
             case "lost_cards":
                 self.waiting.lost_cards(t, self.waiting.verify_lost_cards(args.get("cards")))
+            case "void":
+                held.void(t, self.game, self.shoe, self.waiting, self._proxy, args)
             case "open_bets":
                 self.shoe.verify_new_game()
                 self.game.dealer_input(inp)
@@ -362,9 +370,25 @@ class CardTable:
                 elif not self.waiting.takes(t, result):
                     self.game.card(t, result)
             except RuleViolation as exc:
-                self.alarm(t, exc.code, exc.message)
+                if exc.code == "unexpected_card":
+                    self._no_card_due(t)
+                else:
+                    self.alarm(t, exc.code, exc.message)
                 continue
             self._after_action(t)
+
+    def _no_card_due(self, t: float) -> None:
+        """A card came out of the shoe when no hand takes one and no decision can place it
+        (bets still open, the game over): it is in no hand, so play stops until a person
+        says where it went (issue 16; ``card_without_place``, as for a card the decisions
+        leave no place). The alarm never names the card (it may be face down)."""
+        # Every card game's statechart calls the betting "bets_open" (controller.cards.game).
+        when = ("while bets are open, before no_more_bets" if self.game.state == "bets_open"
+                else f"when no card is due ({self.game.open_game() or 'between games'})")
+        self.shoe.stop(t, "card_without_place", f"a card was read {when}: no hand takes "
+                       "it, and it is given to none; play stops until the dealer sets it "
+                       "aside and the inspector resumes play (inspector_clear) or voids the "
+                       "game (void)", count=1)
 
     def _after_action(self, t: float) -> None:
         """The game just ended: the shoe closes if it is ending, or the procedure due
@@ -471,7 +495,8 @@ class CardTable:
                                        f"its state cannot be restored: {why}") from None
         bet_record = self.game.bet_record
         inputs = [r for r in records if r["type"] in (*_INPUTS, bet_record)
-                  or (r["type"] == "alarm" and ("bet" in r or r.get("code") == _FAILED))]
+                  or (r["type"] == "alarm" and ("bet" in r or r.get("code") in (_FAILED,
+                                                                                 _DOWN)))]
         derived = [r for r in records if r["type"] not in _MARKERS
                    and r["type"] not in _INPUTS
                    and not (r["type"] == "alarm" and r.get("code") in _NOT_REPLAYED)]
@@ -487,6 +512,7 @@ class CardTable:
             self.views = {}  # the ports say nothing until they talk to this daemon
         checker.end()
         self._alarm_input_dropped(records)
+        self._alarm_down(bool(inputs))
         self._real_emit("recovery", inputs=len(inputs), records_checked=checker.matched,
                         mismatch=checker.mismatch, since=checkpoint["seq"] if checkpoint else 0,
                         **self.game.tag(), state=self.game.state,
@@ -511,9 +537,23 @@ class CardTable:
         self._real_emit("alarm", code="shoe_input_dropped", message=self.waiting.lost_message(),
                         stops_play=False, **self.game.tag())
 
+    def _alarm_down(self, replayed: bool) -> None:
+        """A restart in the middle of a game where a card could be due (``replayed``: the
+        journal had inputs to play again): the shoe was not read while the daemon was down,
+        so cards may have been dealt unread (issue 16, item 2). Play stops for the
+        dealer's ``lost_cards``, as after a port outage; the alarm (no ``t``: journaled
+        now) is an input of the next restart's replay."""
+        if replayed and self.game.under_way() and self.waiting.input_lost(
+                0.0, _DOWN_WHY, code=None):
+            self._real_emit("alarm", code=_DOWN, message=self.waiting.lost_message(),
+                            stops_play=False, **self.game.tag())
+
     def _replay_input(self, rec: dict[str, Any]) -> None:
         t = rec["t"]
         kind = rec["type"]
+        if kind == "alarm" and rec.get("code") == _DOWN:
+            self.waiting.input_lost(t, _DOWN_WHY, code=None)  # as that start did
+            return
         if kind == "alarm" and rec.get("code") == _FAILED:
             # Hardware input was dropped while the journal failed (journal_guard): cards
             # may have been dealt unread. Play stops as for a port outage (alarm after the

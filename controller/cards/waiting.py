@@ -199,6 +199,14 @@ class WaitingCards:
         self.cards = [*entered, *self.cards]
         self.place(t)
 
+    def discard(self) -> int:
+        """The game they wait for was voided: they go to the discard with its cards (each
+        journaled as read). Returns how many there were."""
+        n = len(self.cards)
+        self.cards = []
+        self._named = None
+        return n
+
     # -- placing ---------------------------------------------------------------------
     def place(self, t: float) -> None:
         """Give the waiting cards to the game while it has a place for them; journal what

@@ -282,10 +282,7 @@ def _replay_realtime(config: Config, trace: Trace, journal: Journal, speed: floa
     lateness = player.lateness
     print(lateness.line(), file=sys.stderr)
     if lateness.over:
-        table.emit("alarm", code="player_late", message=(
-            f"the player drove {lateness.what} due at {lateness.due:.6f} s "
-            f"{1000 * lateness.worst_s:.3f} ms of trace time late (bound "
-            f"{1000 * lateness.bound_s:g} ms): this run is not a comparison with the trace"))
+        table.emit("alarm", code="player_late", message=lateness.alarm())
     return lateness.over
 
 

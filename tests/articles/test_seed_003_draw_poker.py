@@ -187,10 +187,14 @@ def test_num_5_no_ante_after_no_va_mas(tmp_path: Path) -> None:
 
 
 def test_num_5_the_deal_waits_for_no_va_mas_and_gathers_the_antes(tmp_path: Path) -> None:
+    # A card read before "no va más" is no player's: play stops until the inspector
+    # resumes it (issue 16), and the deal begins after it, box 1's first card the AH.
     trace = PokerTrace().inp("open_bets").ante(1, 10).ante(2, 10).cards("AS")
-    run = replay(tmp_path, trace.inp("no_more_bets").cards("AH"))
-    assert codes(run) == ["unexpected_card"]
-    assert [c["hand"] for c in run.of("card")] == ["box 1"]
+    trace.inp("no_more_bets").inp("inspector_clear", note="AS set aside")
+    run = replay(tmp_path, trace.cards("AH"))
+    assert codes(run) == ["card_without_place"]
+    assert "before no_more_bets" in message(run, "card_without_place")
+    assert [(c["hand"], c["card"]) for c in run.whole("card")] == [("box 1", "AH")]
     (closed,) = run.of("bets_closed")
     assert (closed["boxes"], closed["ante"], closed["antes"]) == ([1, 2], 10, 20)
 

@@ -372,6 +372,19 @@ class CoupChart(Checks, StateChart):
                           "outcome": outcomes.get((box.number, kind))})
         return {"box": box.number, "hands": hands}
 
+    def returned(self) -> None:
+        """The coup is void (the inspector's decision, issue 16): every stake not settled
+        yet is returned (``push``), box by box: its hands (``main``, ``split``: a doubled
+        hand's doubled stake), then ``insurance``, ``pool``, ``bonus``. The pool's balance
+        is unchanged (nothing went in)."""
+        done = {(s["box"], s["kind"]) for s in self.settled}
+        for box in self.coup.boxes:
+            stakes = [("main" if h.number == 1 else "split", h.stake) for h in box.hands]
+            stakes += [(k, box.bets.get(k, 0)) for k in ("insurance", "pool", "bonus")]
+            for kind, amount in stakes:
+                if amount and (box.number, kind) not in done:
+                    self._settle(box.number, (kind, amount, "push", 0, {}))
+
     def _settle(self, box: int, settlement: Settlement) -> None:
         kind, amount, outcome, payout, extra = settlement
         rec = {"box": box, "kind": kind, "amount": amount, "outcome": outcome,

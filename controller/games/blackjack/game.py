@@ -126,6 +126,17 @@ class Blackjack:
                                 coup_number=int(state["coup"]), start_value=state["state"],
                                 pool_balance=pool)
 
+    def void(self, t: float) -> None:
+        """The inspector voided the coup held for him (``controller.cards.table``): every
+        stake not settled is returned, and the coup is over (no ``coup_result``)."""
+        chart = self._chart
+        chart.event_time = t
+        chart.returned()
+        state: dict[str, Any] = {"coup": self.coup, "state": "coup_over"}
+        if self.config.pool is not None:
+            state["pool_balance"] = chart.pool_balance
+        self.restore(state)
+
     # -- the dealer's inputs and the bets (verify, then do) ------------------------------
     def verify_input(self, inp: DealerInput) -> None:
         """Check ``open_bets``, ``no_more_bets``, ``close_insurance``,

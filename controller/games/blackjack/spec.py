@@ -9,6 +9,7 @@ from typing import Any
 from controller.cards.consent import FIELDS as CONSENT
 from controller.cards.count_out import COUNT_OUT_INPUT, load_cards_config
 from controller.cards.evidence import window_finder
+from controller.cards.held import VOID_INPUT
 from controller.cards.waiting import LOST_CARDS_INPUT
 from controller.games.base import (
     ArgSpec,
@@ -67,6 +68,7 @@ def _inputs(seed: str) -> tuple[InputSpec, ...]:
             ArgSpec("note", "what was checked", required=False),)),
         LOST_CARDS_INPUT,
         COUNT_OUT_INPUT,
+        VOID_INPUT,
         InputSpec("new_shoe", f"replace the decks (seed {seed} Art. 4)", (
             ArgSpec("reason", "why", required=False),)),
     )

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.cards.evidence import window_finder
+from controller.cards.held import VOID_INPUT
 from controller.cards.waiting import LOST_CARDS_INPUT
 from controller.games.base import (
     ArgSpec,
@@ -83,6 +84,7 @@ SPEC = GameSpec(
         InputSpec("inspector_clear", "the inspector resumes play after a stopping alarm", (
             ArgSpec("note", "what was checked", required=False),)),
         LOST_CARDS_INPUT,
+        VOID_INPUT,
         InputSpec("new_shoe", "replace the deck (num. 1)", (
             ArgSpec("reason", "why", required=False),)),
     ),

@@ -134,6 +134,19 @@ class DrawPoker:
                                 start_value=state["state"], outcome=str(state["outcome"]),
                                 later=chart.later)
 
+    def void(self, t: float) -> None:
+        """The inspector voided the hand held for him (``controller.cards.table``): nobody
+        won, every player's ante and bets are returned (``push``, as a void hand's, num.
+        10), and the hand is over (no ``hand_result``: it was never played out)."""
+        hand = self.hand
+        for seat in hand.seats.values():
+            bets = sum(seat.bets)
+            for kind, amount in (("ante", seat.ante), ("bet", bets)):
+                if kind == "ante" or amount:
+                    self._chart.emit("settlement", t=t, game=hand.number, box=seat.box,
+                                     kind=kind, amount=amount, outcome="push", payout=0)
+        self.restore({"hand": hand.number, "state": "hand_over", "outcome": "void"})
+
     # -- the dealer's inputs and the antes (verify, then do) -----------------------------
     def verify_input(self, inp: DealerInput) -> None:
         """Check a dealer input; change nothing.

@@ -11,6 +11,7 @@ from typing import Any
 from controller.cards.consent import FIELDS as CONSENT
 from controller.cards.count_out import COUNT_OUT_INPUT, load_cards_config
 from controller.cards.evidence import window_finder
+from controller.cards.held import VOID_INPUT
 from controller.cards.waiting import LOST_CARDS_INPUT
 from controller.games.base import (
     ArgSpec,
@@ -75,6 +76,7 @@ SPEC = GameSpec(
             ArgSpec("note", "what was checked", required=False),)),
         LOST_CARDS_INPUT,
         COUNT_OUT_INPUT,
+        VOID_INPUT,
         InputSpec("new_shoe", "replace the decks (seed 002 Art. 4)", (
             ArgSpec("reason", "why", required=False),)),
     ),

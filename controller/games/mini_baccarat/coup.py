@@ -152,6 +152,7 @@ class CoupChart(StateChart):
         self.insurance_open = False
         self.awaiting_correction = False
         self.card_before_choice = False  # the Banca's second card came before a five choice
+        self.settled: set[tuple[int, str]] = set()  # (box, kind) of the bets settled
 
     # -- queries ----------------------------------------------------------------------
 
@@ -486,10 +487,18 @@ class CoupChart(StateChart):
         for result_of_bet, amount, kind, payout in sorted(settled, key=lambda s: order[s[0]]):
             self._settle(box, kind, amount, result_of_bet, payout)
 
+    def returned(self) -> None:
+        """The coup is void (the inspector's decision, issue 16): every bet not settled
+        yet is returned (``push``), in box order, Punto before Banca."""
+        for (box, kind), amount in sorted(self.bets.items()):
+            if amount and (box, kind) not in self.settled:
+                self._settle(box, kind, amount, "push", 0)
+
     def _settle(
         self, box: int, kind: str, amount: int, result: str, win_payout: int | float
     ) -> None:
         payout = win_payout if result == "win" else (-amount if result == "lose" else 0)
+        self.settled.add((box, kind))
         self._emit(
             "settlement",
             game=self.coup_number,

@@ -190,7 +190,8 @@ class MiniBaccarat:
                 f"dealt before {self.decision_due()} was entered, which is made before it "
                 "(\"antes de que el tallador se asigne su segunda carta descubierta\", Art. "
                 "8); a dealer's choice now is refused; the inspector enters the choice made in "
-                "time (five_choice, by inspector) and the card goes to the Banca")
+                "time (five_choice, by inspector) and the card goes to the Banca, or voids "
+                "the coup (void)")
 
     def face_down_pending(self) -> bool:
         """From the close of bets to the turn of the Banca's first card, shoe bytes may
@@ -210,6 +211,14 @@ class MiniBaccarat:
         self._chart = CoupChart(chart.emit, chart.decks, chart.insurance_pays_on,
                                 chart.limits, coup_number=int(state["coup"]),
                                 start_value=str(state["state"]))
+
+    def void(self, t: float) -> None:
+        """The inspector voided the coup held for him (``controller.cards.table``): every
+        bet not settled is returned, and the coup is over (no ``coup_result``: its hands
+        were never completed, Art. 8)."""
+        self._chart.event_time = t
+        self._chart.returned()
+        self.restore({"coup": self.coup, "state": "coup_over"})
 
     # -- the dealer's inputs and the bets (verify, then do) ------------------------------
     def verify_input(self, inp: DealerInput) -> None:

@@ -33,7 +33,7 @@ from controller.games.base import Schedule, TimerHandle
 from controller.games.roulette import art12
 from controller.games.roulette.config import WHEEL_INPUTS, RouletteConfig
 from controller.games.roulette.gpio_wheel import ball_track, pockets
-from controller.games.roulette.gpio_wheel.pocket_sensor import PocketSensor
+from controller.games.roulette.gpio_wheel.pocket_sensor import PocketSensor, unread_at_rest
 from controller.games.roulette.gpio_wheel.readings import PocketReadings
 from controller.games.roulette.gpio_wheel.rotor import Revolution, RotorTracker, rotor_b_dead
 from controller.games.roulette.gpio_wheel.sensors import Correction, EdgeFilter
@@ -328,7 +328,8 @@ class GpioWheelTracker(PocketReadings):
                 spin.rotor_periods.append(rev.period)
             if rev.direction is not None and rev.measured:
                 spin.rotor_dirs[rev.direction] += 1
-        if not (rev.reasons and self._pocket_sensor.failed(spin)):
+        if rev.reasons and not (self._pocket_sensor.failed(spin)
+                                or unread_at_rest(spin, rev.start, rev.reasons[0].detail)):
             for finding in rev.reasons:
                 spin.add(finding)
         if rev.uncertain:
@@ -363,7 +364,8 @@ class GpioWheelTracker(PocketReadings):
             spin.held.setdefault("rotor", f"the rotor stopped (no rotor_a by {t:.3f} s) after "
                                  "the ball was read in a pocket, before two readings "
                                  "confirmed it")
-        elif not self._pocket_sensor.failed(spin):
+        elif not (self._pocket_sensor.failed(spin) or unread_at_rest(
+                spin, self.rotor.last_a, f"no rotor_a by {t:.3f} s")):
             spin.add(art12.wheel_stopped_silent(t, self.rotor.last_a))
         if spin.track_judged:
             self._conclude(t, None)
