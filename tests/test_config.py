@@ -10,9 +10,9 @@ import pytest
 from conftest import REPO
 from mini_baccarat_helpers import MINI, write_mini
 
+from controller.core import registry
 from controller.core.config import load_config
 from controller.core.errors import ConfigError
-from controller.games import registry
 from controller.games.roulette.config import RouletteConfig
 
 DEFAULT = (REPO / "controller/data/default.toml").read_text()

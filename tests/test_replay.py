@@ -207,4 +207,4 @@ def test_realtime_under_load_never_gives_a_wrong_verdict(
     for r in got:
         if r["type"] == "spin_result":
             assert all("angle_error_deg" in p for p in r["pocket_readings"]
-                       if p["index"] is not None)
+                       if p.get("index") is not None)

@@ -25,8 +25,8 @@ from typing import Any
 from controller.cards.game import CardGame
 from controller.cards.shoe import ShoeSession
 from controller.cards.waiting import WaitingCards
+from controller.core.contract import ArgSpec, Emit, InputSpec
 from controller.core.errors import RuleViolation
-from controller.games.base import ArgSpec, Emit, InputSpec
 
 VOID = "void"
 VOID_INPUT = InputSpec(VOID, "the inspector voids the game held for him: no result, "

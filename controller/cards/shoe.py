@@ -66,16 +66,16 @@ from controller.cards.shoe_lines import (
     UnknownLine,
     reader_alarm,
 )
+from controller.core.contract import Emit
 from controller.core.errors import RuleViolation
 from controller.core.words import one_of
-from controller.games.base import Emit
 
 
 class ShoeSession:
     """One table's shoe, from the new-decks procedure onwards.
 
     Args:
-        emit: journals a record and returns it (``controller.games.base.Emit``).
+        emit: journals a record and returns it (``controller.core.contract.Emit``).
         rules: the shoe's decks, cut-card reserve (seed 002 Art. 5 e and Art. 6 b: "a no
             menos de cuarenta (40) cartas de la base") and procedures, as the game's
             package gives them, already checked by its config.

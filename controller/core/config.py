@@ -11,6 +11,8 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from controller.core import registry
+from controller.core.contract import GameSpec
 from controller.core.errors import ConfigError
 from controller.core.section import (
     Loader,
@@ -73,13 +75,13 @@ class Limits:
 class Config:
     """The whole configuration; ``source`` is the file it came from (for messages).
 
-    ``rules`` is the game's own settings, the object its package's ``load_config`` made
-    from its section (``[roulette]``, ``[mini_baccarat]``...); ``cards`` the card core's
-    ``[cards]`` settings, for a game that has them (``GameSpec.cards_config``), else None.
+    rules = spec.load_config(sub, config.rules if game == config.game else None)
+    sub.finish()
+    applied = replace(config, spec=spec, rules=rules, cards=cards, limits=limits)
     """
 
     source: str
-    game: str = ""
+    spec: GameSpec = field(kw_only=True, compare=False, repr=False)
     table_name: str = "table"
     journal_path: str = "var/journal.sqlite"
     seal_key: str = ""  # the sealing key file; "": the journal's path + ".sealkey"
@@ -95,6 +97,11 @@ class Config:
     simulator: SimulatorConfig = field(default_factory=SimulatorConfig)
     control_socket: str = "var/control.sock"
     control_group: str | None = None
+
+    @property
+    def game(self) -> str:
+        """The table's game by name (``[table] game``, ``meta.table``): ``spec.name``."""
+        return self.spec.name
 
 
 def load_config(path: str = DEFAULT_CONFIG, overrides: dict[str, Any] | None = None) -> Config:
@@ -125,9 +132,7 @@ def check_for_daemon(config: Config) -> None:
     Raises:
         ConfigError: the first that fails, naming the file and key.
     """
-    from controller.games import registry
-
-    spec = registry.spec(config.game)
+    spec = config.spec
     if spec.check_daemon is not None:
         spec.check_daemon(config)
 
@@ -149,8 +154,6 @@ def _parse(loader: Loader, data: dict[str, Any]) -> Config:
     # controller reads none of it.
     root.read.add("display")
     table = root.section("table")
-    from controller.games import registry
-
     game = table.choice("game", registry.DEFAULT_GAME, registry.names())
     spec = registry.spec(game)
     table_name = table.get("name", str, "table")
@@ -248,7 +251,7 @@ def _parse(loader: Loader, data: dict[str, Any]) -> Config:
     for sec in loader.sections:
         sec.finish()
     config = Config(
-        source=loader.source, game=game, table_name=table_name, journal_path=journal_path,
+        source=loader.source, spec=spec, table_name=table_name, journal_path=journal_path,
         seal_key=seal_key, seal_interval_s=seal_interval_s,
         log_level=log_level, log_format=log_format, pin_factory=pin_factory, inputs=inputs,
         rules=rules, cards=cards, serial=serial,
@@ -271,10 +274,9 @@ def check_ports(config: Config, root: Section) -> None:
         ConfigError: a port the game does not read (``serial.<port>``), or a codec of
             another device (``serial.<port>.codec``); names file, line and key.
     """
-    from controller.games import registry
     from controller.protocols import CODECS, DEVICES, codecs_reading
 
-    spec = registry.spec(config.game)
+    spec = config.spec
     for name, port in config.serial.items():
         if name not in spec.serial_ports:
             ports = ", ".join(spec.serial_ports) or "none"
@@ -315,8 +317,6 @@ def apply_overrides(config: Config, meta: dict[str, Any], source: str, *,
             (``meta.table``) or one the config's checks refuse once applied (the meta key,
             and the config's own file, line, key and reason in the message).
     """
-    from controller.games import registry
-
     loader = Loader(source, "")
     loader.line_of = lambda dotted: 1  # type: ignore[method-assign]
     sec = loader.section("meta", dict(meta))
@@ -334,7 +334,7 @@ def apply_overrides(config: Config, meta: dict[str, Any], source: str, *,
         if limits.max_bet < limits.min_bet:
             raise lim.error("max_bet", f"{limits.max_bet} is below min_bet {limits.min_bet}")
         lim.finish()
-    spec = registry.spec(game)
+    spec = config.spec if game == config.game else registry.spec(game)
     cards = None
     if spec.cards_config is not None:  # the trace's table's defaults, or the config's own
         cards_sec = sec.section("cards")
@@ -346,7 +346,7 @@ def apply_overrides(config: Config, meta: dict[str, Any], source: str, *,
     sub = loader.section("meta", rest)
     rules = spec.load_config(sub, config.rules if game == config.game else None)
     sub.finish()
-    applied = replace(config, game=game, rules=rules, cards=cards, limits=limits)
+    applied = replace(config, spec=spec, rules=rules, cards=cards, limits=limits)
     if given:
         _check_applied(applied, sub, config)
     return applied
@@ -356,15 +356,13 @@ def _check_applied(config: Config, meta: Section, base: Config) -> None:
     """The checks of the config's file (``_parse``), on ``config`` with a trace's meta
     applied: what they refuse now, the meta made (the file passed them alone). The meta
     key named is the one that alone makes them refuse (``base``: the config without it)."""
-    from controller.games import registry
-
     exc = _refusal(config)
     if exc is None:
         return
     keys = list(meta.data)
     key = keys[0] if len(keys) == 1 else ""
     if len(keys) > 1:
-        load = registry.spec(config.game).load_config
+        load = config.spec.load_config
         for candidate in keys:
             alone = Loader(config.source, "").section("meta", {candidate: meta.data[candidate]})
             if _refusal(replace(config, rules=load(alone, base.rules))) is not None:
@@ -376,12 +374,10 @@ def _check_applied(config: Config, meta: Section, base: Config) -> None:
 
 def _refusal(config: Config) -> ConfigError | None:
     """What the checks of ``config``'s own file refuse in ``config``, if anything."""
-    from controller.games import registry
-
     source, text = read_config_text(config.source)
     loader = Loader(source, text)
     root = loader.section("", tomllib.loads(text))
-    spec = registry.spec(config.game)
+    spec = config.spec
     try:
         if spec.check_config is not None:
             spec.check_config(config, root)

@@ -42,8 +42,8 @@ from statemachine import State, StateChart
 
 from controller.cards.card import Card
 from controller.cards.game import bet_fields
+from controller.core.contract import Emit
 from controller.core.events import BetPlaced
-from controller.games.base import Emit
 from controller.games.blackjack import settle
 from controller.games.blackjack.checks import Checks
 from controller.games.blackjack.config import BlackjackConfig

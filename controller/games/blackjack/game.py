@@ -14,9 +14,9 @@ from typing import Any, TypeGuard
 
 from controller.cards.card import Card
 from controller.cards.game import verify_event
+from controller.core.contract import Emit
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput
-from controller.games.base import Emit
 from controller.games.blackjack.chart import BET_RECORD, CoupChart
 from controller.games.blackjack.config import BlackjackConfig
 from controller.games.blackjack.hands import DEALER

@@ -36,8 +36,8 @@ from typing import Any, Final
 from controller.cards.card import Card
 from controller.cards.game import bet_fields
 from controller.core.config import Config
+from controller.core.contract import can
 from controller.core.events import BetPlaced, DealerInput, Event
-from controller.games.base import can
 from controller.games.blackjack.config import BlackjackConfig
 from controller.games.blackjack.game import Blackjack
 from controller.games.blackjack.hands import DEALER, PlayerHand

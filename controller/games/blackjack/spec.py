@@ -10,8 +10,9 @@ from controller.cards.consent import FIELDS as CONSENT
 from controller.cards.count_out import COUNT_OUT_INPUT, load_cards_config
 from controller.cards.evidence import window_finder
 from controller.cards.held import VOID_INPUT
+from controller.cards.masking import present_game
 from controller.cards.waiting import LOST_CARDS_INPUT
-from controller.games.base import (
+from controller.core.contract import (
     ArgSpec,
     BetSpec,
     Emit,
@@ -122,4 +123,5 @@ def make_spec(table: str) -> GameSpec:
         evidence_window=window_finder("coup_start", "coup_result", "coup", settings=_pool_at),
         trace_meta=config.as_meta,
         display=f"{_HERE}.display:BlackjackView",
+        present_game=present_game,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.cards.masking import public_view
 from controller.cards.status import (
     COUNT_OUT_STATES,
     count_out_state,
@@ -12,9 +13,8 @@ from controller.cards.status import (
     shoe_line,
     shoe_status,
 )
-from controller.games.base import GameStatus
+from controller.core.contract import GameStatus
 from controller.store.journal import Journal
-from controller.store.recall import public_view
 
 _STATES = ("coup_start", "bets_closed", "decision", "dealer_turn", "coup_result",
            "shoe_procedure", "shoe_closed", *COUNT_OUT_STATES)

@@ -12,8 +12,9 @@ from controller.cards.consent import FIELDS as CONSENT
 from controller.cards.count_out import COUNT_OUT_INPUT, load_cards_config
 from controller.cards.evidence import window_finder
 from controller.cards.held import VOID_INPUT
+from controller.cards.masking import present_game
 from controller.cards.waiting import LOST_CARDS_INPUT
-from controller.games.base import (
+from controller.core.contract import (
     ArgSpec,
     BetSpec,
     Emit,
@@ -97,4 +98,5 @@ SPEC = GameSpec(
     records=records.RECORDS,
     evidence_window=window_finder("coup_start", "coup_result", "coup"),
     display="controller.games.mini_baccarat.display:MiniBaccaratView",
+    present_game=present_game,
 )

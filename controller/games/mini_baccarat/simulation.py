@@ -297,7 +297,7 @@ def simulated_events(config: Config, start: float, port: str = DEFAULT_PORT) -> 
     that time, so the first ones are not already overdue when the player gets them (overdue
     events would be played in a burst, and dealer inputs, posted directly, would overtake
     the shoe's bytes on their way through the pseudo-terminal). The daemon's clock runs at
-    ``[simulator] speed`` (``controller.cli.daemon.cmd_run``).
+    ``[simulator] speed`` (``controller.cli.daemon.run.cmd_run``).
     """
     began = time.monotonic()
     sim = config.simulator

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.cards.masking import public_view
 from controller.cards.status import COUNT_OUT_STATES, count_out_state
 from controller.cards.status import newest as _newest
 from controller.cards.status import shoe_line as _shoe_line
 from controller.cards.status import shoe_status as _shoe_status
-from controller.games.base import GameStatus
+from controller.core.contract import GameStatus
 from controller.store.journal import Journal
-from controller.store.recall import public_view
 
 
 def status(journal: Journal) -> GameStatus:

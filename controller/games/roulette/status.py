@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.base import GameStatus
+from controller.core.contract import GameStatus
 from controller.store.journal import Journal
 
 

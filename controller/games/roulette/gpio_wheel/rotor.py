@@ -25,7 +25,7 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from controller.games.base import Schedule, TimerHandle
+from controller.core.contract import Schedule, TimerHandle
 from controller.games.roulette import art12
 from controller.games.roulette.art12 import Finding
 

@@ -57,8 +57,8 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
+from controller.core.contract import Schedule
 from controller.core.events import GpioEdge, PortStatus, SerialData
-from controller.games.base import Schedule
 from controller.games.roulette import art12
 from controller.games.roulette.config import WHEEL_PORT, RouletteConfig
 from controller.games.roulette.serial_wheel.aftermath import OUTSIDE_PLAY, Aftermath
