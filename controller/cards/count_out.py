@@ -31,9 +31,9 @@ from typing import Any, Final
 
 from controller.cards.card import Card, full_deck, parse_card
 from controller.cards.procedures import ShoeRules
+from controller.core.contract import InputSpec
 from controller.core.errors import RuleViolation
 from controller.core.section import Section
-from controller.games.base import InputSpec
 
 COUNT_OUT_INPUT: Final = InputSpec(
     "count_out_done", "the dealer has run the cards left in the closed shoe through the "
