@@ -33,6 +33,7 @@ from typing import Any
 
 from controller.cards import held
 from controller.cards.card import Card, parse_card
+from controller.cards.count_out import CardsConfig
 from controller.cards.game import CardGame, bet_fields, bet_from_fields
 from controller.cards.masking import present_input
 from controller.cards.procedures import ShoeRules
@@ -118,12 +119,17 @@ class CardTable:
         config: the checked config (its serial ports and their codecs).
         emit: journals a record and returns it.
         make_game: makes the game, given the emit it must journal through.
-        shoe: the shoe's decks, cut-card reserve and procedures (the game's package's).
+        shoe: the shoe's decks, cut-card reserve and procedures (the game's package's);
+            its count-out as ``config.cards`` says (``[cards] count_out``), for a shoe
+            that closes at a cut card.
     """
 
     def __init__(self, config: Config, emit: Emit, make_game: Callable[[Emit], CardGame],
                  shoe: ShoeRules) -> None:
         self.config = config
+        cards = config.cards  # the card core's [cards] settings, where the game has them
+        if isinstance(cards, CardsConfig) and shoe.after_cut_card is not None:
+            shoe = replace(shoe, count_out=cards.count_out)
         self._real_emit = emit
         self._emit: Emit = emit
         self.shoe = ShoeSession(self._proxy, shoe)
@@ -176,6 +182,8 @@ class CardTable:
                 self.shoe.verify_procedure_step(str(args.get("step")), _by(args))
             case "inspector_clear":
                 self.shoe.verify_inspector_clear()
+            case "count_out_done":
+                self.shoe.verify_count_out_done()
             case "new_shoe":
                 self._verify_new_shoe()
             case "card":
@@ -233,6 +241,8 @@ class CardTable:
                 self.shoe.procedure_step(t, str(args.get("step")), _by(args))
             case "inspector_clear":
                 self.shoe.inspector_clear(t, str(args.get("note", "")))
+            case "count_out_done":
+                self.shoe.count_out_done(t)
             case "new_shoe":
                 self.shoe.change_decks(t, str(args.get("reason", "requested")))
             case "card":
@@ -406,6 +416,7 @@ class CardTable:
         if status.up:
             if status.port in self.ports_down:
                 self.ports_down.discard(status.port)
+                self.shoe.count_out_lost(status.t, f"port {status.port!r} was down")
                 # Cards dealt while it was down were never read (CONTRACT §4: never guessed).
                 self.waiting.input_lost(status.t, f"port {status.port!r} was down",
                                         could_be_due=self._due_at_down.pop(status.port, False))

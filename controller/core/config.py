@@ -75,10 +75,9 @@ class Limits:
 class Config:
     """The whole configuration; ``source`` is the file it came from (for messages).
 
-    ``spec`` is the table's game, resolved from the registry once, when the config is read
-    (``[table] game``, or a trace's ``meta.table``): whoever has the config has its game's
-    spec, and looks up no name. ``rules`` is the game's own settings, the object its
-    package's ``load_config`` made from its section (``[roulette]``, ``[mini_baccarat]``...).
+    rules = spec.load_config(sub, config.rules if game == config.game else None)
+    sub.finish()
+    applied = replace(config, spec=spec, rules=rules, cards=cards, limits=limits)
     """
 
     source: str
@@ -92,6 +91,7 @@ class Config:
     pin_factory: str | None = None
     inputs: dict[str, InputPin] = field(default_factory=dict)
     rules: Any = None  # the game's own section, read by its package (GameSpec.load_config)
+    cards: Any = None  # [cards], read by the card core (GameSpec.cards_config), or None
     serial: dict[str, SerialConfig] = field(default_factory=dict)
     limits: Limits = field(default_factory=Limits)
     simulator: SimulatorConfig = field(default_factory=SimulatorConfig)
@@ -200,6 +200,12 @@ def _parse(loader: Loader, data: dict[str, Any]) -> Config:
                                     debounce_s=debounce_s)
     own = root.section(spec.config_section)
     rules = spec.load_config(own, None)
+    cards = None
+    if spec.cards_config is not None:
+        cards = spec.cards_config(root.section("cards"), None)
+    elif "cards" in data:
+        raise root.error("cards", f"a {game} table takes no [cards] settings (its deck has "
+                         "no shoe closed at a cut card to count out): remove [cards]")
     for other in registry.games().values():
         if other.config_section != spec.config_section and other.config_section in data:
             raise root.error(other.config_section, f"the section of a {other.name} table; "
@@ -248,7 +254,7 @@ def _parse(loader: Loader, data: dict[str, Any]) -> Config:
         source=loader.source, spec=spec, table_name=table_name, journal_path=journal_path,
         seal_key=seal_key, seal_interval_s=seal_interval_s,
         log_level=log_level, log_format=log_format, pin_factory=pin_factory, inputs=inputs,
-        rules=rules, serial=serial,
+        rules=rules, cards=cards, serial=serial,
         limits=Limits(min_bet, max_bet), simulator=simulator,
         control_socket=control_socket, control_group=control_group,
     )
@@ -296,7 +302,8 @@ def apply_overrides(config: Config, meta: dict[str, Any], source: str, *,
     """Apply a trace's ``meta`` (``table``, ``limits``, and the game's own keys) to ``config``.
 
     ``limits`` (``{"min_bet", "max_bet"}``, whole chips, as ``[limits]``) replaces the
-    table limits (an exported game's, ``tablectl export --evidence``). The other keys go
+    table limits (an exported game's, ``tablectl export --evidence``); ``cards`` (as
+    ``[cards]``) the card core's settings, for a game that has them. The other keys go
     to the game's ``load_config``, over the config's own section when the trace's table is
     the config's game, else over that game's defaults.
     ``given``: the config was named by the user (``replay --config FILE``), so the trace
@@ -327,12 +334,19 @@ def apply_overrides(config: Config, meta: dict[str, Any], source: str, *,
         if limits.max_bet < limits.min_bet:
             raise lim.error("max_bet", f"{limits.max_bet} is below min_bet {limits.min_bet}")
         lim.finish()
-    rest = {k: v for k, v in meta.items() if k not in ("table", "limits")}
-    sub = loader.section("meta", rest)
     spec = config.spec if game == config.game else registry.spec(game)
+    cards = None
+    if spec.cards_config is not None:  # the trace's table's defaults, or the config's own
+        cards_sec = sec.section("cards")
+        cards = spec.cards_config(cards_sec, config.cards if game == config.game else None)
+        cards_sec.finish()
+    elif "cards" in meta:
+        raise sec.error("cards", f"a {game} table takes no [cards] settings")
+    rest = {k: v for k, v in meta.items() if k not in ("table", "limits", "cards")}
+    sub = loader.section("meta", rest)
     rules = spec.load_config(sub, config.rules if game == config.game else None)
     sub.finish()
-    applied = replace(config, spec=spec, rules=rules, limits=limits)
+    applied = replace(config, spec=spec, rules=rules, cards=cards, limits=limits)
     if given:
         _check_applied(applied, sub, config)
     return applied

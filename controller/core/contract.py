@@ -324,6 +324,9 @@ class GameSpec:
             ``ConfigError`` through ``section.error_at``.
         check_daemon: checks that the daemon can run the table with this config (a GPIO
             wheel needs its inputs wired); raises ``ConfigError``.
+        cards_config: ``(section, base)`` reads the card core's ``[cards]`` section
+            (``controller.cards.count_out.load_cards_config``), for a card game whose shoe
+            closes at a cut card; None: a config with ``[cards]`` is refused.
         bets: the bet kinds of its layout.
         inputs: the dealer and inspector inputs it takes.
         gpio_inputs: the GPIO inputs it reads itself, raw (the dealer buttons
@@ -401,6 +404,7 @@ class GameSpec:
     status: Callable[[Journal], GameStatus]
     check_config: Callable[[Config, Section], None] | None = None
     check_daemon: Callable[[Config], None] | None = None
+    cards_config: Callable[[Section, Any], Any] | None = None
     gpio_inputs: tuple[str, ...] = ()
     gpio_of: Callable[[Config], tuple[str, ...]] | None = None
     serial_ports: tuple[str, ...] = ()

@@ -105,6 +105,9 @@ def evidence_trace(journal: Journal, config: Config, number: int) -> list[dict[s
     events.sort(key=lambda e: e[0])  # stable: a record's order among equal times is kept
     t0 = events[0][0] if events else 0.0
     meta: dict[str, Any] = _over({"table": config.game, **rules_meta(config)}, window.meta)
+    cards: Any = config.cards  # [cards] (controller.cards.count_out), when not the defaults
+    if cards is not None and cards != type(cards)():
+        meta["cards"] = dataclasses.asdict(cards)
     if window.limits is not None:
         meta["limits"] = dict(window.limits)
     out: list[dict[str, Any]] = [{"t": 0, "meta": meta}]

@@ -195,7 +195,7 @@ def test_art_5e_6b_no_cut_card_before_the_last_40_cards_stops_play(tmp_path: Pat
 # -- Art. 6: after the cut card ------------------------------------------------------------------
 def test_art_6abcd_after_the_cut_card_no_game_before_shuffle_cut_load_and_burn(
         tmp_path: Path) -> None:
-    trace = table().burn_until(HALF_PACK).line("[Cut]").inp("open_bets")  # refused
+    trace = table().burn_until(HALF_PACK).line("[Cut]").count_out().inp("open_bets")  # refused
     trace.procedure(CUT_CARD, burn="KD").coup(*COUP)
     run = play(tmp_path, trace)
     (closed,) = run.of("shoe_closed")
@@ -209,7 +209,7 @@ def test_art_6abcd_after_the_cut_card_no_game_before_shuffle_cut_load_and_burn(
 def test_art_6abc_a_step_left_out_after_the_cut_card_keeps_the_next_coup_from_opening(
         tmp_path: Path, left_out: str) -> None:
     steps = [s for s in CUT_CARD if s != left_out]
-    trace = table().burn_until(HALF_PACK).line("[Cut]").procedure(steps, burn="KD")
+    trace = table().burn_until(HALF_PACK).line("[Cut]").count_out().procedure(steps, burn="KD")
     run = play(tmp_path, trace.coup(*COUP))
     assert run.alarms("shoe_not_ready")
     assert not run.of("coup_start") and not run.of("card")
@@ -217,7 +217,7 @@ def test_art_6abc_a_step_left_out_after_the_cut_card_keeps_the_next_coup_from_op
 
 def test_art_6d_no_coup_before_the_burn_ends_the_procedure(tmp_path: Path) -> None:
     # "Quemar cartas: Antes de iniciar la partida".
-    trace = table().burn_until(HALF_PACK).line("[Cut]").procedure(CUT_CARD, burn=None)
+    trace = table().burn_until(HALF_PACK).line("[Cut]").count_out().procedure(CUT_CARD, burn=None)
     run = play(tmp_path, trace.inp("open_bets").cards("KD", line="Burn").coup(*COUP))
     assert run.codes() == ["shoe_not_ready"]
     assert run.steps("cut_card") == [*CUT_CARD, "burn"]

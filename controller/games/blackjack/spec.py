@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.cards.consent import FIELDS as CONSENT
+from controller.cards.count_out import COUNT_OUT_INPUT, load_cards_config
 from controller.cards.evidence import window_finder
 from controller.cards.held import VOID_INPUT
 from controller.cards.masking import present_game
@@ -69,6 +70,7 @@ def _inputs(seed: str) -> tuple[InputSpec, ...]:
         InputSpec("inspector_clear", "the inspector resumes play after a stopping alarm", (
             ArgSpec("note", "what was checked", required=False),)),
         LOST_CARDS_INPUT,
+        COUNT_OUT_INPUT,
         VOID_INPUT,
         InputSpec("new_shoe", f"replace the decks (seed {seed} Art. 4)", (
             ArgSpec("reason", "why", required=False),)),
@@ -102,6 +104,7 @@ def make_spec(table: str) -> GameSpec:
         config_section=table,
         load_config=config.loader(table),
         check_config=config.check_config,
+        cards_config=load_cards_config,
         check_daemon=config.check_daemon,
         bets=tuple(bets),
         inputs=_inputs(seed),
@@ -115,7 +118,7 @@ def make_spec(table: str) -> GameSpec:
         analyze=f"{_HERE}.analysis:command",
         stats=f"{_HERE}.stats:STATS",
         log={name: None for name in ("coup_start", "coup_result", "shoe_procedure", "cut_card",
-                                     "decision", "pool_balance", "box_refused")},
+                                     "count_out", "decision", "pool_balance", "box_refused")},
         log_words=log.WORDS,
         bet_record=BET_RECORD,
         records=records.RECORDS,
