@@ -142,12 +142,11 @@ def _pit_stats(results: int = 1500, history: int = 500) -> list[float]:
     import random
 
     from controller.core.config import load_config
-    from controller.games import registry
     from controller.games.roulette.layout import WHEEL_ORDERS
     from display.pitstats import PitStats
 
     table = load_config("embedded:default.toml")
-    pit = PitStats(registry.spec(table.game), table, history)
+    pit = PitStats(table.spec, table, history)
     pockets = WHEEL_ORDERS[table.rules.wheel]  # type: ignore[attr-defined]
     rng, times = random.Random(5), []
     for spin in range(1, results + 1):

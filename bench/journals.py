@@ -78,7 +78,7 @@ def _moved(rec: dict[str, Any], shift_seq: int, shift_t: float, shift_b: int,
 _START_CHILD = r"""
 import json, sys, time
 t0 = time.perf_counter()
-from controller.cli.daemon import start_table
+from controller.cli.daemon.run import start_table
 from controller.core.clock import SystemClock
 from controller.core.config import load_config
 from controller.core.logs import configure, get_logger

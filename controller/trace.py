@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from controller.cards.consent import BY
+from controller.core import registry
 from controller.core.config import BUTTON_INPUTS, Config
 from controller.core.errors import TraceError
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, PackedEvents, SerialData
 from controller.core.words import given
-from controller.games import registry
 
 _EVENT_KEYS = ("meta", "gpio", "serial", "input", "bet")
 _RESERVED = frozenset({"type", "seq", "action"})
@@ -197,7 +197,7 @@ def check_fits(trace: Trace, config: Config) -> None:
         TraceError: names the trace's first line with such an input, its field (``gpio``
             or ``serial``), what the config reads instead.
     """
-    spec = registry.spec(config.game)
+    spec = config.spec
     reads = {*(("gpio", n) for n in spec.gpio(config)),
              *(("serial", p) for p in spec.ports(config))}
     own = {*(("gpio", n) for n in spec.gpio_inputs), *(("serial", p) for p in spec.serial_ports)}

@@ -21,9 +21,9 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.cards.masking import DEAL_STARTS, HIDDEN, LiveMask
-from controller.cli.daemon_lock import daemon_state
-from controller.games import registry
-from controller.games.base import GameSpec, TableView
+from controller.cli.daemon.lock import daemon_state
+from controller.core import registry
+from controller.core.contract import GameSpec, TableView
 from controller.store.follow import Follower
 from display.config import DisplayConfig
 from display.pitstats import PitStats
@@ -54,7 +54,7 @@ class Board:
 
     def __init__(self, cfg: DisplayConfig, publish: Callable[[str], None]) -> None:
         self.cfg = cfg
-        self.spec = registry.spec(cfg.table.game)
+        self.spec = cfg.table.spec
         self.words = WORDS[cfg.language]
         self.publish = publish
         self.snapshot = ""

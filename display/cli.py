@@ -20,7 +20,6 @@ import uvicorn
 
 from controller.core.config import DEFAULT_CONFIG
 from controller.core.errors import ConfigError
-from controller.games import registry
 from display import board as board_module
 from display.config import DisplayConfig, load
 from display.rules import rules_text
@@ -59,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"table-display: {exc}", file=sys.stderr)
         return 2
-    spec = registry.spec(cfg.table.game)
+    spec = cfg.table.spec
     if not spec.display:
         print(f"table-display: a {spec.name} table has no screen", file=sys.stderr)
         return 2
@@ -77,14 +76,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     app = make_app(hub, cfg.language, rules_text(spec))
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
                                            lifespan="on", timeout_graceful_shutdown=1))
-    # One fact a line: each fits 80 columns (a long journal path keeps its own line).
-    print(f"table-display: the table's screen at {cfg.address}\n"
-          f"               the pit's page {cfg.address}pit\n"
-          f"               the rules {cfg.address}rules\n"
-          f"               {spec.title}, its journal read-only:\n"
-          f"               {cfg.journal}\n"
-          "               Ctrl-C stops it", file=sys.stderr, flush=True)
     try:
+        # One fact a line: each fits 80 columns (a long journal path keeps its own line).
+        # Printed inside the try: a Ctrl-C as soon as it is read is a stop too.
+        print(f"table-display: the table's screen at {cfg.address}\n"
+              f"               the pit's page {cfg.address}pit\n"
+              f"               the rules {cfg.address}rules\n"
+              f"               {spec.title}, its journal read-only:\n"
+              f"               {cfg.journal}\n"
+              "               Ctrl-C stops it", file=sys.stderr, flush=True)
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # Ctrl-C (or make run's) while uvicorn shuts down: a stop
         pass

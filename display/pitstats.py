@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
+from controller.core import registry
 from controller.core.config import Config
+from controller.core.contract import GameSpec
 from controller.core.errors import InputError
 from controller.core.stats import Fold, StatsHook
-from controller.games import registry
-from controller.games.base import GameSpec
 
 Record = dict[str, Any]
 CARRIED = ("dealer",)  # states in force across games (fold_window's ``carried``)

@@ -13,7 +13,7 @@ import json
 import re
 from importlib import resources
 
-from controller.games.base import GameSpec
+from controller.core.contract import GameSpec
 
 
 def rules_text(spec: GameSpec) -> str:

@@ -1,6 +1,6 @@
 """The serial transport: owns one port, moves its bytes to the controller, reconnects.
 
-It only moves bytes: decoding is a codec's job (``controller.protocols.shoe_reference``) on
+It only moves bytes: decoding is a codec's job (``controller.cards.shoe_reference``) on
 the controller thread. The reader thread posts ``SerialData`` for every chunk and
 ``PortStatus`` when the port goes away or comes back, and does nothing else (ANCHORS.md, klippy).
 

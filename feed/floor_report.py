@@ -19,8 +19,8 @@ import psycopg
 
 from controller.cards.masking import LiveMask
 from controller.cli.tablectl.status import journal_game
+from controller.core import registry
 from controller.core.words import age
-from controller.games import registry
 from controller.store.follow import Follower
 from controller.store.journal import Journal
 from feed.config import FloorConfig
@@ -133,9 +133,9 @@ def verify(conn: psycopg.Connection[Any], config: FloorConfig, table: str,
     """Compare the floor's records of ``table`` with the journal at ``journal_path``.
     Returns 0 when they are equal, 1 (the differences printed) when not."""
     with Journal(journal_path, readonly=True) as journal:
-        game = journal_game(journal) or registry.DEFAULT_GAME
+        game = journal_game(journal)
         total = journal.last_seq
-    start = registry.spec(game).recall.start
+    start = registry.spec_or_default(game).recall.start
     floor, mine = _floor_rows(conn, config.site, table), _journal_rows(journal_path, start)
     differences: list[str] = []
     a, b = next(floor, None), next(mine, None)

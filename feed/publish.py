@@ -33,7 +33,7 @@ import paho.mqtt.client as paho
 import structlog
 
 from controller.cards.masking import DEAL_STARTS, LiveMask
-from controller.games import registry
+from controller.core import registry
 from controller.store.follow import CHUNK, Follower, Row
 from feed.config import FeedConfig
 from feed.cursor import Cursor, read_cursor, write_cursor
@@ -80,8 +80,7 @@ class Feed:
         self._resends: deque[bytes] = deque()  # requests from the floor, from paho's thread
         self._refused: str | None = None
         self.follower = Follower(config.journal)
-        game = config.game if config.game in registry.names() else registry.DEFAULT_GAME
-        self._game_start = registry.spec(game).recall.start
+        self._game_start = registry.spec_or_default(config.game).recall.start
         self.cursor, problem = read_cursor(config.cursor)
         if problem:
             log.warning("cursor_unusable", message=problem)

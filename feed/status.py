@@ -14,9 +14,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from controller.cli.daemon_lock import daemon_state
+from controller.cli.daemon.lock import daemon_state
 from controller.cli.tablectl.status import journal_game, newest
-from controller.games import registry
+from controller.core import registry
 from controller.store.journal import Journal
 
 HELD_WINDOW = 5000  # records: the held games shown are among the last this many
@@ -42,7 +42,7 @@ def table_status(journal_path: str, table: str, game: str, head: int,
     try:
         with Journal(journal_path, readonly=True) as journal:
             name = journal_game(journal) or game
-            spec = registry.spec(name if name in registry.names() else registry.DEFAULT_GAME)
+            spec = registry.spec_or_default(name)
             last = newest(journal, spec.recall.last_game_types)
             held_types = tuple(t for t in spec.recall.shown if t not in spec.recall.results)
             status.update(game=spec.name, state=spec.status(journal).state,

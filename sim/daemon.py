@@ -30,11 +30,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
+from controller.core import registry
 from controller.core.config import Config
+from controller.core.contract import RecallSpec, Verdict
 from controller.core.events import BetPlaced, DealerInput, Event, SerialData
 from controller.core.loop import start_thread
-from controller.games import registry
-from controller.games.base import RecallSpec, Verdict
 from controller.store.journal import Journal
 from sim.trace_player import TracePlayer
 
@@ -176,7 +176,7 @@ class SimulatedTable:
         self.post = post
         self.resume = resume
         self.table_state = TableState(state)
-        self.spec = registry.spec(config.game)
+        self.spec = config.spec
         self.fds: list[int] = []
         self.masters: dict[str, int] = {}
         self.urls: dict[str, str] = {}

@@ -12,7 +12,11 @@ What the shoe does:
   from the bottom, uniformly, and one burn card is read (``[Burn]<Card:RS>``);
 - each card drawn is read as ``[Game]<Card:RS>``, or misread (``[Game]<Game>``) for the
   dealer to enter by hand; the cut card, when the dealing reaches it, is a ``[Cut]`` line
-  before the next card; the reader may add a warning (``<W0xNN>``).
+  before the next card; the reader may add a warning (``<W0xNN>``);
+- the count-out, once the shoe has closed at the cut card (seed 002 / 004 Art. 4, the decks
+  checked complete: ``controller.cards.count_out``): every card left in the shoe is read,
+  then the dealer's ``count_out_done``; then the procedure after the cut card. A table
+  whose ``[cards] count_out`` is false has none, and its trace's meta says so.
 
 Decision: the procedure steps are compressed to 0.3-0.8 s each (a real shuffle takes
 minutes) so that a simulated table shows games within seconds of starting.
@@ -33,11 +37,17 @@ REFUSED_INPUTS: Final = {
     "new_shoe": "new_shoe: the simulated dealer deals one session from the decks it loaded "
                 "at the start and cannot change them; nothing was done (a real shoe takes "
                 "it)",
+    "count_out_done": "count_out_done: the simulated dealer counts out each shoe himself "
+                      "and ends the count-out when its last card is read; nothing was done",
 }
 """The inputs a simulated card table refuses (``sim.daemon``): its dealer's session is made
 up front, so it would go on dealing the old shoe into a table waiting for new decks."""
 CARD_PAUSE_S: Final = (0.5, 1.2)
 """Seconds between two cards drawn from the shoe (a dealer's rhythm)."""
+COUNT_OUT_PAUSE_S: Final = 0.2
+"""Seconds between two cards of the count-out (compressed, as the procedure steps); fixed,
+so that the count-out draws nothing from the random sequence and a seed deals the same
+coups with or without it."""
 STEP_PAUSE_S: Final = (0.3, 0.8)
 """Seconds between two procedure steps (compressed, see the module's Decision)."""
 WARNING_MASKS: Final = (0x01, 0x02, 0x04, 0x10)
@@ -98,11 +108,15 @@ class ShoeDealer:
         cut_card_min_remaining: fewest cards below the cut card (cards).
         port: the serial port of the shoe in the config.
         start: the time of the first line, seconds.
+        count_out: the table counts out each shoe closed at the cut card (``[cards]``).
     """
 
     def __init__(self, rng: random.Random, meta: dict[str, Any], decks: int,
                  cut_card_min_remaining: int, port: str = DEFAULT_PORT,
-                 start: float = 0.0) -> None:
+                 start: float = 0.0, count_out: bool = True) -> None:
+        if not count_out:
+            meta = {**meta, "cards": {"count_out": False}}
+        self.count_out_on = count_out
         self.rng = rng
         self.decks = decks
         self.cut_card_min_remaining = cut_card_min_remaining
@@ -135,6 +149,24 @@ class ShoeDealer:
         self.fill_shoe()
         self.wait(STEP_PAUSE_S)
         self.line(f"[Burn]<Card:{self.draw()}>")
+
+    def reload_shoe(self, steps: tuple[str, ...]) -> None:
+        """The shoe closed at the cut card: its count-out (where the table has one), then
+        the procedure after the cut card, ``steps`` (:meth:`load_shoe`)."""
+        if self.count_out_on:
+            self.count_out()
+        self.load_shoe(steps)
+
+    def count_out(self) -> None:
+        """The dealer runs every card left in the closed shoe through the reader, one by
+        one, then ends the count-out (``count_out_done``): the decks are complete."""
+        shoe = self.shoe
+        for card in shoe.cards[len(shoe.drawn):]:
+            self.t += COUNT_OUT_PAUSE_S
+            shoe.drawn.append(card)
+            self.read(card)
+        self.t += COUNT_OUT_PAUSE_S
+        self.dealer("count_out_done")
 
     def fill_shoe(self, cut_card: bool = True) -> SimulatedShoe:
         """A fresh shuffle of the decks into a new shoe, with the cut card placed

@@ -1,32 +1,45 @@
 """The process the kill test SIGKILLs (tests/test_kill.py): a table on a durable journal,
 playing a trace on trace time at a pace set so that it lasts seconds.
 
-``python tests/kill_child.py TRACE JOURNAL CONFIG SECONDS``: starts as the daemon does
-(verify from the last checkpoint, ``startup``, recovery), then goes on with the trace from
-where the journal says the table was, as a real table's inputs go on during an outage: the
-shoe bytes, dealer inputs and bets the journal holds are not sent again, nor the GPIO edges
-up to its last record (so a card table's restart in a coup is told none was dealt
+``python tests/kill_child.py TRACE JOURNAL CONFIG SECONDS [HELD]``: starts as the daemon
+does (verify from the last checkpoint, ``startup``, recovery), then goes on with the trace
+from where the journal says the table was, as a real table's inputs go on during an outage:
+the shoe bytes, dealer inputs and bets the journal holds are not sent again, nor the GPIO
+edges up to its last record (so a card table's restart in a coup is told none was dealt
 meanwhile: ``lost_cards`` []). It prints ``ready`` once recovered, and ends cleanly at the
-end.
+end. With ``HELD`` (``lines`` or ``notes``), it SIGKILLs itself the ``HELD_AFTER``-th time
+an event leaves that kind held for the next commit (``controller.core.held``) while a game
+is open, first printing ``held LINES NOTES SEQ``: the kill falls between a held record and
+its commit.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import time
 from dataclasses import replace
 
-from controller.cli.daemon import start_table
+from controller.cli.daemon.run import start_table
 from controller.cli.main import RUN_ON_S
 from controller.core.clock import VirtualClock
 from controller.core.config import apply_overrides, load_config
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, SerialData
 from controller.core.logs import configure, get_logger
+from controller.core.table import Table
 from controller.store.journal import Journal
 from controller.trace import read_trace
 
 
-def main(trace_path: str, journal_path: str, config_path: str, seconds: float) -> int:
+def _holding(table: Table, kind: str) -> bool:
+    """``kind`` (``lines``, ``notes``) is held while a game is open."""
+    lines, notes = table.held()
+    return (lines if kind == "lines" else notes) > 0 and table.game.open_game() is not None
+
+
+def main(trace_path: str, journal_path: str, config_path: str, seconds: float,
+         held: str = "") -> int:
     configure("error")
     trace = read_trace(trace_path)
     config = apply_overrides(load_config(config_path), trace.meta, trace_path)
@@ -67,8 +80,13 @@ def main(trace_path: str, journal_path: str, config_path: str, seconds: float) -
         table.handle(DealerInput(clock.now(), "lost_cards", {"cards": []}))
     print("ready", flush=True)
     pace = seconds / max(1, len(trace.events))
+    times = int(os.environ.get("HELD_AFTER", "1"))
     for event in events:
         loop.run_events([event])
+        if held and _holding(table, held) and (times := times - 1) == 0:
+            lines, notes = table.held()
+            print("held", lines, notes, journal.last_seq, flush=True)
+            os.kill(os.getpid(), signal.SIGKILL)
         time.sleep(pace)
     loop.run_until_idle(trace.duration + RUN_ON_S)
     table.end_of_input("the trace ended")
@@ -78,4 +96,4 @@ def main(trace_path: str, journal_path: str, config_path: str, seconds: float) -
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])))
+    sys.exit(main(sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), *sys.argv[5:]))

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import io
 import json
+import re
+from collections import Counter
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
@@ -188,6 +190,24 @@ class Deal:
         if burn is not None:
             self.serial(f"[Burn]<Card:{burn}>\r\n")
         return self
+
+    def count_out(self, decks: int = 4) -> Deal:
+        """The count-out of the shoe closed at the cut card (seed 002 Art. 4): every card
+        of the ``decks`` not read since the last ``load`` step (game and burn lines, the
+        dealer's corrections), in deck order, then ``count_out_done``."""
+        seen: Counter[str] = Counter()
+        for obj in self.objects:
+            if obj.get("input") == "procedure_step" and obj.get("step") == "load":
+                seen.clear()
+            elif obj.get("input") == "card":
+                seen[obj["card"]] += 1
+            elif "text" in obj:
+                seen.update(re.findall(r"\[(?:Game|Burn)\]<Card:(\w\w)>", obj["text"]))
+        deck = [rank + suit for suit in "SHDC" for rank in "A23456789TJQK"]
+        rest = [card for card in deck for _ in range(decks - seen[card])]
+        if rest:
+            self.serial("".join(f"[Game]<Card:{card}>\r\n" for card in rest))
+        return self.inp("count_out_done")
 
     def coup(self, bets: tuple[tuple[str, int, int], ...], *cards: str) -> Deal:
         self.inp("open_bets")

@@ -15,7 +15,7 @@ from conftest import REPO, run_replay
 
 from controller.cli import main as cli
 from controller.cli.tablectl import main as tablectl_main
-from controller.games import registry
+from controller.core import registry
 
 COLUMNS = 80
 

@@ -23,13 +23,13 @@ import pytest
 from conftest import run_replay, write_trace
 
 from controller.cli.control import MAX_REQUEST, ControlServer
+from controller.core import registry
 from controller.core.clock import VirtualClock
 from controller.core.config import load_config
+from controller.core.contract import ACCEPTED, Verdict
 from controller.core.events import DealerInput, Event
 from controller.core.loop import EventLoop
 from controller.core.table import Table
-from controller.games import registry
-from controller.games.base import ACCEPTED, Verdict
 from controller.store.journal import Journal
 
 ROULETTE = {"t": 0, "meta": {"table": "roulette"}}

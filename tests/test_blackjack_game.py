@@ -16,11 +16,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.cards.card import full_deck
+from controller.core import registry
 from controller.core.config import load_config
+from controller.core.contract import GameContext, can
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput, SerialData
-from controller.games import registry
-from controller.games.base import GameContext, can
 from controller.games.blackjack.game import DECISIONS
 
 NEW_DECKS = ("show", "turn", "scramble", "shuffle", "cut", "load")

@@ -217,7 +217,8 @@ def test_the_example_pay_tables_say_they_are_an_example() -> None:
 # -- a restart in the middle of a coup -----------------------------------------------------------
 def coup_objects() -> list[dict[str, Any]]:
     """New decks, a burn, box 1's 10 chips: TS 6H against 9C and AD, the AD exposed by
-    mistake (Art. 8: the up card; the 9C the hole card), insurance asked and closed, then
+    mistake (Art. 8: the up card; the 9C the hole card, never shown turned up before the
+    dealer's turn), insurance asked and closed, then
     a hit (2S), a stand, and the dealer's 9C AD (soft 20) stands."""
     objects: list[dict[str, Any]] = [{"t": 0, "meta": {"table": "blackjack_plus", "decks": 6}}]
     steps = [{"input": "procedure_step", "step": s}
@@ -248,20 +249,54 @@ def play_on(journal: Path, objects: list[dict[str, Any]]) -> None:
         loop.run_events(events)
 
 
+def resume(journal: Path, objects: list[dict[str, Any]], half: int) -> list[dict[str, Any]]:
+    """The restart after ``objects[:half]``: the daemon was down with a card that could be
+    due, so play stops for the dealer's lost_cards (none was dealt: ``[]``), then the
+    rest of ``objects``; the journal's records."""
+    lost = {"t": objects[half]["t"] - 0.25, "input": "lost_cards", "cards": []}
+    play_on(journal, [objects[0], lost, *objects[half:]])
+    with Journal(journal, readonly=True) as j:
+        return list(j.records())
+
+
+def as_played(resumed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records of a resumed journal without the restart's own (the recovery, the stop
+    for lost cards and the dealer's answer), ``seq`` aside."""
+    return [{k: v for k, v in r.items() if k != "seq"} for r in resumed
+            if r["type"] != "recovery" and r.get("code") != "restart_input_lost"
+            and r.get("action") != "lost_cards"]
+
+
 def test_a_coup_cut_by_a_restart_resumes_where_it_was(tmp_path: Path) -> None:
     objects = coup_objects()
     whole, cut = tmp_path / "whole.sqlite", tmp_path / "cut.sqlite"
     play_on(whole, objects)
     half = len(objects) - 4  # the close, the hit, its card, the stand to come
     play_on(cut, objects[:half])  # dealt, the second card exposed: the power goes
-    play_on(cut, [objects[0], *objects[half:]])
-    with Journal(cut, readonly=True) as j:
-        resumed = list(j.records())
+    resumed = resume(cut, objects, half)
     (recovery,) = [r for r in resumed if r["type"] == "recovery"]
     assert recovery["mismatch"] is None and recovery["state"] == "insurance"
     with Journal(whole, readonly=True) as j:
         expected = [{k: v for k, v in r.items() if k != "seq"} for r in j.records()]
-    assert [{k: v for k, v in r.items() if k != "seq"} for r in resumed
-            if r["type"] != "recovery"] == expected
+    assert as_played(resumed) == expected
     assert [(r["card"], r["up_card"]) for r in resumed if r["type"] == "card_turned"] == [
-        ("9C", True), ("AD", True), ("9C", False)]
+        ("AD", True), ("9C", False)]
+
+
+def test_a_restart_while_the_up_card_is_not_turned_yet_never_shows_the_first(
+        tmp_path: Path) -> None:
+    # The power goes right after the deal, before the dealer says his second card (AD)
+    # was exposed: the restart journals no turn of the 9C, and the coup goes on as one.
+    objects = coup_objects()
+    whole, cut = tmp_path / "whole.sqlite", tmp_path / "cut.sqlite"
+    play_on(whole, objects)
+    half = len(objects) - 5  # the exposure, the close, the hit, its card, the stand
+    play_on(cut, objects[:half])
+    resumed = resume(cut, objects, half)
+    (recovery,) = [r for r in resumed if r["type"] == "recovery"]
+    assert recovery["mismatch"] is None
+    with Journal(whole, readonly=True) as j:
+        expected = [{k: v for k, v in r.items() if k != "seq"} for r in j.records()]
+    assert as_played(resumed) == expected
+    assert [(r["card"], r["up_card"]) for r in resumed if r["type"] == "card_turned"] == [
+        ("AD", True), ("9C", False)]

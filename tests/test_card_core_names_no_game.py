@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.games import registry
+from controller.core import registry
 
 REPO = Path(__file__).resolve().parents[1]
 GENERIC = sorted([*(REPO / "controller" / "cards").glob("*.py"),

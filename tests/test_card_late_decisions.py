@@ -103,7 +103,15 @@ def test_art_8_a_hit_entered_after_its_card_gets_that_card(tmp_path: Path) -> No
 def test_a_card_a_stand_leaves_without_place_stops_play_for_the_inspector(
         tmp_path: Path) -> None:
     # 9S 4H stands on 13 after a card came out; the dealer's 17 stands: no hand takes it.
-    run = play(tmp_path, bj_one_box().cards("5D").inp("stand", box=1).inp("open_bets"))
+    # The dealer's stand is refused (nothing is settled while the card waits); the
+    # inspector, the layout checked, stands the box: 13 against 17 loses 10.
+    trace = bj_one_box().cards("5D").inp("stand", box=1)
+    trace.inp("stand", box=1, by="inspector")
+    run = play(tmp_path, trace.inp("open_bets"))
+    assert run.codes()[1] == "card_waiting"
+    (stand,) = run.of("decision")
+    assert (stand["action"], stand["by"]) == ("stand", "inspector")
+    assert run.settlements() == [(1, "main", 10, "lose", -10)]
     (stop,) = run.alarms("card_without_place")
     assert stop["stops_play"] is True
     assert "5D" not in [c for _, c in run.dealt()]

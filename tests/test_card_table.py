@@ -127,7 +127,8 @@ def test_art5e_6b_cut_card_with_more_than_half_the_pack_left_is_misplaced(
     # mitad del paquete". Appearing with 105 of 208 cards left (or right after the burn), it
     # was put too high: play stops on that shoe until the inspector clears it (RULES.md §3).
     deal = burn_down_to(ready(), left).serial("[Cut]\r\n").inp("open_bets")  # refused
-    deal.inp("inspector_clear", note="cut card was too high").procedure(ART6, burn="KD")
+    deal.inp("inspector_clear", note="cut card was too high").count_out()
+    deal.procedure(ART6, burn="KD")
     deal.coup((("punto", 1, 10),), "9S", "3H", "TC", "4D")
     run = replay(deal)
     (cut,) = run.of("cut_card")
@@ -159,7 +160,7 @@ def test_cut_card_between_coups_closes_the_shoe_at_once_for_art6(replay: Any,
     if before == "next_coup":
         deal.coup(COUP1_BETS, *COUP1_CARDS)
     deal.serial("[Cut]\r\n").inp("open_bets")  # refused: the procedure comes first
-    deal.procedure(ART6, burn="KD").coup((("punto", 1, 10),), "9S", "3H", "TC", "4D")
+    deal.count_out().procedure(ART6, burn="KD").coup((("punto", 1, 10),), "9S", "3H", "TC", "4D")
     run = replay(deal)
     (cut,) = run.of("cut_card")
     (closed,) = run.of("shoe_closed")
@@ -177,8 +178,8 @@ def test_cut_card_while_bets_are_open_ends_the_shoe_when_that_coup_ends(replay: 
     for kind, box, amount in COUP1_BETS:
         deal.bet(kind, box, amount)
     deal.serial("[Cut]\r\n").inp("no_more_bets").cards(*COUP1_CARDS)
-    deal.inp("open_bets").procedure(ART6, burn="KD").coup((("punto", 1, 10),), "9S", "3H",
-                                                           "TC", "4D")
+    deal.inp("open_bets").count_out().procedure(ART6, burn="KD")
+    deal.coup((("punto", 1, 10),), "9S", "3H", "TC", "4D")
     run = replay(deal)
     assert run.outcomes(1) == {2: "banca", 4: "punto", 5: "punto"}
     (closed,) = run.of("shoe_closed")
@@ -192,7 +193,7 @@ def test_reserve_reached_between_coups_closes_the_shoe_for_art6(replay: Any) -> 
     # Burns between coups enter the 40-card reserve with no cut card (RULES.md §3): play
     # stops; once the inspector clears, the Art. 6 procedure, then a coup.
     deal = burn_down_to(ready(), 39)
-    deal.inp("inspector_clear", note="reshuffle").procedure(ART6, burn="KD")
+    deal.inp("inspector_clear", note="reshuffle").count_out().procedure(ART6, burn="KD")
     deal.coup((("punto", 1, 10),), "9S", "3H", "TC", "4D")
     run = replay(deal)
     assert [a["code"] for a in run.alarms()] == ["cut_card_missing"]
@@ -206,8 +207,8 @@ def test_reserve_reached_between_coups_closes_the_shoe_for_art6(replay: Any) -> 
 def test_cut_card_ends_the_shoe_after_the_coup_then_art6_before_the_next(replay: Any) -> None:
     deal = ready_near_the_cut().coup(COUP1_BETS, *COUP1_CARDS[:5]).serial("[Cut]\r\n")
     deal.cards(*COUP1_CARDS[5:])
-    deal.inp("open_bets")  # refused: the Art. 6 procedure is due
-    deal.procedure(ART6, burn="KD").coup((("punto", 1, 10),), "9S", "3H", "TC", "4D")
+    deal.inp("open_bets")  # refused: the count-out and the Art. 6 procedure are due
+    deal.count_out().procedure(ART6, burn="KD").coup((("punto", 1, 10),), "9S", "3H", "TC", "4D")
     run = replay(deal)
     assert run.outcomes(1) == {2: "banca", 4: "punto", 5: "punto"}  # the coup finished
     (closed,) = run.of("shoe_closed")
@@ -469,8 +470,13 @@ def _after_cut_between_coups() -> Deal:
     (lambda: ready().inp("open_bets"), "bets open, coup 1"),
     (half_coup, "dealing coup 1"),
     (lambda: ready().coup(COUP1_BETS, *COUP1_CARDS), "coup 1 over"),
-    (_after_cut_between_coups, "shoe procedure cut_card due (shoe closed: cut_card)"),
-    (lambda: _after_cut_between_coups().inp("procedure_step", step="shuffle"),
+    (_after_cut_between_coups, "count-out due (shoe closed: cut_card), then count_out_done"),
+    (lambda: _after_cut_between_coups().cards("AS"),  # seed 002 Art. 4: one counted out
+     f"count-out under way: {HALF_PACK - len(COUP1_CARDS) - 1} cards of the shoe not seen "
+     "yet"),
+    (lambda: _after_cut_between_coups().count_out(),
+     "decks counted out complete: the procedure after the cut card due"),
+    (lambda: _after_cut_between_coups().count_out().inp("procedure_step", step="shuffle"),
      "shoe procedure cut_card under way, last step shuffle"),
 ])
 def test_tablectl_status_gives_the_card_table_state(replay: Any, make: Any, state: str) -> None:
@@ -500,7 +506,7 @@ def test_recall_gives_a_coup_from_its_prelude_to_its_result(replay: Any) -> None
     # Coup 1, the cut card, seed 002 Art. 6, coup 2: the procedure and coup 2's open_bets
     # belong to coup 2 (its prelude), not to the end of coup 1.
     deal = ready_near_the_cut().coup(COUP1_BETS, *COUP1_CARDS).serial("[Cut]\r\n")
-    deal.procedure(ART6, burn="KD")
+    deal.count_out().procedure(ART6, burn="KD")
     run = replay(deal.coup((("punto", 1, 10),), "9S", "3H", "TC", "4D"))
     out = io.StringIO()
     with redirect_stdout(out):

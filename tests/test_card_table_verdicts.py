@@ -9,10 +9,10 @@ from typing import Any
 
 from controller.core.clock import VirtualClock
 from controller.core.config import load_config
+from controller.core.contract import Verdict
 from controller.core.events import BetPlaced, DealerInput, Event, SerialData
 from controller.core.loop import EventLoop
 from controller.core.table import Table
-from controller.games.base import Verdict
 from controller.store.journal import Journal
 
 ART5 = ("show", "turn", "scramble", "shuffle", "cut", "load")  # seed 002 Art. 5 a-f

@@ -10,8 +10,8 @@ import pytest
 
 from controller.cli import tablectl
 from controller.cli.main import build_parser
+from controller.core import registry
 from controller.core.config import DEFAULT_CONFIG, apply_overrides, load_config
-from controller.games import registry
 
 
 def _commands(parser: argparse.ArgumentParser, name: str,

@@ -16,11 +16,11 @@ from conftest import write_trace
 from controller.cli import main as cli
 from controller.core.clock import VirtualClock
 from controller.core.config import load_config
+from controller.core.contract import Verdict
 from controller.core.errors import JournalWriteError
 from controller.core.events import DealerInput
 from controller.core.loop import EventLoop
 from controller.core.table import Table
-from controller.games.base import Verdict
 from controller.store.journal import Journal
 
 

@@ -10,9 +10,9 @@ import pytest
 from conftest import REPO
 from mini_baccarat_helpers import MINI, write_mini
 
+from controller.core import registry
 from controller.core.config import load_config
 from controller.core.errors import ConfigError
-from controller.games import registry
 from controller.games.roulette.config import RouletteConfig
 
 DEFAULT = (REPO / "controller/data/default.toml").read_text()
@@ -294,3 +294,42 @@ def test_mini_baccarat_simulator_supplies_the_shoe_without_a_shoe_port(tmp_path:
 
 def test_a_roulette_table_needs_no_shoe_port() -> None:
     assert load_config().serial == {}
+
+
+# -- [cards]: the card core's settings (the count-out, seed 002 Art. 4) ----------------------
+BLACKJACK = (REPO / "controller/data/blackjack-plus-sim.toml").read_text()
+
+
+def test_cards_count_out_is_on_unless_the_config_turns_it_off(tmp_path: Path) -> None:
+    assert load_config("embedded:blackjack-plus-sim.toml").cards.count_out is True
+    path = tmp_path / "bj.toml"
+    path.write_text(BLACKJACK + "\n[cards]\ncount_out = false\n")
+    assert load_config(str(path)).cards.count_out is False
+
+
+@pytest.mark.parametrize(("extra", "field", "words"), [
+    ("[cards]\ncount_out = \"no\"\n", "cards.count_out", "expected true or false"),
+    ("[cards]\ncount = false\n", "cards.count", "unknown key"),
+])
+def test_a_bad_cards_setting_names_its_line(tmp_path: Path, extra: str, field: str,
+                                            words: str) -> None:
+    path = tmp_path / "bj.toml"
+    text = BLACKJACK + "\n" + extra
+    path.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        load_config(str(path))
+    assert err.value.field == field and words in str(err.value)
+    assert err.value.line == len(text.splitlines())
+
+
+@pytest.mark.parametrize("config", ["default.toml", "draw-poker-sim.toml"])
+def test_a_table_without_a_cut_card_shoe_refuses_cards(tmp_path: Path, config: str) -> None:
+    # A roulette deals no cards; a draw-poker deck is gathered before every hand (seed 003
+    # num. 2) and has no cut card to close a shoe at: nothing to count out.
+    text = (REPO / "controller/data" / config).read_text() + "\n[cards]\ncount_out = true\n"
+    path = tmp_path / "table.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        load_config(str(path))
+    assert err.value.field == "cards" and "remove [cards]" in str(err.value)
+    assert err.value.line == len(text.splitlines()) - 1

@@ -13,8 +13,8 @@ import pytest
 
 from controller.cli.control import ControlError, ControlServer, request
 from controller.cli.tablectl import main as tablectl_main
+from controller.core.contract import ACCEPTED, Verdict
 from controller.core.events import BetPlaced, DealerInput, Event
-from controller.games.base import ACCEPTED, Verdict
 
 
 class Posted(list[Event]):
@@ -268,7 +268,7 @@ def test_a_failed_second_server_leaves_the_first_ones_socket(
 
 def test_a_second_daemon_on_one_journal_stops_before_writing(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from controller.cli.daemon import _lock_journal
+    from controller.cli.daemon.lock import lock_journal as _lock_journal
     from controller.cli.main import main as controller_main
     from controller.store.journal import Journal
 

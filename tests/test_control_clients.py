@@ -19,8 +19,8 @@ import pytest
 
 from controller.cli import control
 from controller.cli.control import ControlServer, request
+from controller.core.contract import ACCEPTED
 from controller.core.events import DealerInput, Event
-from controller.games.base import ACCEPTED
 
 SLOW_DEADLINE_S = 0.5  # the request deadline in these tests (2 s in the daemon)
 

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from controller.core import registry
 from controller.core.clock import VirtualClock
 from controller.core.config import load_config
+from controller.core.contract import Verdict
 from controller.core.events import DealerInput, Event, SerialData
-from controller.games import registry
-from controller.games.base import Verdict
 from controller.store.journal import Journal
 from sim.daemon import SimulatedTable, SimulatorResume, TableState
 

@@ -18,8 +18,8 @@ import pytest
 
 from controller.cards.masking import LiveMask
 from controller.cli.tablectl import main as tablectl_main
+from controller.core import registry
 from controller.core.config import load_config
-from controller.games import registry
 from display.pitstats import PitStats
 from tests.display_helpers import REPO, records, simulated_journal
 

@@ -118,7 +118,7 @@ def test_display_unit_exposure_is_at_most_2_5() -> None:
 def test_the_display_names_no_game_and_the_controller_imports_it_not() -> None:
     """Each game's view is its package's display.py: the display's own files name none,
     and the controller, the drivers and the simulators never import the display."""
-    from controller.games import registry
+    from controller.core import registry
 
     for path in sorted((REPO / "display").rglob("*")):
         if path.suffix not in (".py", ".js", ".css"):

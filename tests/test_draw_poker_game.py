@@ -20,8 +20,8 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from controller.cards.card import Card, full_deck
+from controller.core.contract import can
 from controller.core.events import BetPlaced, DealerInput
-from controller.games.base import can
 from controller.games.draw_poker.game import DrawPoker
 
 

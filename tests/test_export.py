@@ -242,6 +242,33 @@ def test_a_pot_luck_coup_after_new_decks_exports_the_pool_as_it_stood(tmp_path: 
     assert want and verdict(again.records, kinds, "coup", 1) == want
 
 
+def test_a_coup_of_a_table_without_the_count_out_exports_that_setting(tmp_path: Path) -> None:
+    """``[cards] count_out = false`` (the reader cannot take the cards back, hardware.md
+    §4): a coup after a shoe closed at the cut card is exported with that setting in its
+    meta, so that a replay without the config goes on to the Art. 6 procedure as the table
+    did, instead of waiting for a count-out."""
+    config = tmp_path / "bj.toml"
+    config.write_text((REPO / "config/blackjack-plus-sim.toml").read_text()
+                      + "\n[cards]\ncount_out = false\n")
+    deal = two_card_deal([("AS", "KD")], ("9H", "8C"))
+    trace = Trace(table="blackjack_plus", decks=6).burn_until(158).inp("open_bets")
+    trace.bet("main", 1, 10).inp("no_more_bets").cards(*deal[:2]).line("[Cut]")
+    trace.cards(*deal[2:]).procedure(("shuffle", "cut", "load"), burn="KD")
+    trace.coup((("main", 1, 10),), *deal)
+    res = run_replay(write_trace(tmp_path / "bj.jsonl", trace.events),
+                     tmp_path / "journal.sqlite", "--config", str(config))
+    assert res.rc == 0 and not res.of("count_out")
+    out = tmp_path / "coup-2.jsonl"
+    assert ctl("--config", str(config), "--journal", str(res.journal), "export",
+               "--evidence", "2", "--out", str(out))[0] == 0
+    assert json.loads(out.read_text().splitlines()[0])["meta"]["cards"] == {
+        "count_out": False}
+    again = run_replay(out, tmp_path / "again.sqlite")
+    assert again.rc == 0 and not again.of("alarm")
+    want = verdict(res.records, ("coup_result",), "coup", 2)
+    assert want and verdict(again.records, ("coup_result",), "coup", 2) == want
+
+
 def test_no_such_game_is_one_clear_error(roulette: tuple[Path, list[dict[str, Any]]],
                                          capsys: pytest.CaptureFixture[str]) -> None:
     # README: exit 1 for a game not in the journal (2 is bad usage), as recall.

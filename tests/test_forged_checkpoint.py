@@ -26,7 +26,7 @@ import pytest
 from conftest import nothing_dealt_while_down, one_spin
 
 from controller.cli import main as cli
-from controller.cli.daemon import start_table
+from controller.cli.daemon.run import start_table
 from controller.cli.main import RUN_ON_S
 from controller.cli.tablectl import main as tablectl
 from controller.core.clock import VirtualClock

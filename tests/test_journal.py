@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from controller.core.errors import JournalError
+from controller.core.registry import any_schema
 from controller.store.journal import Journal
-from controller.store.records import any_schema
 from controller.store.verify import check_full
 
 N = 8

@@ -1,5 +1,5 @@
 """A journal that cannot be written (issue 11): a full disk refuses new games with an
-alarm and keeps what the journal has (controller/core/journal_guard.py).
+alarm and keeps what the journal has (controller/cli/daemon/journal_guard.py).
 
 The full disk is injected two ways: a journal whose writes fail as SQLite's do on a full
 disk (in this process, on trace time), and a real daemon whose files may not grow past a
@@ -21,11 +21,11 @@ from typing import Any
 import pytest
 
 from controller.cli.compose import compose
+from controller.cli.daemon.journal_guard import RETRY_S, JournalGuard
 from controller.core.clock import VirtualClock
 from controller.core.config import load_config
 from controller.core.errors import JournalWriteError
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, SerialData
-from controller.core.journal_guard import RETRY_S, JournalGuard
 from controller.store.journal import Journal
 
 REPO = Path(__file__).resolve().parents[1]

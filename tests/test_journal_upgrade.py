@@ -12,8 +12,8 @@ from pathlib import Path
 
 from conftest import REPO, run_replay, write_trace
 
+from controller.core.registry import any_schema
 from controller.store.journal import FORMAT, Journal
-from controller.store.records import any_schema
 from controller.store.verify import check_full
 
 FIXTURES = REPO / "tests" / "fixtures"

@@ -31,8 +31,8 @@ import pytest
 from conftest import REPO
 
 from controller.cli import main as cli
+from controller.core.registry import any_schema
 from controller.store.journal import Journal
-from controller.store.records import any_schema
 from controller.store.verify import check_full
 
 CHAINS = 5  # journals a table

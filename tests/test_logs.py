@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from controller.core import registry
 from controller.core.clock import VirtualClock
 from controller.core.config import load_config
 from controller.core.logs import ConsoleLines, configure, get_logger
@@ -35,7 +36,12 @@ def said(text: str) -> str:
 def line(event: str, **fields: Any) -> str:
     """One record as the console shows it (at info, as the table logs it)."""
     fields.setdefault("timestamp", NOON_UTC)
-    return ConsoleLines()(None, "info", {"event": event, "level": "info", **fields})
+    return ConsoleLines(words=WORDS)(None, "info", {"event": event, "level": "info",
+                                                  **fields})
+
+
+# The games' own words come with them (GameSpec.log_words), as the daemon configures them.
+WORDS = {**registry.spec("mini_baccarat").log_words, **registry.spec("roulette").log_words}
 
 
 COMMON = {
@@ -194,12 +200,13 @@ def test_a_stream_journald_does_not_name_gets_no_prefix(tmp_path: Path,
 # -- accepted bets reach the log -------------------------------------------------------
 def logged(config: str, events: list[Any], tmp_path: Path) -> str:
     out = io.StringIO()
-    configure("info", "console", stream=out)
+    loaded = load_config(config)
+    configure("info", "console", stream=out, words=loaded.spec.log_words)  # as the daemon
     try:
         with Journal(tmp_path / "j.sqlite", durable=False) as journal:
             clock = VirtualClock()
             loop = EventLoop(clock, lambda e: None)
-            table = Table(load_config(config), journal, loop.call_at, clock.now, None)
+            table = Table(loaded, journal, loop.call_at, clock.now, None)
             loop.handler = table.handle
             loop.run_events(events)
     finally:

@@ -1,6 +1,6 @@
 """The Mini-Bacará game's own mechanics that no article of seed 000 states: a misread card
 waits for the dealer's correction (CONTRACT §4), and a record the journal refused changes
-nothing (base.py, Durability). The articles' tests are in
+nothing (controller/core/contract.py, Durability). The articles' tests are in
 tests/articles/test_seed_000_mini_baccarat*.py.
 """
 
@@ -35,7 +35,8 @@ def test_misread_waits_for_the_dealer_correction_entered_by_hand() -> None:
 
 
 def test_a_journal_failure_leaves_the_card_slot_as_it_was() -> None:
-    # base.py, Durability: the game acts only on a record the journal accepted.
+    # controller/core/contract.py, Durability: the game acts only on a record the
+    # journal accepted.
     failing = {"card": False}
     records: list[str] = []
 

@@ -24,10 +24,10 @@ from mini_baccarat_helpers import ART5, Deal, Run, ready, replay_deal
 
 from controller.core.clock import VirtualClock
 from controller.core.config import load_config
+from controller.core.contract import Verdict
 from controller.core.events import BetPlaced, DealerInput, SerialData
 from controller.core.loop import EventLoop
 from controller.core.table import Table
-from controller.games.base import Verdict
 from controller.store.journal import Journal
 
 # The first coup of ../shared/traces/mini-baccarat-two-coups.jsonl: its bets and its nine

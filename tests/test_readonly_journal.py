@@ -72,7 +72,7 @@ IMPORT_ALL = ("import importlib, pkgutil, controller\n"
               "for m in pkgutil.walk_packages(controller.__path__, 'controller.'):\n"
               "    if not m.name.endswith('.__main__'):\n"
               "        importlib.import_module(m.name)\n"
-              "from controller.games import registry; registry.games()\n")
+              "from controller.core import registry; registry.games()\n")
 
 
 def read_as_group_member(journal: Path, *argv: str) -> subprocess.CompletedProcess[str]:

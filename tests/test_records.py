@@ -17,6 +17,7 @@ from controller.cli.tablectl.verify import journal_schema
 from controller.core.clock import VirtualClock
 from controller.core.config import load_config
 from controller.core.loop import EventLoop
+from controller.core.registry import any_schema, schema
 from controller.core.table import Table
 from controller.store.journal import Journal
 from controller.store.records import (
@@ -24,11 +25,9 @@ from controller.store.records import (
     Absent,
     RecordError,
     _merge,
-    any_schema,
     check,
     extends,
     record,
-    schema,
 )
 from controller.store.shared import RECORDS as SHARED_RECORDS
 from controller.store.verify import check_full

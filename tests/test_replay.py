@@ -12,7 +12,10 @@ The clock starts when the player does: a spin that starts 0.1 s into the trace
 
 On a loaded machine the player falls behind (issue 16): it then says so (a
 ``player_late`` alarm, its worst lateness on stderr, exit 5) and the run is no comparison;
-even then no verdict may be wrong: each spin concludes as in virtual time, or is held.
+even then no verdict may be wrong: each spin concludes as in virtual time, or is held (a
+spin the trace does not have, too). A late run is made again, up to ``ATTEMPTS`` runs, so
+that the comparison is made whenever the machine lets the player keep time; every run is
+checked.
 """
 
 from __future__ import annotations
@@ -77,17 +80,32 @@ def traces(tmp_path_factory: pytest.TempPathFactory, simulated: Path) -> dict[st
     }
 
 
+ATTEMPTS = 3
+"""Realtime runs of a trace at most: a run the player drove late is no comparison, and a
+loaded machine makes many late; another run may be on time."""
+
+
 @pytest.fixture(scope="module")
 def realtime(tmp_path_factory: pytest.TempPathFactory, traces: dict[str, Path]
-             ) -> dict[str, subprocess.CompletedProcess[str]]:
+             ) -> dict[str, list[subprocess.CompletedProcess[str]]]:
     """The traces replayed in real time, one after the other: a second process starting up
     next to a running one can delay it past the realtime mode's 50 ms grace (its timers
-    fire 0.05 × speed clock seconds late) on a loaded 2-core machine."""
+    fire 0.05 × speed clock seconds late) on a loaded 2-core machine. A run that exits
+    late (``EXIT_LATE``) is made again, up to ``ATTEMPTS`` runs in all; each is kept."""
     tmp = tmp_path_factory.mktemp("realtime")
-    return {name: subprocess.run(
-        [sys.executable, "-m", "controller.cli.main", "replay", str(trace), "--realtime",
-         "--speed", SPEED, "--journal", str(tmp / f"{name}.sqlite")],
-        cwd=REPO, capture_output=True, text=True, timeout=60) for name, trace in traces.items()}
+    runs: dict[str, list[subprocess.CompletedProcess[str]]] = {}
+    for name, trace in traces.items():
+        runs[name] = []
+        while len(runs[name]) < ATTEMPTS and (
+                not runs[name] or runs[name][-1].returncode == EXIT_LATE):
+            journal = tmp / f"{name}-{len(runs[name])}.sqlite"
+            # No timed assertion: the bound only stops a run that hangs (19 s of wall time
+            # at the speed, and a slow start on a loaded machine).
+            runs[name].append(subprocess.run(
+                [sys.executable, "-m", "controller.cli.main", "replay", str(trace),
+                 "--realtime", "--speed", SPEED, "--journal", str(journal)],
+                cwd=REPO, capture_output=True, text=True, timeout=180))
+    return runs
 
 
 @pytest.fixture(scope="module")
@@ -105,27 +123,28 @@ def records_of(proc: subprocess.CompletedProcess[str]) -> list[dict[str, Any]]:
     "simulated", "example",
     "early", "cut",
 ])
-def test_realtime_gives_the_same_results(name: str, virtual: dict[str, Replay],
-                                         realtime: dict[str, subprocess.CompletedProcess[str]]
-                                         ) -> None:
-    proc = realtime[name]
+def test_realtime_gives_the_same_results(
+        name: str, virtual: dict[str, Replay],
+        realtime: dict[str, list[subprocess.CompletedProcess[str]]]) -> None:
     assert virtual[name].rc == 0
-    got, want = records_of(proc), virtual[name].records
+    want = virtual[name].records
     assert outcomes(want), "the trace must conclude spins"
-    assert [r["seq"] for r in got] == list(range(1, len(got) + 1))
-    assert "player: worst lateness" in proc.stderr
-    if proc.returncode == EXIT_LATE:
-        # The stimulus was late: no comparison, and no wrong verdict either.
-        assert [a for a in got if a.get("code") == "player_late"], proc.stderr
-        assert "over the bound" in proc.stderr
-        truth = {o[1]: o for o in outcomes(want)}
-        for o in outcomes(got):
-            assert o == truth[o[1]] or o[0] == "spin_held", (o, truth[o[1]])
-        assert set(settlements(got)) <= set(settlements(want))
-        return
-    assert proc.returncode == 0, proc.stderr
-    assert outcomes(got) == outcomes(want)
-    assert settlements(got) == settlements(want)
+    for proc in realtime[name]:
+        got = records_of(proc)
+        assert [r["seq"] for r in got] == list(range(1, len(got) + 1))
+        assert "player: worst lateness" in proc.stderr
+        if proc.returncode == EXIT_LATE:
+            # The stimulus was late: no comparison, and no wrong verdict either.
+            assert [a for a in got if a.get("code") == "player_late"], proc.stderr
+            assert "over the bound" in proc.stderr
+            truth = {o[1]: o for o in outcomes(want)}
+            for o in outcomes(got):
+                assert o[0] == "spin_held" or o == truth.get(o[1]), (o, truth.get(o[1]))
+            assert set(settlements(got)) <= set(settlements(want))
+            continue
+        assert proc.returncode == 0, proc.stderr
+        assert outcomes(got) == outcomes(want)
+        assert settlements(got) == settlements(want)
 
 
 def test_a_verdict_due_after_the_last_line_is_reached_in_both_modes(
@@ -207,4 +226,4 @@ def test_realtime_under_load_never_gives_a_wrong_verdict(
     for r in got:
         if r["type"] == "spin_result":
             assert all("angle_error_deg" in p for p in r["pocket_readings"]
-                       if p["index"] is not None)
+                       if p.get("index") is not None)

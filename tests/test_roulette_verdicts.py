@@ -18,11 +18,11 @@ from conftest import REAL_LAPS, one_spin
 
 from controller.core.clock import VirtualClock
 from controller.core.config import load_config
+from controller.core.contract import can
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge
 from controller.core.loop import EventLoop
 from controller.core.table import Table
-from controller.games.base import can
 from controller.store.journal import Journal
 from controller.trace import trace_from_objects
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import one_spin
 
-from controller.cli.daemon import start_table
+from controller.cli.daemon.run import start_table
 from controller.cli.main import RUN_ON_S
 from controller.cli.tablectl import main as tablectl
 from controller.core.clock import VirtualClock

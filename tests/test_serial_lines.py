@@ -14,12 +14,14 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import ReplayFn, run_replay
 from mini_baccarat_helpers import Deal, ready, replay_deal
 from wheel_lines import SERIAL_CONFIG, WheelScript, status_text
 
 from controller.cli import main as cli
 from controller.cli.tablectl import main as tablectl
+from controller.core.held import batch_of_lines, lines_of
 from controller.core.serial_lines import LineHold
 
 BETS = (("banca", 2, 10), ("punto", 4, 50), ("banca", 5, 20))
@@ -117,7 +119,8 @@ def test_a_batch_of_wheel_lines_exports_every_line_at_its_time(tmp_path: Path) -
     res = run_replay(trace, tmp_path / "journal.sqlite")
     assert res.rc == 0
     batched = [r for r in res.of("serial") if "lines" in r]
-    assert batched and any(size == 0 for r in batched for _, size in r["lines"])
+    # A repeat is its time alone: no "+size" after it.
+    assert batched and any("+" not in entry for r in batched for entry in r["lines"].split())
     out = tmp_path / "spin-2.jsonl"
     with contextlib.redirect_stdout(io.StringIO()):
         assert tablectl(["--journal", str(res.journal), "export", "--evidence", "2",
@@ -151,3 +154,16 @@ def test_verify_full_names_a_tampered_batch_of_wheel_lines(tmp_path: Path) -> No
         rc = tablectl(["--journal", str(res.journal), "verify", "--full"])
     assert rc == 1
     assert out.getvalue().splitlines()[0].startswith(f"BROKEN: record {seq}")
+
+
+def test_a_batch_of_lines_reads_the_same_in_its_compact_and_its_old_form() -> None:
+    # Issue 20: a batch's line times are one string (µs after the line before, "+size"
+    # for a new text); a journal written before has [[µs after since, size], ...].
+    lines = [(10.0, "*X;2\r"), (10.5, "*X;2\r"), (11.000001, "*X;3\r"), (11.5, "*X;3\r")]
+    batch = batch_of_lines(lines)
+    assert batch["lines"] == "0+5 500000 500001+5 499999"
+    assert batch["text"] == "*X;2\r*X;3\r"
+    old = {**batch, "lines": [[0, 5], [500000, 0], [1000001, 5], [1500000, 0]]}
+    assert lines_of(batch) == lines_of(old) == lines
+    with pytest.raises(ValueError, match="runs past"):
+        lines_of({**batch, "lines": "0+5 1+9"})

@@ -48,7 +48,8 @@ def test_every_bare_number_line_must_agree_with_state_5(replay: ReplayFn) -> Non
     # 17, then 23, then state 5 with 23: the wheel said two numbers for one ball.
     ws = played().line("17").line("23").status(5, 2, number="23")
     rec = held_only(run(replay, ws))
-    assert rec["candidate"] == "23" and "'17'" in rec["details"]["wheel_number"]
+    assert rec["candidates"] == ["17", "23"] and "'17'" in rec["details"]["wheel_number"]
+    assert rec["candidate"] is None  # the lines disagree: no one number to point to
 
 
 @pytest.mark.parametrize("text", ["37", "07", " 17", "1 7", "x7"])
@@ -102,7 +103,8 @@ def test_a_flag_raised_after_state_5_is_an_alarm_naming_the_spin(replay: ReplayF
 
 
 def test_a_bare_number_after_state_5_that_disagrees_is_an_alarm(replay: ReplayFn) -> None:
-    res = run(replay, played().status(5, 1, number="23").line("17").status(1, 1, game=95))
+    # Two state-5 lines conclude it (no bare line before them); the bare line comes after.
+    res = run(replay, played().status(5, 2, number="23").line("17").status(1, 1, game=95))
     assert res.outcome()["number"] == "23"
     [msg] = contradictions(res)
     assert "spin 1" in msg and "17" in msg

@@ -19,8 +19,8 @@ from controller.cards.shoe_lines import (
     ShoeLine,
     UnknownLine,
 )
+from controller.cards.shoe_reference import MAX_LINE_BYTES, ReferenceShoeCodec
 from controller.protocols import make_codec
-from controller.protocols.shoe_reference import MAX_LINE_BYTES, ReferenceShoeCodec
 
 
 def decode(data: bytes) -> list[ShoeLine]:

@@ -260,3 +260,20 @@ def test_damaged_shoe_line_while_a_card_is_due_stops_play_for_lost_cards(
                            ("box 2", "KC", False), ("banca", "4D", False)]
     # Box 1 9S TD = 9 beats the Banca's 3H 4D = 7; box 2's 5H KC = 5 loses to it.
     assert run.outcomes() == {1: "punto", 2: "banca"}
+
+def test_an_outage_in_the_count_out_starts_it_again_never_a_false_shortfall(
+        tmp_path: Path) -> None:
+    # Seed 002 Art. 4 (the count-out, controller/cards/count_out.py): cards that passed
+    # while the port was down were never read; the dealer runs the count-out again.
+    deck = [str(c) for c in full_deck()]
+    shoe = Shoe().ready()
+    shoe.send("".join(f"[Burn]<Card:{c}>\r\n" for c in deck if c != "2C")
+               + "".join(f"[Burn]<Card:{c}>\r\n" for c in deck))  # 2 of each card seen
+    shoe.send("[Cut]\r\n")  # between coups, with half the pack left: the shoe closes at once
+    left = deck * 2  # the other two copies of each card
+    shoe.cards(*left[:30]).unplugged()  # 10 more passed unread meanwhile
+    shoe.cards(*left).inp("count_out_done")  # all again, from the first
+    records = shoe.run(tmp_path)
+    assert records.alarms() == ["shoe_disconnected", "count_out_restarted"]
+    (counted,) = records.of("count_out")
+    assert counted["missing"] == [] and counted["cards"] == len(left) == 104

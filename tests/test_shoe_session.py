@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -407,3 +408,94 @@ def test_reader_reports_are_non_stopping_alarms(
     assert alarm["code"] == code and alarm["stops_play"] is False and alarm["message"]
     assert extra.items() <= alarm.items()
     assert not shoe.play_stopped and shoe.feed(1.1, game(AS)) == AS
+
+
+# --- the count-out (seed 002 Art. 4: the decks checked complete) ----------------------------
+
+
+def counting_session(decks: int = 1) -> tuple[ShoeSession, Journal, list[Card]]:
+    """A shoe with the count-out, burnt to half its pack and closed at the cut card; the
+    cards left in it, in deck order."""
+    journal = Journal()
+    shoe = ShoeSession(journal, replace(shoe_rules(decks, 20), count_out=True))
+    for step in ART5:
+        shoe.procedure_step(0.0, step)
+    order = full_deck() * decks
+    for card in order[: len(order) // 2]:
+        shoe.feed(0.1, burn(card))
+    shoe.feed(0.2, CutCardLine())
+    assert shoe.close_if_ending(0.3) and shoe.counting_out
+    return shoe, journal, order[len(order) // 2:]
+
+
+def test_a_restart_in_the_count_out_goes_on_from_the_shoe_s_close() -> None:
+    shoe, _, left = counting_session(2)
+    state = shoe.checkpoint()
+    assert state is not None and state["count_out"] == {"cards": 0}
+    shoe.feed(1.0, game(left[0]))
+    assert shoe.checkpoint() is None  # under way: the restart replays it from the close
+    again = ShoeSession(Journal(), replace(shoe_rules(2, 20), count_out=True))
+    again.restore(state)
+    with pytest.raises(RuleViolation) as refused:
+        again.verify_procedure_step("shuffle")
+    assert refused.value.code == "count_out_due"
+    for card in left:
+        again.feed(2.0, game(card))
+    assert again.count_out_done(3.0)["missing"] == []
+    assert again.procedure == CUT_CARD and again.verify_procedure_step("shuffle") >= 0
+
+
+def test_input_lost_in_the_count_out_starts_it_again_from_the_close() -> None:
+    # Cards that passed while the port was down are never guessed: the dealer runs the
+    # count-out's cards again, and each counts once.
+    shoe, journal, left = counting_session()
+    for card in left[:5]:
+        shoe.feed(1.0, game(card))
+    shoe.feed(1.1, MisreadLine())
+    shoe.count_out_lost(2.0, "port 'shoe' was down")
+    (alarm,) = journal.of("alarm")
+    assert alarm["code"] == "count_out_restarted" and "port 'shoe' was down" in alarm["message"]
+    for card in left:
+        shoe.feed(3.0, game(card))
+    done = shoe.count_out_done(4.0)
+    assert done["missing"] == [] and done["cards"] == len(left) and done["seen"] == 52
+    assert journal.alarm_codes() == ["count_out_restarted"]
+
+
+def test_a_checkpoint_of_short_decks_keeps_new_decks_due() -> None:
+    shoe, _, left = counting_session()
+    for card in left[1:]:
+        shoe.feed(1.0, game(card))
+    assert shoe.count_out_done(2.0)["missing"] == [str(left[0])]
+    state = shoe.checkpoint()
+    assert state is not None and state["short"] == [str(left[0])]
+    again = ShoeSession(Journal(), replace(shoe_rules(1, 20), count_out=True))
+    again.restore(state)
+    assert again.decks_short == [str(left[0])]
+    with pytest.raises(RuleViolation) as refused:
+        again.verify_new_game()
+    assert refused.value.code == "shoe_not_ready" and str(left[0]) in refused.value.message
+    again.change_decks(3.0, "short")
+    assert again.decks_short == [] and again.verify_procedure_step("show") == 0
+
+
+def test_a_checkpoint_of_before_the_count_out_has_none_due() -> None:
+    shoe, _, _ = counting_session()
+    state = shoe.checkpoint()
+    assert state is not None
+    old = {k: v for k, v in state.items() if k != "count_out"}  # a journal of before
+    again = ShoeSession(Journal(), replace(shoe_rules(1, 20), count_out=True))
+    again.restore(old)
+    assert not again.counting_out and again.verify_procedure_step("shuffle") >= 0
+
+
+def test_part_of_a_card_line_in_the_count_out_waits_for_the_dealer_s_card() -> None:
+    shoe, _, left = counting_session()
+    for card in left[1:]:
+        shoe.feed(1.0, game(card))
+    shoe.feed(1.1, UnknownLine("rd:5H>", may_be_card=True))  # its head lost: a card unread
+    with pytest.raises(RuleViolation) as refused:
+        shoe.verify_count_out_done()
+    assert refused.value.code == "awaiting_correction"
+    shoe.manual_card(1.2, left[0])
+    assert shoe.count_out_done(2.0)["missing"] == []

@@ -189,8 +189,8 @@ def test_a_page_folds_each_new_result_into_the_same_figures(journal: Path) -> No
 
 
 def test_the_daemons_status_line_names_the_dealer() -> None:
-    from controller.core.health import StatusLine
-    from controller.games import registry
+    from controller.cli.daemon.health import StatusLine
+    from controller.core import registry
 
     line = StatusLine("roulette-1", registry.spec("roulette"), lambda: "bets_open", None,
                       dealer="Ana")

@@ -19,7 +19,7 @@ from conftest import run_replay
 
 from controller.cli import main as cli
 from controller.cli.tablectl import main as tablectl_main
-from controller.games import registry
+from controller.core import registry
 
 
 def test_verify_passes_on_an_untouched_journal(example_journal: Path,

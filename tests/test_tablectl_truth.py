@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli.daemon import _lock_journal
-from controller.cli.daemon_lock import Owner, lock_path, mark_stopped, write_owner
+from controller.cli.daemon.lock import Owner, lock_path, mark_stopped, write_owner
+from controller.cli.daemon.lock import lock_journal as _lock_journal
 from controller.cli.main import main as cli_main
 from controller.cli.tablectl import main as tablectl_main
 from controller.store.journal import Journal

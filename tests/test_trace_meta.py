@@ -18,7 +18,7 @@ import pytest
 from conftest import REPO, run_replay, write_trace
 
 from controller.cli import main as cli
-from controller.games import registry
+from controller.core import registry
 
 CONFIG = REPO / "config"
 STATUS = "*X;2;100;  ;0;120;0\r"  # an automated wheel's idle status line (hardware.md §2b)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -22,10 +22,10 @@ from controller.cli.main import main as controller_main
 from controller.cli.tablectl import main as tablectl_main
 from controller.cli.tablectl.recall import line
 from controller.cli.tablectl.sensors import frame
+from controller.core import registry
+from controller.core.contract import ACCEPTED
 from controller.core.events import BetPlaced, DealerInput, Event, PortStatus, SerialData
 from controller.core.logs import ConsoleLines
-from controller.games import registry
-from controller.games.base import ACCEPTED
 
 REPO = Path(__file__).resolve().parents[1]
 CONFIGS = sorted((REPO / "config").glob("*.toml"))
@@ -150,6 +150,32 @@ def test_shared_code_branches_on_no_games_name(path: Path) -> None:
     assert not found, f"{path.name} names a game in its code: {found}"
 
 
+def game_record_types() -> set[str]:
+    """The record types only a game declares: not a shared one nor the card core's, and
+    not a word every trace has (roulette's accepted bet is a ``bet`` record, as a trace's
+    bet line is a ``bet``)."""
+    from controller.cards.records import CARD_RECORDS
+    from controller.store.records import RecordSpec
+    from controller.store.shared import RECORDS
+    from controller.trace import _EVENT_KEYS
+
+    def names(classes: Iterable[type]) -> set[str]:
+        return {cls.SPEC.name for cls in classes if isinstance(cls.SPEC, RecordSpec)}
+
+    games = {name for spec in registry.games().values() for name in names(spec.records)}
+    return games - names((*RECORDS, *CARD_RECORDS)) - set(_EVENT_KEYS)
+
+
+@pytest.mark.parametrize("path", SHARED, ids=lambda p: str(p.relative_to(REPO)))
+def test_shared_code_names_no_record_type_a_game_declares(path: Path) -> None:
+    """A game's records are said, recalled and shown by the game (issue 22 item 2): a
+    shared module that names one is a module a new game would have to change."""
+    types = game_record_types()
+    assert {"spin_result", "coup_result", "hand_result"} <= types  # the test reads them
+    found = [f"line {n}: {text!r}" for n, text in string_constants(path) if text in types]
+    assert not found, f"{path.name} names a game's record type in its code: {found}"
+
+
 def test_simulate_help_and_its_wheel_refusal_come_from_the_games_specs(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
@@ -199,8 +225,9 @@ def test_a_gpio_spin_says_each_reading_and_reason_in_words() -> None:
 
 
 def test_the_log_line_of_a_serial_spin_says_what_was_measured_only() -> None:
-    shown = ConsoleLines()(None, "info", {"event": "spin_result", **SERIAL_SPIN,
-                                          "level": "info", "timestamp": 0.0})
+    shown = ConsoleLines(words=registry.spec("roulette").log_words)(
+        None, "info", {"event": "spin_result", **SERIAL_SPIN, "level": "info",
+                       "timestamp": 0.0})
     shown = re.sub(r"\n +", " ", shown)  # its lines cut at 80 columns, joined
     assert "#900 spin 20: 32, rotor cw at 12.5 rpm " in shown
     assert "None" not in shown and "null" not in shown
@@ -324,7 +351,7 @@ def test_usage_errors_name_only_what_is_required(
 # -- 6. tablectl sensors on a card table -----------------------------------------------
 def test_sensors_of_a_card_table_say_what_its_shoe_port_last_said(tmp_path: Path) -> None:
     from controller.core.config import load_config
-    from controller.games.base import GameContext
+    from controller.core.contract import GameContext
 
     config = load_config(str(config_file(tmp_path, "mini_baccarat")))
     records: list[dict[str, Any]] = []

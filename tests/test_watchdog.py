@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
+from controller.cli.daemon.health import StatusLine, Supervisor
+from controller.cli.daemon.lifecycle import Hooks, Lifecycle
+from controller.core import registry
 from controller.core.clock import VirtualClock
-from controller.core.health import StatusLine, Supervisor
-from controller.core.lifecycle import Hooks, Lifecycle
 from controller.core.loop import EventLoop
-from controller.games import registry
 from drivers.notify import Notifier
 
 REPO = Path(__file__).resolve().parents[1]

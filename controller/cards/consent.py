@@ -12,9 +12,9 @@ total, whoever placed it (each game's own limits check).
 
 from __future__ import annotations
 
+from controller.core.contract import BetField
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced
-from controller.games.base import BetField
 
 BY = ("holder", "seated", "standing")
 """Who placed a bet on a box (``by``)."""

@@ -119,7 +119,7 @@ class CardView:
                  "decide": [self.word("decide")]} for alarm in self.stopped]
 
     def base_view(self) -> dict[str, Any]:
-        """The shared keys of :meth:`controller.games.base.TableView.view`."""
+        """The shared keys of :meth:`controller.core.contract.TableView.view`."""
         code = self.state_code()
         text = (self.word("stopped", message=self.stopped[-1].get("message", ""))
                 if self.stopped else self.word(self.state))

@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from controller.games.base import EvidenceWindow
+from controller.core.contract import EvidenceWindow
 from controller.store.journal import Journal
 
 Settings = Callable[[dict[str, Any]], dict[str, Any]]

@@ -8,7 +8,7 @@ then give what was missing (the game goes on) or void the game: ``void`` (``reas
 ``by`` = ``inspector``). The game is over, no result: a ``game_void`` record (the game's
 number, the reason, who decided, the cards read that no hand took, gone to the discard
 with the game's cards, and the holds it cleared), then every stake not yet settled is
-returned (``settlement`` records, ``push``), as an invalid roulette spin's bets are.
+returned (``settlement`` records, ``push``), as an invalid game's bets are.
 Stakes settled before the hold (a surrender, an insurance decided, a box decided by
 Art. 9) stay as they were: their result was certain.
 
@@ -25,8 +25,8 @@ from typing import Any
 from controller.cards.game import CardGame
 from controller.cards.shoe import ShoeSession
 from controller.cards.waiting import WaitingCards
+from controller.core.contract import ArgSpec, Emit, InputSpec
 from controller.core.errors import RuleViolation
-from controller.games.base import ArgSpec, Emit, InputSpec
 
 VOID = "void"
 VOID_INPUT = InputSpec(VOID, "the inspector voids the game held for him: no result, "

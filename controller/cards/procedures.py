@@ -101,6 +101,9 @@ class ShoeRules:
             the regulation has no cut card in the shoe.
         before_each_game: due after every game (seed 003 num. 2), or None.
         citations: the articles the messages cite.
+        count_out: the cards left in a shoe closed at the cut card are run through the
+            reader and the decks checked complete before ``after_cut_card``
+            (:mod:`controller.cards.count_out`; seed 002 Art. 4).
     """
 
     decks: int
@@ -109,6 +112,7 @@ class ShoeRules:
     citations: Citations
     after_cut_card: Procedure | None = None
     before_each_game: Procedure | None = None
+    count_out: bool = False
     dealer_steps: tuple[str, ...] = field(init=False)
     """Every step a dealer may declare, in the order the procedures give them."""
 

@@ -76,11 +76,32 @@ class CutCard:
 @record("shoe_closed")
 class ShoeClosed:
     """The shoe closed (``reason``: cut_card, decks_changed, game_finished): the procedure
-    after it is due."""
+    after it is due; ``count_out`` True when the count-out comes first (seed 002 Art. 4)."""
 
     reason: str
     cards_left: int
     note: str | Absent = ABSENT
+    count_out: bool | Absent = ABSENT
+
+
+@record("count_out_card")
+class CountOutCard:
+    """A card of the count-out of a closed shoe (seed 002 Art. 4, the decks checked
+    complete: ``controller.cards.count_out``), dealt to no hand; ``cards_left`` in the shoe
+    by composition."""
+
+    card: str
+    cards_left: int
+
+
+@record("count_out")
+class CountOut:
+    """The dealer ended the count-out: ``cards`` read in it, ``seen`` in the whole shoe,
+    the cards of the composition ``missing`` (one entry a copy; [] for complete decks)."""
+
+    cards: int
+    seen: int
+    missing: list[str]
 
 
 @record("manual_card")
@@ -124,6 +145,7 @@ class CardAlarm:
     count: int | Absent = ABSENT
     length: int | Absent = ABSENT
     lost: str | Absent | None = ABSENT
+    missing: list[str] | Absent = ABSENT
 
 
 @extends("recovery")
@@ -135,7 +157,7 @@ class CardRecovery:
 
 
 CARD_RECORDS: tuple[type, ...] = (Card, CardTurned, BetsClosed, Misread, ShoeProcedure, Burn,
-                                  CutCard, ShoeClosed, ManualCard, InspectorClear, GameVoid,
-                                  CardAlarm, CardRecovery)
+                                  CutCard, ShoeClosed, CountOutCard, CountOut, ManualCard,
+                                  InspectorClear, GameVoid, CardAlarm, CardRecovery)
 """The card core's record types and extensions, for a card game's ``GameSpec.records``."""
 

@@ -35,6 +35,11 @@ Decisions (RULES.md §3, "Decisions for the controller"; seed 002 Art. 4-6):
 - A line cut by a port outage (``CutOffLine``) is a ``line_cut`` alarm; the codec follows
   it with the record of the card it may have held (a misread, an unreadable burn card,
   the cut card), acted on as if read.
+- The count-out (``ShoeRules.count_out``, :mod:`controller.cards.count_out`; Art. 4, the
+  decks complete): a shoe closed at the cut card takes the cards left in it as
+  ``count_out_card`` records until ``count_out_done``, which checks that every card of the
+  composition was seen once a deck; a card never seen is a ``decks_incomplete`` alarm,
+  and new decks (``change_decks``) come before any procedure step.
 
 Every dealer and inspector input has its check (``verify_*``: raises ``RuleViolation``,
 changes nothing) beside the method that does it.
@@ -43,9 +48,10 @@ changes nothing) beside the method that does it.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Final, assert_never
+from typing import Any, assert_never
 
 from controller.cards.card import Card, parse_card
+from controller.cards.count_out import CountOut
 from controller.cards.procedures import Procedure, ProcedureRun, ShoeRules
 from controller.cards.shoe_lines import (
     BadCardLine,
@@ -58,25 +64,18 @@ from controller.cards.shoe_lines import (
     ReaderWarning,
     ShoeLine,
     UnknownLine,
+    reader_alarm,
 )
+from controller.core.contract import Emit
 from controller.core.errors import RuleViolation
 from controller.core.words import one_of
-from controller.games.base import Emit
-
-# What a line cut by a port outage may have carried (``CutOffLine.lost``), for its alarm.
-_CUT_OFF_MEANS: Final = {
-    "game": "it may have held a card of the game: a misread, the dealer enters the card",
-    "burn": "it held a burn card: an unreadable card, play stops",
-    "cut": "it held the cut card",
-    None: "it held no card (the start of a reader alarm or warning)",
-}
 
 
 class ShoeSession:
     """One table's shoe, from the new-decks procedure onwards.
 
     Args:
-        emit: journals a record and returns it (``controller.games.base.Emit``).
+        emit: journals a record and returns it (``controller.core.contract.Emit``).
         rules: the shoe's decks, cut-card reserve (seed 002 Art. 5 e and Art. 6 b: "a no
             menos de cuarenta (40) cartas de la base") and procedures, as the game's
             package gives them, already checked by its config.
@@ -98,6 +97,7 @@ class ShoeSession:
         self._reserve_alarmed = False
         self._misreads_pending = 0
         self._unknown_lines = 0
+        self._count_out = CountOut(rules)
         self.shoe_ending = False
         """The cut card appeared (or the reserve was reached): the shoe ends with this game,
         or at once when no game is under way (see the module doc)."""
@@ -135,6 +135,17 @@ class ShoeSession:
         Art. 5 e, 6 b: "la mitad del paquete")."""
         return self.rules.pack // 2
 
+    @property
+    def counting_out(self) -> bool:
+        """The shoe closed at the cut card and its count-out is not done yet."""
+        return self._count_out.due
+
+    @property
+    def decks_short(self) -> list[str]:
+        """The cards the last count-out found missing, one entry a copy: new decks are due
+        (``change_decks``) before any procedure step; [] otherwise."""
+        return [str(card) for card in self._count_out.short]
+
     def remaining(self, card: Card) -> int:
         """Copies of ``card`` still in the shoe by composition (0 to ``decks``)."""
         return self.decks - self._counts[card]
@@ -152,6 +163,7 @@ class ShoeSession:
             raise RuleViolation("play_stopped", f"play is stopped on the shoe by the "
                                 f"{one_of(codes, 'and')} alarm{'s' if len(codes) > 1 else ''}; "
                                 "the inspector resumes it (inspector_clear)")
+        self._count_out.verify_checked("shoe_not_ready")
         if not self.ready_for_play:
             raise RuleViolation(
                 "shoe_not_ready",
@@ -171,9 +183,10 @@ class ShoeSession:
         awaiting the inspector, the unknown lines counted; None at any other moment."""
         run = self._run
         if (self._loaded or run.due is None or run.last != -1 or self._misreads_pending
-                or self.shoe_ending or self._cut_seen):
-            return None
+                or self.shoe_ending or self._cut_seen or self._count_out.cards):
+            return None  # (a count-out under way starts again from the close: count_out_lost)
         return {"procedure": run.due.name, "stops": list(self._stops),
+                **self._count_out.state(),
                 "counts": {str(card): n for card, n in sorted(self._counts.items(), key=str)},
                 "unknown_lines": self._unknown_lines,
                 "reserve_alarmed": self._reserve_alarmed}
@@ -195,6 +208,7 @@ class ShoeSession:
         self._counts = Counter({parse_card(card): int(n) for card, n in state["counts"].items()})
         self._unknown_lines = int(state["unknown_lines"])
         self._reserve_alarmed = bool(state["reserve_alarmed"])
+        self._count_out.restore(state, self._counts)
 
     # --- dealer and inspector inputs ----------------------------------------------------
 
@@ -204,9 +218,12 @@ class ShoeSession:
         Returns the step's index in the procedure due.
 
         Raises:
-            RuleViolation: as ``ProcedureRun.verify``: ``unknown_procedure_step``,
+            RuleViolation: ``count_out_due`` (the closed shoe's count-out comes first),
+                ``decks_incomplete`` (it found cards missing: new decks first); as
+                ``ProcedureRun.verify``: ``unknown_procedure_step``,
                 ``procedure_out_of_order``, ``procedure_step_by``.
         """
+        self._count_out.verify_checked()
         return self._run.verify(step, by)
 
     def procedure_step(self, t: float, step: str, by: str | None = None) -> dict[str, Any]:
@@ -223,7 +240,7 @@ class ShoeSession:
             RuleViolation: as ``verify_procedure_step``, before anything changed.
         """
         run = self._run
-        index = run.verify(step, by)
+        index = self.verify_procedure_step(step, by)
         assert run.due is not None, "verified: a procedure is due"
         spec = run.due.steps[index]
         if run.last < 0:
@@ -267,6 +284,52 @@ class ShoeSession:
         Returns the card for the game, or None when it raised an alarm (composition).
         """
         return self._take(t, card, burn=False, correction=False, lost=True)
+
+    def verify_count_out_done(self) -> None:
+        """Check that the dealer may end the count-out now.
+
+        Raises:
+            RuleViolation: ``no_count_out``, ``awaiting_correction`` (``CountOut``).
+        """
+        self._count_out.verify_done(self._misreads_pending)
+
+    def count_out_done(self, t: float) -> dict[str, Any]:
+        """The dealer ran the cards left in the closed shoe through the reader (seed 002
+        Art. 4: "verificará que las barajas nuevas estén completas"): every card of the
+        composition must have been seen once a deck since the load.
+
+        Returns the ``count_out`` record (``cards``: read in the count-out, ``seen``: in
+        the whole shoe, ``missing``: one entry a copy). A card missing is also a
+        ``decks_incomplete`` alarm; the new-decks procedure is then due, after new decks
+        (``change_decks``), instead of the procedure after the cut card.
+
+        Raises:
+            RuleViolation: as ``verify_count_out_done``, before anything changed.
+        """
+        self.verify_count_out_done()
+        cards = self._count_out.cards
+        missing = [str(card) for card in self._count_out.done(self._counts)]
+        record = self._emit("count_out", t=t, cards=cards, seen=self._counts.total(),
+                            missing=missing)
+        if missing:
+            self._run.start(self.rules.new_decks)
+            self._alarm(t, "decks_incomplete", self._count_out.shortfall(), missing=missing)
+        return record
+
+    def count_out_lost(self, t: float, why: str) -> None:
+        """Shoe input was lost (``why``, in words: the port was down) while the closed shoe
+        was counted out: cards may have passed unread, and none may be guessed. The
+        count-out starts again from the shoe's close (its counts then), with a
+        ``count_out_restarted`` alarm: the dealer runs all its cards through again."""
+        count_out = self._count_out
+        if not count_out.due or not (count_out.cards or self._misreads_pending):
+            return
+        self._counts = Counter(count_out.at_close)
+        count_out.cards = 0
+        self._misreads_pending = 0
+        self._alarm(t, "count_out_restarted", f"{why} during the count-out: cards may have "
+                    "passed unread; it starts again from the shoe's close: run all its "
+                    "cards through the reader again, then count_out_done")
 
     def stop(self, t: float, code: str, message: str, **extra: Any) -> None:
         """Stop play on the shoe until ``inspector_clear``: a stopping alarm ``code``."""
@@ -346,47 +409,22 @@ class ShoeSession:
             case CutCardLine():
                 self._cut_card(t)
             case BadCardLine(text=text):
-                if self._loaded:
-                    self._stop(
-                        t,
-                        "bad_card",
-                        f"joker or unreadable card {text!r} ({self._cite.composition})",
-                        text=text,
-                    )
+                if self._loaded or self._count_out.due:
+                    self._stop(t, "bad_card",
+                               f"joker or unreadable card {text!r} ({self._cite.composition})",
+                               text=text)
                 else:
-                    self._alarm(
-                        t,
-                        "card_before_ready",
-                        f"{text!r} read before the shoe was loaded",
-                        text=text,
-                    )
-            case ReaderAlarm(code=code, text=text):
-                self._alarm(
-                    t, "reader_alarm", f"reader alarm {code}: {text}", reader_code=code, text=text
-                )
-            case ReaderWarning(mask=mask):
-                self._alarm(t, "reader_warning", f"reader warning 0x{mask:02X}", mask=mask)
-            case UnknownLine(text=text):
+                    self._alarm(t, "card_before_ready",
+                                f"{text!r} read before the shoe was loaded", text=text)
+            case UnknownLine(text=text, may_be_card=may_be_card):
                 self._unknown_lines += 1
-                self._alarm(
-                    t,
-                    "unknown_line",
-                    f"unknown line from the shoe reader: {text!r}",
-                    text=text,
-                    count=self._unknown_lines,
-                )
-            case OverlongLine(length=length):
-                self._alarm(t, "line_too_long", f"line of {length} bytes dropped", length=length)
-            case CutOffLine(length=length, lost=lost, text=text):
-                self._alarm(
-                    t,
-                    "line_cut",
-                    f"a line of the shoe reader was cut by the port going down: {length} "
-                    f"bytes dropped; {_CUT_OFF_MEANS[lost]}",
-                    length=length,
-                    lost=lost,
-                    **({"text": text} if text else {}),
-                )
+                self._alarm(t, "unknown_line", f"unknown line from the shoe reader: {text!r}",
+                            text=text, count=self._unknown_lines)
+                if may_be_card and self._count_out.due:  # a card of the count-out unread:
+                    self._misread(t, MisreadLine())  # the dealer enters it, never guessed
+            case ReaderAlarm() | ReaderWarning() | OverlongLine() | CutOffLine():
+                code, message, extra = reader_alarm(line)
+                self._alarm(t, code, message, **extra)
             case _:
                 assert_never(line)
         return None
@@ -394,6 +432,9 @@ class ShoeSession:
     def _take(self, t: float, card: Card, *, burn: bool, correction: bool,
               lost: bool = False) -> Card | None:
         what = f"{'burn card' if burn else 'card'} {card}"
+        if self._count_out.due:
+            self._count_out_card(t, card, what, burn=burn, correction=correction)
+            return None
         if not self._loaded:
             self._alarm(
                 t,
@@ -403,62 +444,58 @@ class ShoeSession:
                 burn=burn,
             )
             return None
-        if self._counts[card] >= self.decks:
-            self._stop(
-                t,
-                "card_over_count",
-                f"{what} seen more than {self.decks} times ({self._cite.composition})",
-                card=str(card),
-                burn=burn,
-            )
+        if self._over_count(t, card, what, burn):
             return None
         self._counts[card] += 1
         if correction:
             self._misreads_pending -= 1
         if self.play_stopped:
-            self._alarm(
-                t,
-                "card_while_stopped",
-                f"{what} read while play is stopped",
-                card=str(card),
-                burn=burn,
-            )
+            self._alarm(t, "card_while_stopped", f"{what} read while play is stopped",
+                        card=str(card), burn=burn)
             return None
         reserve_reached = self.cards_left < self.cut_card_min_remaining
         if reserve_reached and not (self._cut_seen or self._reserve_alarmed):
             self.shoe_ending = True
             self._reserve_alarmed = True  # one alarm per shoe; a late cut card gets its own
-            self._stop(
-                t,
-                "cut_card_missing",
-                f"{what} leaves {self.cards_left} cards and no cut "
-                f"card appeared ({self._cite.cut_card_reserve}: at least "
-                f"{self.cut_card_min_remaining} below it)",
-                card=str(card),
-                burn=burn,
-            )
+            self._stop(t, "cut_card_missing", f"{what} leaves {self.cards_left} cards and no "
+                       f"cut card appeared ({self._cite.cut_card_reserve}: at least "
+                       f"{self.cut_card_min_remaining} below it)", card=str(card), burn=burn)
             return None
         if burn:
             self._burn(t, card)
             return None
         if not self._run.complete:
-            self._alarm(
-                t,
-                "card_before_ready",
-                f"{what} read before the {self.procedure} "
-                f"procedure was complete: next due {self._run.next_due()}",
-                card=str(card),
-            )
+            self._alarm(t, "card_before_ready", f"{what} read before the {self.procedure} "
+                        f"procedure was complete: next due {self._run.next_due()}",
+                        card=str(card))
             return None
         if self._misreads_pending and not (correction or lost):
-            self._stop(
-                t,
-                "card_before_correction",
-                f"{what} read while a misread card awaits the dealer's correction",
-                card=str(card),
-            )
+            self._stop(t, "card_before_correction",
+                       f"{what} read while a misread card awaits the dealer's correction",
+                       card=str(card))
             return None
         return card
+
+    def _over_count(self, t: float, card: Card, what: str, burn: bool) -> bool:
+        """A copy of ``card`` beyond the decks (Art. 4): a stopping alarm, not counted."""
+        if self._counts[card] < self.decks:
+            return False
+        self._stop(t, "card_over_count",
+                   f"{what} seen more than {self.decks} times ({self._cite.composition})",
+                   card=str(card), burn=burn)
+        return True
+
+    def _count_out_card(self, t: float, card: Card, what: str, *, burn: bool,
+                        correction: bool) -> None:
+        """A card of the count-out (read, or a misread's correction): counted, dealt to
+        no hand, whether play is stopped or not (counting is not play)."""
+        if self._over_count(t, card, what, burn):
+            return
+        self._counts[card] += 1
+        self._count_out.cards += 1
+        if correction:
+            self._misreads_pending -= 1
+        self._emit("count_out_card", t=t, card=str(card), cards_left=self.cards_left)
 
     def _burn(self, t: float, card: Card) -> None:
         self._emit("burn", t=t, card=str(card), cards_left=self.cards_left)
@@ -472,6 +509,10 @@ class ShoeSession:
             self._run.done(index)
 
     def _misread(self, t: float, line: MisreadLine) -> MisreadLine | None:
+        if self._count_out.due:  # a card of the count-out: its face comes from the dealer
+            self._misreads_pending += 1
+            self._emit("misread", t=t, pending=self._misreads_pending)
+            return None
         if self.play_stopped or not self.ready_for_play:
             code = "card_while_stopped" if self.play_stopped else "card_before_ready"
             self._alarm(t, code, "a card was drawn and not read (misread) outside play")
@@ -481,6 +522,10 @@ class ShoeSession:
         return line
 
     def _cut_card(self, t: float) -> None:
+        if self._count_out.due:  # it was left in the shoe (the reserve reached without it)
+            self._alarm(t, "cut_card_in_count_out", "the cut card passed the reader in the "
+                        "count-out: the shoe is closed already, it changes nothing")
+            return
         if not self._loaded:
             self._alarm(t, "card_before_ready", "cut card read before the shoe was loaded")
             return
@@ -491,19 +536,13 @@ class ShoeSession:
         early = self.cards_left > self.half_pack
         self._emit("cut_card", t=t, cards_left=self.cards_left, late=late, early=early)
         if late:
-            self._stop(
-                t,
-                "cut_card_late",
-                f"misplaced cut card: {self.cards_left} cards left, fewer "
-                f"than {self.cut_card_min_remaining} ({self._cite.cut_card_reserve})",
-            )
+            self._stop(t, "cut_card_late",
+                       f"misplaced cut card: {self.cards_left} cards left, fewer "
+                       f"than {self.cut_card_min_remaining} ({self._cite.cut_card_reserve})")
         if early:
-            self._stop(
-                t,
-                "cut_card_early",
-                f"misplaced cut card: {self.cards_left} cards left, more than half the "
-                f"pack of {self.rules.pack} ({self._cite.cut_card_half})",
-            )
+            self._stop(t, "cut_card_early",
+                       f"misplaced cut card: {self.cards_left} cards left, more than half the "
+                       f"pack of {self.rules.pack} ({self._cite.cut_card_half})")
         self._cut_seen = True
         if self._run.due is None:
             # In play: whether a game is under way is the owner's to say (close_if_ending).
@@ -512,6 +551,8 @@ class ShoeSession:
             self._close(t, "cut_card", self.rules.after_cut_card or self.rules.new_decks)
 
     def _close(self, t: float, reason: str, next_procedure: Procedure, **extra: Any) -> None:
+        if self._count_out.closed(reason, self._counts):  # at the cut card: Art. 4
+            extra["count_out"] = True
         self._emit("shoe_closed", t=t, reason=reason, cards_left=self.cards_left, **extra)
         self._run.start(next_procedure)
         self._loaded = False

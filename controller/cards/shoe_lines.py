@@ -9,7 +9,7 @@ reader's wire format (CONTRACT §4 is one such format).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Any, Final, Literal, Protocol, assert_never
 
 from controller.cards.card import Card
 
@@ -112,6 +112,34 @@ ShoeLine = (
     | OverlongLine
     | CutOffLine
 )
+
+
+# What a line cut by a port outage may have carried (``CutOffLine.lost``), for its alarm.
+_CUT_OFF_MEANS: Final = {
+    "game": "it may have held a card of the game: a misread, the dealer enters the card",
+    "burn": "it held a burn card: an unreadable card, play stops",
+    "cut": "it held the cut card",
+    None: "it held no card (the start of a reader alarm or warning)",
+}
+
+
+def reader_alarm(line: ReaderAlarm | ReaderWarning | OverlongLine | CutOffLine
+                 ) -> tuple[str, str, dict[str, Any]]:
+    """The alarm a line that carries no card raises: (code, message, its fields)."""
+    match line:
+        case ReaderAlarm(code=code, text=text):
+            return "reader_alarm", f"reader alarm {code}: {text}", {"reader_code": code,
+                                                                    "text": text}
+        case ReaderWarning(mask=mask):
+            return "reader_warning", f"reader warning 0x{mask:02X}", {"mask": mask}
+        case OverlongLine(length=length):
+            return "line_too_long", f"line of {length} bytes dropped", {"length": length}
+        case CutOffLine(length=length, lost=lost, text=text):
+            return ("line_cut", f"a line of the shoe reader was cut by the port going down: "
+                    f"{length} bytes dropped; {_CUT_OFF_MEANS[lost]}",
+                    {"length": length, "lost": lost, **({"text": text} if text else {})})
+        case _:
+            assert_never(line)
 
 
 class ShoeCodec(Protocol):

@@ -28,7 +28,8 @@ def shoe_status(journal: Journal) -> dict[str, Any]:
         "last_step": {k: step[k] for k in ("seq", "procedure", "step")} if step else None,
         "cards_left": None, "cards_left_seq": None, "cards_dealt_since": None,
     }
-    counted = newest(journal, ("burn", "cut_card", "shoe_closed", "recovery"))
+    counted = newest(journal, ("burn", "cut_card", "shoe_closed", "count_out_card",
+                               "recovery"))
     # A procedure step after it (the burn's own step aside) gathered the cards: the
     # count is known again at the procedure's burn.
     reshuffling = step is not None and counted is not None and (
@@ -40,6 +41,26 @@ def shoe_status(journal: Journal) -> dict[str, Any]:
             status.update(cards_left=left, cards_left_seq=counted["seq"],
                           cards_dealt_since=dealt)
     return status
+
+
+COUNT_OUT_STATES = ("count_out_card", "count_out")
+"""The count-out's records (``controller.cards.count_out``), for a table's state."""
+
+
+def count_out_state(rec: dict[str, Any]) -> str | None:
+    """The table's state in words after a record of the count-out (a ``shoe_closed`` that
+    calls for one among them); None for any other record."""
+    kind = rec["type"]
+    if kind == "shoe_closed" and rec.get("count_out"):
+        return f"count-out due (shoe closed: {rec['reason']}), then count_out_done"
+    if kind == "count_out_card":
+        return f"count-out under way: {rec['cards_left']} cards of the shoe not seen yet"
+    if kind == "count_out":
+        if rec["missing"]:
+            return (f"decks incomplete ({len(rec['missing'])} cards never seen): new decks "
+                    "due (new_shoe), then their procedure")
+        return "decks counted out complete: the procedure after the cut card due"
+    return None
 
 
 def shoe_line(shoe: dict[str, Any]) -> str:

@@ -33,6 +33,7 @@ from typing import Any
 
 from controller.cards import held
 from controller.cards.card import Card, parse_card
+from controller.cards.count_out import CardsConfig
 from controller.cards.game import CardGame, bet_fields, bet_from_fields
 from controller.cards.masking import present_input
 from controller.cards.procedures import ShoeRules
@@ -52,6 +53,7 @@ from controller.cards.shoe_lines import (
 )
 from controller.cards.waiting import WaitingCards
 from controller.core.config import Config
+from controller.core.contract import Checkpointing, Emit
 from controller.core.errors import RuleViolation, UnreadableRecord
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
 from controller.core.table import (
@@ -60,8 +62,6 @@ from controller.core.table import (
     table_input,
     verify_table_input,
 )
-from controller.games import registry
-from controller.games.base import Emit
 from controller.protocols import make_codec
 from controller.store.journal import Journal
 from controller.store.resume import since_checkpoint
@@ -79,7 +79,7 @@ _INPUTS = ("serial", "input", "port")
 _NOT_REPLAYED = TABLE_ALARMS | {"recovery_mismatch", "journal_failing", "shoe_input_dropped",
                                 "restart_input_lost"}
 _NOT_COMPARED = frozenset({"t", "message"})  # fields a replayed record may differ in
-_FAILED = "journal_failing"  # the alarm of a journal failure (controller.core.journal_guard)
+_FAILED = "journal_failing"  # the alarm of a journal failure (controller.cli.daemon.journal_guard)
 _DOWN = "restart_input_lost"  # a restart in a game: the shoe was not read while down
 _DOWN_WHY = "the daemon was not running before this start (stopped or killed)"
 
@@ -119,12 +119,17 @@ class CardTable:
         config: the checked config (its serial ports and their codecs).
         emit: journals a record and returns it.
         make_game: makes the game, given the emit it must journal through.
-        shoe: the shoe's decks, cut-card reserve and procedures (the game's package's).
+        shoe: the shoe's decks, cut-card reserve and procedures (the game's package's);
+            its count-out as ``config.cards`` says (``[cards] count_out``), for a shoe
+            that closes at a cut card.
     """
 
     def __init__(self, config: Config, emit: Emit, make_game: Callable[[Emit], CardGame],
                  shoe: ShoeRules) -> None:
         self.config = config
+        cards = config.cards  # the card core's [cards] settings, where the game has them
+        if isinstance(cards, CardsConfig) and shoe.after_cut_card is not None:
+            shoe = replace(shoe, count_out=cards.count_out)
         self._real_emit = emit
         self._emit: Emit = emit
         self.shoe = ShoeSession(self._proxy, shoe)
@@ -169,15 +174,16 @@ class CardTable:
                 correct, play not stopped, the shoe not ready for ``open_bets``, new decks
                 while a game is under way...) or the game's.
         """
-        spec = registry.games().get(self.config.game)
-        if spec is not None:  # again here: a restart replays inputs through this check
-            spec.verify_arguments(inp)
+        # Again here: a restart replays inputs through this check.
+        self.config.spec.verify_arguments(inp)
         args = inp.args
         match inp.action:
             case "procedure_step":
                 self.shoe.verify_procedure_step(str(args.get("step")), _by(args))
             case "inspector_clear":
                 self.shoe.verify_inspector_clear()
+            case "count_out_done":
+                self.shoe.verify_count_out_done()
             case "new_shoe":
                 self._verify_new_shoe()
             case "card":
@@ -235,6 +241,8 @@ class CardTable:
                 self.shoe.procedure_step(t, str(args.get("step")), _by(args))
             case "inspector_clear":
                 self.shoe.inspector_clear(t, str(args.get("note", "")))
+            case "count_out_done":
+                self.shoe.count_out_done(t)
             case "new_shoe":
                 self.shoe.change_decks(t, str(args.get("reason", "requested")))
             case "card":
@@ -282,9 +290,7 @@ class CardTable:
         """An input every table takes (``TABLE_INPUT_ACTIONS``), played again on restart:
         checked and done as the Table did it live (``controller.core.table``)."""
         try:
-            spec = registry.games().get(self.config.game)
-            if spec is not None:
-                spec.verify_arguments(inp)
+            self.config.spec.verify_arguments(inp)
             verify_table_input(inp)
             table_input(inp, self._emit)
         except RuleViolation as exc:
@@ -320,7 +326,7 @@ class CardTable:
         any thread."""
         out: dict[str, Any] = {}
         views = self.views.copy()  # one C call: the controller thread may add a port meanwhile
-        ports = registry.spec(self.config.game).ports(self.config)
+        ports = self.config.spec.ports(self.config)
         for port in sorted({*ports, *views}):
             view = views.get(port, PortView())
             link = "no line since the daemon started" if view.t is None else "up"
@@ -410,6 +416,7 @@ class CardTable:
         if status.up:
             if status.port in self.ports_down:
                 self.ports_down.discard(status.port)
+                self.shoe.count_out_lost(status.t, f"port {status.port!r} was down")
                 # Cards dealt while it was down were never read (CONTRACT §4: never guessed).
                 self.waiting.input_lost(status.t, f"port {status.port!r} was down",
                                         could_be_due=self._due_at_down.pop(status.port, False))
@@ -444,14 +451,14 @@ class CardTable:
         """What a fresh table needs to go on from here, when the shoe has just closed
         between games (its next procedure not begun, no port down, no line half read);
         None otherwise, or when the game or a port's codec cannot give its own part."""
-        game_state = getattr(self.game, "checkpoint", None)
-        if (game_state is None or self.ports_down or self.game.under_way()
+        own = self.game
+        if (not isinstance(own, Checkpointing) or self.ports_down or own.under_way()
                 or self.waiting.pending):
             return None
         if not all(getattr(c, "idle", lambda: False)() for c in self.codecs.values()):
             return None
         shoe = self.shoe.checkpoint()
-        game = game_state() if shoe is not None else None
+        game = own.checkpoint() if shoe is not None else None
         if shoe is None or game is None:
             return None
         return {"boundary": f"shoe closed after {self._tag_words()}", "shoe": shoe,
@@ -474,7 +481,7 @@ class CardTable:
         Raises:
             UnreadableRecord: a record after the checkpoint cannot be read.
         """
-        checkpoint, records = since_checkpoint(journal, self.config.game)
+        checkpoint, records = since_checkpoint(journal, self.config.spec)
         if checkpoint is not None:
             try:
                 self.restore(checkpoint["state"])

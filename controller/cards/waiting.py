@@ -38,8 +38,8 @@ from typing import Any
 from controller.cards.card import Card, parse_card
 from controller.cards.game import CardGame
 from controller.cards.shoe import ShoeSession
+from controller.core.contract import ArgSpec, InputSpec
 from controller.core.errors import RuleViolation
-from controller.games.base import ArgSpec, InputSpec
 
 LOST_CARDS = "lost_cards"
 """The dealer's input that says which cards were dealt while the shoe's input was lost."""

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from controller.cli.daemon.journal_guard import JournalGuard
 from controller.core.config import Config
-from controller.core.journal_guard import JournalGuard
 from controller.core.loop import EventLoop
 from controller.core.table import Table
 from controller.store.journal import Journal
@@ -29,7 +29,7 @@ def compose(config: Config, journal: Journal, clock: Any,
     """The controller for ``config``: its loop on ``clock`` and the table it feeds. The one
     place the daemon, both replays and the tests build it; the hardware comes on top. With
     a ``guard`` (the daemon) a journal that cannot be written puts the table in the journal
-    failing state instead of stopping the loop (``controller.core.journal_guard``)."""
+    failing state instead of stopping the loop (``controller.cli.daemon.journal_guard``)."""
     loop = EventLoop(clock, lambda e: None)
     schedule = loop.call_at if guard is None else guard.schedule(loop.call_at)
     table = Table(config, journal, schedule, clock.now, sink,

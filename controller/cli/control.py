@@ -35,10 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli.line_server import LineServer
+from controller.core import registry
 from controller.core.errors import TableControllerError, TraceError
 from controller.core.events import Event
 from controller.core.section import socket_path_problem, why_not_made
-from controller.games import registry
 from controller.trace import DuplicateKey, loads_strict, trace_from_objects
 
 MAX_REQUEST = 4096  # bytes: a request is one short JSON line

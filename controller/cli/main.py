@@ -21,9 +21,12 @@ from controller.cli.compose import (
     EXIT_JOURNAL_UNWRITABLE,
     compose,
 )
-from controller.cli.daemon import cmd_run
+from controller.cli.daemon.lifecycle import Hooks, Lifecycle
+from controller.cli.daemon.run import cmd_run
+from controller.core import registry
 from controller.core.clock import ScaledClock, VirtualClock
 from controller.core.config import DEFAULT_CONFIG, Config, apply_overrides, load_config
+from controller.core.contract import GameSpec
 from controller.core.errors import (
     InputError,
     JournalDamaged,
@@ -34,12 +37,9 @@ from controller.core.errors import (
     read_error,
 )
 from controller.core.events import SerialData
-from controller.core.lifecycle import Hooks, Lifecycle
 from controller.core.logs import configure
 from controller.core.loop import start_thread
 from controller.core.section import why_not_made
-from controller.games import registry
-from controller.games.base import GameSpec
 from controller.store.journal import Journal
 from controller.trace import Trace, check_fits, read_trace
 from sim.lateness import BOUND_S, EXIT_LATE
@@ -197,7 +197,7 @@ def cmd_replay(trace_path: str, config_path: str, realtime: bool, speed: float,
     config, trace = _load_for_trace(trace_path, config_path)
     if not trace.events:
         raise InputError(trace_path, None, None, "no event in it: nothing to replay")
-    configure("warning", "console", words=registry.spec(config.game).log_words)
+    configure("warning", "console", words=config.spec.log_words)
     sink = sink or _stdout_sink()
     with tempfile.TemporaryDirectory(prefix="replay-") as scratch:
         path = journal_path or os.path.join(scratch, "journal.sqlite")
@@ -214,7 +214,7 @@ def cmd_replay(trace_path: str, config_path: str, realtime: bool, speed: float,
                 loop.run_until_idle(trace.duration + RUN_ON_S)
                 table.end_of_input(f"the trace {trace_path} ended")
             sys.stdout.flush()
-            print(_replay_summary(journal, registry.spec(config.game)), file=sys.stderr)
+            print(_replay_summary(journal, config.spec), file=sys.stderr)
         except sqlite3.DatabaseError as exc:  # a damaged page of --journal: exit 3
             raise read_error(path, exc) from exc
         finally:
@@ -296,10 +296,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     """Write the trace of simulated games, by the game's own simulator (its registry entry)."""
     config = load_config(args.config)
     table = args.table or config.game
-    spec = registry.spec(table)
-    count = _simulated_count(args, table, spec.simulate_options)
     if table != config.game:
         config = apply_overrides(config, {"table": table}, args.config)
+    spec = config.spec
+    count = _simulated_count(args, table, spec.simulate_options)
     if args.wheel is not None:
         config = apply_overrides(config, {"table": table, "wheel_source": args.wheel},
                                  "--wheel")

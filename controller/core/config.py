@@ -11,6 +11,8 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from controller.core import registry
+from controller.core.contract import GameSpec
 from controller.core.errors import ConfigError
 from controller.core.section import (
     Loader,
@@ -73,12 +75,13 @@ class Limits:
 class Config:
     """The whole configuration; ``source`` is the file it came from (for messages).
 
-    ``rules`` is the game's own settings, the object its package's ``load_config`` made
-    from its section (``[roulette]``, ``[mini_baccarat]``...).
+    rules = spec.load_config(sub, config.rules if game == config.game else None)
+    sub.finish()
+    applied = replace(config, spec=spec, rules=rules, cards=cards, limits=limits)
     """
 
     source: str
-    game: str = ""
+    spec: GameSpec = field(kw_only=True, compare=False, repr=False)
     table_name: str = "table"
     journal_path: str = "var/journal.sqlite"
     seal_key: str = ""  # the sealing key file; "": the journal's path + ".sealkey"
@@ -88,11 +91,17 @@ class Config:
     pin_factory: str | None = None
     inputs: dict[str, InputPin] = field(default_factory=dict)
     rules: Any = None  # the game's own section, read by its package (GameSpec.load_config)
+    cards: Any = None  # [cards], read by the card core (GameSpec.cards_config), or None
     serial: dict[str, SerialConfig] = field(default_factory=dict)
     limits: Limits = field(default_factory=Limits)
     simulator: SimulatorConfig = field(default_factory=SimulatorConfig)
     control_socket: str = "var/control.sock"
     control_group: str | None = None
+
+    @property
+    def game(self) -> str:
+        """The table's game by name (``[table] game``, ``meta.table``): ``spec.name``."""
+        return self.spec.name
 
 
 def load_config(path: str = DEFAULT_CONFIG, overrides: dict[str, Any] | None = None) -> Config:
@@ -123,9 +132,7 @@ def check_for_daemon(config: Config) -> None:
     Raises:
         ConfigError: the first that fails, naming the file and key.
     """
-    from controller.games import registry
-
-    spec = registry.spec(config.game)
+    spec = config.spec
     if spec.check_daemon is not None:
         spec.check_daemon(config)
 
@@ -147,8 +154,6 @@ def _parse(loader: Loader, data: dict[str, Any]) -> Config:
     # controller reads none of it.
     root.read.add("display")
     table = root.section("table")
-    from controller.games import registry
-
     game = table.choice("game", registry.DEFAULT_GAME, registry.names())
     spec = registry.spec(game)
     table_name = table.get("name", str, "table")
@@ -195,6 +200,12 @@ def _parse(loader: Loader, data: dict[str, Any]) -> Config:
                                     debounce_s=debounce_s)
     own = root.section(spec.config_section)
     rules = spec.load_config(own, None)
+    cards = None
+    if spec.cards_config is not None:
+        cards = spec.cards_config(root.section("cards"), None)
+    elif "cards" in data:
+        raise root.error("cards", f"a {game} table takes no [cards] settings (its deck has "
+                         "no shoe closed at a cut card to count out): remove [cards]")
     for other in registry.games().values():
         if other.config_section != spec.config_section and other.config_section in data:
             raise root.error(other.config_section, f"the section of a {other.name} table; "
@@ -240,10 +251,10 @@ def _parse(loader: Loader, data: dict[str, Any]) -> Config:
     for sec in loader.sections:
         sec.finish()
     config = Config(
-        source=loader.source, game=game, table_name=table_name, journal_path=journal_path,
+        source=loader.source, spec=spec, table_name=table_name, journal_path=journal_path,
         seal_key=seal_key, seal_interval_s=seal_interval_s,
         log_level=log_level, log_format=log_format, pin_factory=pin_factory, inputs=inputs,
-        rules=rules, serial=serial,
+        rules=rules, cards=cards, serial=serial,
         limits=Limits(min_bet, max_bet), simulator=simulator,
         control_socket=control_socket, control_group=control_group,
     )
@@ -263,10 +274,9 @@ def check_ports(config: Config, root: Section) -> None:
         ConfigError: a port the game does not read (``serial.<port>``), or a codec of
             another device (``serial.<port>.codec``); names file, line and key.
     """
-    from controller.games import registry
     from controller.protocols import CODECS, DEVICES, codecs_reading
 
-    spec = registry.spec(config.game)
+    spec = config.spec
     for name, port in config.serial.items():
         if name not in spec.serial_ports:
             ports = ", ".join(spec.serial_ports) or "none"
@@ -292,7 +302,8 @@ def apply_overrides(config: Config, meta: dict[str, Any], source: str, *,
     """Apply a trace's ``meta`` (``table``, ``limits``, and the game's own keys) to ``config``.
 
     ``limits`` (``{"min_bet", "max_bet"}``, whole chips, as ``[limits]``) replaces the
-    table limits (an exported game's, ``tablectl export --evidence``). The other keys go
+    table limits (an exported game's, ``tablectl export --evidence``); ``cards`` (as
+    ``[cards]``) the card core's settings, for a game that has them. The other keys go
     to the game's ``load_config``, over the config's own section when the trace's table is
     the config's game, else over that game's defaults.
     ``given``: the config was named by the user (``replay --config FILE``), so the trace
@@ -306,8 +317,6 @@ def apply_overrides(config: Config, meta: dict[str, Any], source: str, *,
             (``meta.table``) or one the config's checks refuse once applied (the meta key,
             and the config's own file, line, key and reason in the message).
     """
-    from controller.games import registry
-
     loader = Loader(source, "")
     loader.line_of = lambda dotted: 1  # type: ignore[method-assign]
     sec = loader.section("meta", dict(meta))
@@ -325,11 +334,19 @@ def apply_overrides(config: Config, meta: dict[str, Any], source: str, *,
         if limits.max_bet < limits.min_bet:
             raise lim.error("max_bet", f"{limits.max_bet} is below min_bet {limits.min_bet}")
         lim.finish()
-    rest = {k: v for k, v in meta.items() if k not in ("table", "limits")}
+    spec = config.spec if game == config.game else registry.spec(game)
+    cards = None
+    if spec.cards_config is not None:  # the trace's table's defaults, or the config's own
+        cards_sec = sec.section("cards")
+        cards = spec.cards_config(cards_sec, config.cards if game == config.game else None)
+        cards_sec.finish()
+    elif "cards" in meta:
+        raise sec.error("cards", f"a {game} table takes no [cards] settings")
+    rest = {k: v for k, v in meta.items() if k not in ("table", "limits", "cards")}
     sub = loader.section("meta", rest)
-    rules = registry.spec(game).load_config(sub, config.rules if game == config.game else None)
+    rules = spec.load_config(sub, config.rules if game == config.game else None)
     sub.finish()
-    applied = replace(config, game=game, rules=rules, limits=limits)
+    applied = replace(config, spec=spec, rules=rules, cards=cards, limits=limits)
     if given:
         _check_applied(applied, sub, config)
     return applied
@@ -339,15 +356,13 @@ def _check_applied(config: Config, meta: Section, base: Config) -> None:
     """The checks of the config's file (``_parse``), on ``config`` with a trace's meta
     applied: what they refuse now, the meta made (the file passed them alone). The meta
     key named is the one that alone makes them refuse (``base``: the config without it)."""
-    from controller.games import registry
-
     exc = _refusal(config)
     if exc is None:
         return
     keys = list(meta.data)
     key = keys[0] if len(keys) == 1 else ""
     if len(keys) > 1:
-        load = registry.spec(config.game).load_config
+        load = config.spec.load_config
         for candidate in keys:
             alone = Loader(config.source, "").section("meta", {candidate: meta.data[candidate]})
             if _refusal(replace(config, rules=load(alone, base.rules))) is not None:
@@ -359,12 +374,10 @@ def _check_applied(config: Config, meta: Section, base: Config) -> None:
 
 def _refusal(config: Config) -> ConfigError | None:
     """What the checks of ``config``'s own file refuse in ``config``, if anything."""
-    from controller.games import registry
-
     source, text = read_config_text(config.source)
     loader = Loader(source, text)
     root = loader.section("", tomllib.loads(text))
-    spec = registry.spec(config.game)
+    spec = config.spec
     try:
         if spec.check_config is not None:
             spec.check_config(config, root)

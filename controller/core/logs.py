@@ -44,7 +44,11 @@ _COLOURS = {"warn": "\x1b[33m", "ERROR": "\x1b[31;1m", "CRIT": "\x1b[31;1m",
 _HIDDEN = ("table", "timestamp", "level", "event")
 
 
-Words = Mapping[str, Callable[[dict[str, Any]], str]]
+LineWords = Callable[[dict[str, Any]], str] | tuple[Callable[[dict[str, Any]], str],
+                                                      tuple[str, ...]]
+"""A record in words, one short line; alone it says every field of the record, with the
+fields it says (a tuple) the others follow as ``key=value``."""
+Words = Mapping[str, LineWords]
 """Record type -> its console line in words (a game's ``GameSpec.log_words``)."""
 
 
@@ -133,14 +137,13 @@ def _chips(n: Any) -> str:
     return f"{n} chip{'' if n == 1 else 's'}"
 
 
-def _bet(e: dict[str, Any]) -> str:
-    """``box 4 dozen 2`` / ``box 2 straight [17]`` / ``box 1 punto``."""
-    extra = ""
-    if e.get("which") is not None:
-        extra = f" {e['which']}"
-    elif e.get("numbers") is not None:
-        extra = " " + "/".join(str(n) for n in e["numbers"])
-    return f"box {e['box']} {e['kind']}{extra}"
+def bet_words(e: dict[str, Any]) -> str:
+    """``box 1 punto``: a bet's box and kind (a game whose bets say more, e.g. roulette's
+    numbers, gives its own in its words: see :func:`settlement`)."""
+    return f"box {e['box']} {e['kind']}"
+
+
+BetWords = Callable[[dict[str, Any]], str]
 
 
 def _state(e: dict[str, Any]) -> str:
@@ -149,45 +152,11 @@ def _state(e: dict[str, Any]) -> str:
     return f"{e['from']} → {e['to']}{trigger}{game}"
 
 
-def _limits(e: dict[str, Any]) -> str:
+def limits(e: dict[str, Any]) -> str:
+    """``limits 1–1000 chips``: a record's ``limits`` (or its own ``min_bet``,
+    ``max_bet``)."""
     lim = e.get("limits") or e
     return f"limits {lim['min_bet']}–{lim['max_bet']} chips"
-
-
-def _spin_start(e: dict[str, Any]) -> str:
-    bets = e.get("bets", 0)
-    return f"spin {e['spin']}: ball launched, {bets} bet{'' if bets == 1 else 's'}, {_limits(e)}"
-
-
-def _spin_result(e: dict[str, Any]) -> str:
-    """What was measured of it; a wheel that reports no ball revolutions or direction
-    (a serial wheel without extended lines) has none said."""
-    ball = " ".join(part for part in (
-        f"{e['ball_revolutions']} ball revolution{'' if e['ball_revolutions'] == 1 else 's'}"
-        if e.get("ball_revolutions") is not None
-        else "", e.get("ball_direction") or "") if part)
-    rotor = " ".join(["rotor", *([e["rotor_direction"]] if e.get("rotor_direction") else []),
-                      *([f"at {e['rotor_rpm']} rpm"] if e.get("rotor_rpm") is not None else [])])
-    return ", ".join([f"spin {e['spin']}: {e['number']}", *([ball] if ball else []),
-                      *([rotor] if rotor != "rotor" else [])])
-
-
-def _reasons(e: dict[str, Any]) -> str:
-    """Each reason once, with its details' words when it has them."""
-    details = e.get("details") or {}
-    names = dict.fromkeys([*([e["reason"]] if e.get("reason") else []),
-                           *(e.get("reasons") or []), *details])
-    return "; ".join(f"{n}: {details[n]}" if n in details else str(n) for n in names)
-
-
-def _spin_invalid(e: dict[str, Any]) -> str:
-    return f"spin {e['spin']} INVALID: {_reasons(e)}"
-
-
-def _spin_held(e: dict[str, Any]) -> str:
-    seen = e.get("candidate") or "no pocket read"
-    return (f"spin {e['spin']} HELD for the inspector: {_reasons(e)}; the sensors point to "
-            f"{seen}")
 
 
 def _signed(n: int | float) -> str:
@@ -195,26 +164,26 @@ def _signed(n: int | float) -> str:
     return f"{n:+d}" if isinstance(n, int) else f"{n:+g}"
 
 
-def _settlement(e: dict[str, Any]) -> str:
-    return f"{_bet(e)}, {_chips(e['amount'])}: {e['outcome']} {_signed(e['payout'])}"
+def settlement(e: dict[str, Any], bet: BetWords = bet_words) -> str:
+    """``box 4 dozen 2, 10 chips: lose -10``: the bet (in ``bet``'s words), its stake and
+    its outcome."""
+    return f"{bet(e)}, {_chips(e['amount'])}: {e['outcome']} {_signed(e['payout'])}"
 
 
-def _bet_accepted(e: dict[str, Any]) -> str:
+def bet_accepted(e: dict[str, Any], bet: BetWords = bet_words) -> str:
+    """``box 1 punto, 10 chips accepted, box total 10``: a game's accepted bet."""
     total = f", box total {e['total']}" if e.get("total") is not None else ""
-    return f"{_bet(e)}, {_chips(e['amount'])} accepted{total}"
+    return f"{bet(e)}, {_chips(e['amount'])} accepted{total}"
 
 
-def _alarm(e: dict[str, Any]) -> str:
+def alarm(e: dict[str, Any], bet: BetWords = bet_words) -> str:
     """The code and message; a refused bet's stake (its message names the bet)."""
     where = next((f" ({k} {e[k]})" for k in ("spin", "coup", "hand", "game")
                   if e.get(k) is not None), "")
-    bet = e.get("bet")
-    stake = f"; {_bet(bet)}, {_chips(bet['amount'])}" if isinstance(bet, dict) else ""
+    refused = e.get("bet")
+    stake = (f"; {bet(refused)}, {_chips(refused['amount'])}"
+             if isinstance(refused, dict) else "")
     return f"{e['code']}: {e['message']}{where}{stake}"
-
-
-def _coup_start(e: dict[str, Any]) -> str:
-    return f"coup {e['coup']}: bets open, {e['decks']} decks, {_limits(e)}"
 
 
 def _journal(e: dict[str, Any]) -> str:
@@ -251,21 +220,19 @@ def _banner(e: dict[str, Any]) -> str:
     ])
 
 
-# event name -> (words, the fields they say)
+SAID: dict[str, tuple[str, ...]] = {
+    "alarm": ("code", "message", "spin", "coup", "hand", "game", "bet"),
+    "settlement": ("box", "kind", "amount", "outcome", "payout", "game"),
+}
+"""The fields the kernel's words of a shared record say (a game's words for it may say
+more: roulette's settlement its numbers)."""
+
+# The shared records' and the daemon's own events' words, with the fields they say; a
+# game's own records are its words (``GameSpec.log_words``).
 _FORMATS: dict[str, tuple[Callable[[dict[str, Any]], str], tuple[str, ...]]] = {
     "state": (_state, ("from", "to", "trigger", "game", "limits")),
-    "spin_start": (_spin_start, ("spin", "bets", "limits")),
-    "spin_result": (_spin_result, ("spin", "number", "ball_revolutions", "ball_direction",
-                                   "rotor_direction", "rotor_rpm")),
-    "spin_invalid": (_spin_invalid, ("spin", "reason", "reasons", "details",
-                                     "ball_revolutions")),
-    "spin_held": (_spin_held, ("spin", "reason", "reasons", "details", "candidate")),
-    "settlement": (_settlement, ("box", "kind", "which", "numbers", "amount", "outcome",
-                                 "payout", "game")),
-    "bet": (_bet_accepted, ("box", "kind", "which", "numbers", "amount", "game")),
-    "bet_placed": (_bet_accepted, ("box", "kind", "amount", "total", "coup")),
-    "alarm": (_alarm, ("code", "message", "spin", "coup", "hand", "game", "bet")),
-    "coup_start": (_coup_start, ("coup", "decks", "min_bet", "max_bet")),
+    "settlement": (settlement, SAID["settlement"]),
+    "alarm": (alarm, SAID["alarm"]),
     "journal": (_journal, ("records", "chain_ok", "head_seq", "head_hash")),
     "stopped": (_stopped, ("head_seq", "head_hash")),
     "port": (_port, ("port", "up", "detail")),
@@ -281,9 +248,9 @@ _FORMATS: dict[str, tuple[Callable[[dict[str, Any]], str], tuple[str, ...]]] = {
 class ConsoleLines:
     """structlog's last processor for people: ``HH:MM:SS.mmm level event  words  #seq``.
 
-    Times are local. The common records are said in words (a state as ``from → to``, a
-    spin's result, an invalid spin with each reason once, settlements, accepted bets,
-    alarms), a game's own records by its ``words`` (record type -> the whole line); other
+    Times are local. The shared records are said in words (a state as ``from → to``,
+    settlements, alarms, the daemon's start and stop), a game's own records by its
+    ``words`` (record type -> the line, and the fields it says); other
     fields follow as ``key=value`` in words (lists joined by commas; an empty value is
     left out). Every line is at most ``width`` characters: longer text goes on indented
     lines below. A traceback follows, plain, without local variables.
@@ -326,7 +293,8 @@ class ConsoleLines:
 
     def _words(self, kind: str, e: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
         own = self.words.get(kind)
-        known = (own, tuple(e)) if own is not None else _FORMATS.get(kind)
+        known = (own if isinstance(own, tuple) else (own, tuple(e)) if own is not None
+                 else _FORMATS.get(kind))
         if known is None:
             return "", ()
         words, said = known

@@ -13,14 +13,14 @@ import itertools
 import queue
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from controller.core.clock import Clock, VirtualClock
 from controller.core.events import Event
 
 
-@dataclass(order=True)
+@dataclass(eq=False)
 class Timer:
     """A callback due at ``deadline`` seconds of the controller clock; ``cancel()`` disarms it.
 
@@ -30,9 +30,9 @@ class Timer:
 
     deadline: float
     order: int
-    callback: Callable[[], None] = field(compare=False)
-    cancelled: bool = field(default=False, compare=False)
-    background: bool = field(default=False, compare=False)
+    callback: Callable[[], None]
+    cancelled: bool = False
+    background: bool = False
 
     def cancel(self) -> None:
         self.cancelled = True
@@ -61,7 +61,9 @@ class EventLoop:
     def __init__(self, clock: Clock, handler: Callable[[Event], Any]) -> None:
         self.clock = clock
         self.handler = handler
-        self._timers: list[Timer] = []
+        # A heap of (deadline, order, timer): tuples compare in C, a timer's fields would
+        # not (some 20 timers a spin are armed, most cancelled before they fire).
+        self._timers: list[tuple[float, int, Timer]] = []
         self._counter = itertools.count()
         self._queue: queue.Queue[object] = queue.Queue()
 
@@ -83,14 +85,16 @@ class EventLoop:
     def call_at(self, deadline: float, callback: Callable[[], None],
                 background: bool = False) -> Timer:
         """Run ``callback`` on the loop thread at ``deadline`` seconds of the clock."""
-        timer = Timer(deadline, next(self._counter), callback, background=background)
-        heapq.heappush(self._timers, timer)
+        order = next(self._counter)
+        timer = Timer(deadline, order, callback, background=background)
+        heapq.heappush(self._timers, (deadline, order, timer))
         return timer
 
     def _next_timer(self) -> Timer | None:
-        while self._timers and self._timers[0].cancelled:
-            heapq.heappop(self._timers)
-        return self._timers[0] if self._timers else None
+        timers = self._timers
+        while timers and timers[0][2].cancelled:
+            heapq.heappop(timers)
+        return timers[0][2] if timers else None
 
     def run_timers_until(self, t: float) -> None:
         """Fire, in deadline order, every timer due at or before ``t``.
@@ -107,8 +111,9 @@ class EventLoop:
             timer.callback()
 
     def _next_foreground(self) -> Timer | None:
-        armed = [t for t in self._timers if not (t.cancelled or t.background)]
-        return min(armed) if armed else None
+        armed = [entry for entry in self._timers
+                 if not (entry[2].cancelled or entry[2].background)]
+        return min(armed)[2] if armed else None
 
     def pending(self) -> bool:
         """A timer other than a background one is armed (a verdict may still fall due)."""
@@ -133,7 +138,7 @@ class EventLoop:
         for event in events:
             t = event.t
             # The heap's head has the earliest deadline (a cancelled one is popped there).
-            if timers and timers[0].deadline <= t:
+            if timers and timers[0][0] <= t:
                 self.run_timers_until(t)
             clock.set(t)
             handler(event)

@@ -229,9 +229,9 @@ def fold_window(journal: Journal, config: Config, window: Window
     Raises:
         LookupError: the table's game has no statistics.
     """
-    from controller.games import registry
+    from controller.core import registry
 
-    spec = registry.spec(config.game)
+    spec = config.spec
     if not spec.stats:
         raise LookupError(f"a {spec.title} table has no statistics")
     hook = registry.load_callable(spec.stats)

@@ -9,11 +9,14 @@ and answered (the control socket). After a power cut an input is in the journal 
 its consequences or not at all.
 
 Serial bytes are held until their line ends (:mod:`controller.core.serial_lines`): a line
-is one input, journaled as one ``serial`` record, never a byte.
+is one input, journaled as one ``serial`` record, never a byte. Records nothing acts on yet
+(a wheel's status lines, a game's note alarms) are held for the next commit
+(:mod:`controller.core.held`): journaled before the next record, in its commit.
 
 Raw GPIO edges are evidence, not decisions: they go into the open evidence batch, written
 with the record that closes it (a spin's start or conclusion; between spins an ``evidence``
-record at most ``EVIDENCE_MAX_S`` after its first edge, or at ``EVIDENCE_MAX_EDGES``). The
+record at most ``EVIDENCE_MAX_S`` after its first edge, or at ``EVIDENCE_MAX_EDGES``; a
+batch older than ``EVIDENCE_JOIN_S`` goes into any commit made before then). The
 table keeps the level of every GPIO input the game does not read itself (the dealer's
 buttons) to catch edges nobody expects. At the end of an input at a game boundary the game
 gives its ``checkpoint`` (what a fresh table needs to go on), journaled at most every
@@ -38,20 +41,27 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from controller.core.config import Config
+from controller.core.contract import (
+    ACCEPTED,
+    TABLE_INPUTS,
+    Checkpointing,
+    Emit,
+    GameContext,
+    Verdict,
+)
 from controller.core.errors import JournalWriteError, RuleViolation
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, PortStatus, SerialData
+from controller.core.held import HELD_MAX_S, HeldRecords
 from controller.core.logs import get_logger
 from controller.core.serial_lines import LineHold
-from controller.games import registry
-from controller.games.base import ACCEPTED, TABLE_INPUTS, Emit, GameContext, Verdict
 from controller.store.journal import Journal, canonical
 from controller.store.records import build, schema
 from controller.store.seal import Sealer
 
 CLOCK_STEP_TOLERANCE_S = 0.5  # wall minus monotonic drifts by ms (NTP slews); steps are seconds
-EVIDENCE_MAX_S = 60.0  # an evidence batch is closed at most this long after its first edge
+EVIDENCE_MAX_S = 120.0  # an evidence batch is closed at most this long after its first edge
+EVIDENCE_JOIN_S = 60.0  # ... and in the next commit made for another record once this old
 EVIDENCE_MAX_EDGES = 4096  # ... or at this many edges
-SERIAL_EVIDENCE_S = 10.0  # a batch of a wheel's lines is journaled at most this late
 CHECKPOINT_EVERY = 500  # records between two checkpoints, at least
 TABLE_ALARMS = frozenset({"clock_step", "unexpected_edge", "game_open", "journal_chain_broken",
                           "journal_failing"})
@@ -61,12 +71,11 @@ guard journals ``journal_failing`` through it)."""
 # Inputs are in the journal already; logging each would drown the rest.
 _INPUT_RECORDS = frozenset({"serial", "input", "evidence", "checkpoint", "seal"})
 # Records of every table a person wants in the log at once; a game adds its own (its spec's
-# ``log``). The rest go at debug level.
-# ``bet`` and ``bet_placed`` are the accepted bets of the games that journal them; the daemon's
+# ``log``) and its accepted bets (``bet_record``). The rest go at debug level. The daemon's
 # start banner says what the ``startup`` record says.
 _INFO_RECORDS: dict[str, tuple[str, ...] | None] = {
     name: None for name in ("settlement", "alarm", "state", "config_change", "port",
-                            "recovery", "shutdown", "bet", "bet_placed")}
+                            "recovery", "shutdown")}
 T = TypeVar("T")
 CommitFailure = Callable[[JournalWriteError, "Event | None"], "Verdict | None"]
 
@@ -94,8 +103,8 @@ class Table:
                  now: Callable[[], float], sink: Callable[[str], None] | None = None,
                  wall: Callable[[], float] | None = None) -> None:
         self.config = config
-        self.spec = registry.spec(config.game)
-        self.schema = schema(config.game)
+        self.spec = config.spec
+        self.schema = schema(config.spec)
         self.journal = journal
         self.now = now
         self.wall = wall or now
@@ -108,8 +117,13 @@ class Table:
         # Bound once: a lazy proxy would rebuild the logger on every record.
         self.log = get_logger(table=config.table_name).bind()
         self._debug = self.log.is_enabled_for(logging.DEBUG)
+        # The bound logger's level is fixed: a record below it is not even made into fields
+        # (a replay logs warnings only; some 10 records a spin are info).
+        self._logs = {name: self.log.is_enabled_for(getattr(logging, name.upper()))
+                      for name in ("info", "warning", "error")}
         self._bodies: dict[int, str] = {}  # the JSON body of each record of the input
-        self._info = {**_INFO_RECORDS, **self.spec.log}
+        bets = {self.spec.bet_record: None} if self.spec.bet_record else {}
+        self._info = {**_INFO_RECORDS, **bets, **self.spec.log}
         self._raw_inputs = frozenset(self.spec.gpio_inputs)
         self._schedule = schedule
         self.levels: dict[str, int] = {}
@@ -118,8 +132,10 @@ class Table:
         self._evidence_timer: Any = None
         self._lines = LineHold()  # serial bytes until their line ends
         self._evidence_ports = self.spec.serial_evidence
-        self._pending: list[tuple[float, str, str]] = []  # lines not journaled: (t, port, text)
-        self._lines_timer: Any = None
+        self._notes = self.spec.note_alarms
+        self._held = HeldRecords()  # lines and notes for the next commit
+        self._held_timer: Any = None
+        self._person_input = False  # a bet or a dealer's input: held lines lead not to it
         self.sealer: Sealer | None = None
         self._seal_timer: Any = None
         last = journal.last_checkpoint()
@@ -146,12 +162,21 @@ class Table:
             return self.as_input(lambda: self.emit(type_, **fields))
         if "t" in fields:  # an event's own time, on the monotonic clock
             fields["t"] = fields["t"] + self._offset
-        if self._pending:  # the lines that led to it go first, in its commit
-            self._journal_lines()
+        if type_ == "alarm" and fields["code"] in self._notes:
+            # Nothing acts on a note: it waits for the next commit (controller.core.held).
+            self._hold(self._held.note(fields.pop("t", self.wall()), type_, fields))
+            return fields
+        if self._held:  # the notes (and lines) that led to it go first, in its commit
+            self._journal_held(lines=not self._person_input)
+        return self._stage(type_, self.wall(), fields, spec.closes_evidence)
+
+    def _stage(self, type_: str, t: float, fields: dict[str, Any],
+               closes_evidence: bool) -> dict[str, Any]:
+        assert self._txn is not None
         journal = self.journal
         if not journal.in_transaction:
             journal.begin()  # at the input's first record: an input without any costs nothing
-        record, body = journal.append(type_, self.wall(), fields, spec.closes_evidence)
+        record, body = journal.append(type_, t, fields, closes_evidence)
         self._txn.append(record)
         self._bodies[id(record)] = body
         return record
@@ -181,17 +206,25 @@ class Table:
             raise
         finally:
             self._txn = None
+            self._person_input = False
         if held:
             self._present(held)
             self._bodies.clear()
         return result
 
     def _end_of_input(self) -> None:
-        """An input that journaled records may have reached a game boundary."""
+        """An input that journaled records may have reached a game boundary. What is held
+        and an evidence batch half its time old go into its commit (no fsync of their
+        own)."""
+        if self._held:  # notes held since its first record: in its commit
+            self._journal_held(lines=False)
+        since = self.journal.open_since
+        if since is not None and self.wall() - since >= EVIDENCE_JOIN_S:
+            self.emit("evidence", reason="interval")
         if self.journal.last_seq - self._checkpoint_seq >= self.checkpoint_every:
             # A game that gives no checkpoint recovers from the journal's start.
-            checkpoint = getattr(self.game, "checkpoint", None)
-            state = checkpoint() if checkpoint is not None else None
+            game = self.game
+            state = game.checkpoint() if isinstance(game, Checkpointing) else None
             if state is not None:
                 self._checkpoint(state)
 
@@ -226,6 +259,8 @@ class Table:
             if type_ in self._info:
                 level = ("warning" if type_ == "alarm" else
                          self._stop_level if type_ == "shutdown" else "info")
+                if not self._logs[level]:
+                    continue
                 keys = self._info[type_]
                 fields = {k: v for k, v in shown.items()
                           if k != "type" and (keys is None or k in keys)}
@@ -330,8 +365,8 @@ class Table:
     def _close_evidence(self) -> None:
         for port in self._lines.ports():  # a line under way is journaled, not dropped
             self._drain_line(port, self.now())
-        if self._pending:
-            self._journal_lines()
+        if self._held:
+            self._journal_held()
         if self.journal.open_edges:
             self.emit("evidence", reason="stop")
 
@@ -366,8 +401,10 @@ class Table:
         if type(event) is GpioEdge:
             self._gpio(event)
         elif isinstance(event, BetPlaced):
+            self._person_input = True
             return self._person(event, game.verify_bet, game.place_bet)
         elif isinstance(event, DealerInput):
+            self._person_input = True
             self.emit("input", t=event.t, action=event.action, **event.args)
             if event.action in TABLE_INPUT_ACTIONS:  # every table's, not the game's
                 return self._person(event, verify_table_input,
@@ -387,28 +424,33 @@ class Table:
         (a game whose lines are evidence) one line of the batch the next record takes."""
         text = data.data.decode("latin-1")
         if self._evidence_ports:
-            self._pending.append((data.t + self._offset, data.port, text))
-            if self._lines_timer is None:
-                self._lines_timer = self.schedule_input(data.t + SERIAL_EVIDENCE_S,
-                                                        self._lines_due, background=True)
+            self._hold(self._held.line(data.t + self._offset, data.port, text))
         else:
             self.emit("serial", t=data.t, port=data.port, text=text)
         self.game.serial(data)
 
-    def _lines_due(self) -> None:
-        self._lines_timer = None
-        if self._pending:
-            self._journal_lines()
+    def _hold(self, first: bool) -> None:
+        """Something was held; the first of a batch sets the timer that journals them."""
+        if first and self._held_timer is None:
+            self._held_timer = self.schedule_input(self.now() + HELD_MAX_S, self._held_due,
+                                                   background=True)
 
-    def _journal_lines(self) -> None:
-        """The batch of lines not yet journaled: one ``serial`` record a port."""
-        pending, self._pending = self._pending, []
-        for port in dict.fromkeys(p for _, p, _ in pending):
-            lines = [(t, text) for t, p, text in pending if p == port]
-            fields: dict[str, Any] = {"port": port, "text": lines[0][1]}
-            if len(lines) > 1:
-                fields.update(_batch_of_lines(lines))
-            self.emit("serial", t=lines[0][0] - self._offset, **fields)
+    def _held_due(self) -> None:
+        self._held_timer = None
+        if self._held:
+            self._journal_held()
+
+    def _journal_held(self, lines: bool = True) -> None:
+        """The notes and (``lines``) lines held (:mod:`controller.core.held`), staged in
+        order."""
+        for t, type_, fields in self._held.take(lines):
+            spec = build(self.schema, type_, fields)
+            self._stage(type_, t, fields, spec.closes_evidence)
+
+    def held(self) -> tuple[int, int]:
+        """The lines and notes held for the next commit (:mod:`controller.core.held`):
+        what a kill now would lose, and nothing a record rests on."""
+        return self._held.counts()
 
     def lines_under_way(self) -> list[str]:
         """The serial ports whose line under way is held, not yet journaled (any thread)."""
@@ -468,22 +510,6 @@ class Table:
             self.emit("evidence", reason="interval")
         else:
             self._arm_evidence(due)
-
-
-def _batch_of_lines(lines: list[tuple[float, str]]) -> dict[str, Any]:
-    """The ``text``, ``since`` and ``lines`` of a batch of a port's lines ((journal time,
-    text) each, in order): a line that repeats the one before it is not written again."""
-    since = lines[0][0]
-    parts: list[str] = []
-    entries: list[list[int]] = []
-    previous = None
-    for t, text in lines:
-        repeat = text == previous
-        entries.append([round((t - since) * 1e6), 0 if repeat else len(text)])
-        if not repeat:
-            parts.append(text)
-        previous = text
-    return {"text": "".join(parts), "since": round(since, 6), "lines": entries}
 
 
 TABLE_INPUT_ACTIONS = frozenset(i.action for i in TABLE_INPUTS)

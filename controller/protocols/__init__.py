@@ -1,4 +1,5 @@
-"""I/O-free line codecs: a device's bytes in, frozen line records out.
+"""I/O-free line codecs: a device's bytes in, frozen line records out (the shoe reader's
+beside its lines in ``controller.cards``, the wheel's here).
 
 ``CODECS`` names every codec a config's ``[serial.<port>] codec`` may choose; each entry is a
 :class:`Codec`: where its class is (``"module:class"``, made fresh for each port: a codec
@@ -32,7 +33,7 @@ class Codec:
 
 
 CODECS: dict[str, Codec] = {
-    "reference": Codec("controller.protocols.shoe_reference:ReferenceShoeCodec", SHOE),  # §4
+    "reference": Codec("controller.cards.shoe_reference:ReferenceShoeCodec", SHOE),  # §4
     "status_line": Codec("controller.protocols.wheel_status:StatusLineCodec", WHEEL),
 }
 

@@ -59,24 +59,21 @@ class Batch:
 def pack(batch: int, edges: Sequence[Edge]) -> Batch:
     """Pack ``edges`` (at least one, at most ``MAX_INPUTS`` distinct inputs) as batch
     number ``batch``."""
-    first_us = round(edges[0][0] * 1e6)
-    index: dict[str, int] = {}
+    index = {name: i for i, name in enumerate(dict.fromkeys(name for _, name, _ in edges))}
+    assert len(index) <= MAX_INPUTS, "too many inputs in one batch"
+    first_us = prev = round(edges[0][0] * 1e6)
     out = bytearray()
-    prev = first_us
+    append = out.append
     for t, name, level in edges:
         us = round(t * 1e6)
         delta = us - prev
         prev = us
         zig = (delta << 1) ^ (delta >> 63)
         while zig > 0x7F:
-            out.append((zig & 0x7F) | 0x80)
+            append((zig & 0x7F) | 0x80)
             zig >>= 7
-        out.append(zig)
-        i = index.get(name)
-        if i is None:
-            i = index[name] = len(index)
-            assert i < MAX_INPUTS, "too many inputs in one batch"
-        out.append(i << 1 | level)
+        append(zig)
+        append(index[name] << 1 | level)
     return Batch(batch, first_us, ",".join(index), bytes(out), len(edges))
 
 

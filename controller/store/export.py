@@ -1,7 +1,7 @@
 """Exports of the journal: records by time, and one game's raw inputs as a trace.
 
 :func:`records_between` gives the records journaled from one time to another, as the public
-may see them (a card still face down is masked, by ``controller.cards.masking`` as recall
+may see them (a card still face down is masked, by the game's ``present_game`` as recall
 does). :func:`evidence_trace` is the regulator's replay: the raw inputs of one game (GPIO
 edges from its evidence batches, serial bytes, dealer inputs, bets), from where a fresh
 table is in the state the journal's was (the game's :class:`EvidenceWindow`), as a trace
@@ -17,10 +17,10 @@ import dataclasses
 from collections.abc import Generator, Iterator
 from typing import Any
 
-from controller.cards.masking import present_game
 from controller.core.config import Config
+from controller.core.contract import GameSpec
 from controller.core.errors import InputError, JournalError
-from controller.games import registry
+from controller.core.held import lines_of
 from controller.store.journal import Journal
 
 _NOT_ARGS = frozenset({"type", "seq", "t", "action", "source"})
@@ -42,28 +42,28 @@ def first_seq_at(journal: Journal, t: float) -> int:
     return lo
 
 
-def records_between(journal: Journal, since: float, until: float | None = None
-                    ) -> Generator[dict[str, Any], None, None]:
-    """Records with ``since`` <= ``t`` (< ``until``), as the public may see them: masked
-    game by game, a face-down card hidden unless its turn is among them."""
+def records_between(journal: Journal, spec: GameSpec, since: float,
+                    until: float | None = None) -> Generator[dict[str, Any], None, None]:
+    """Records with ``since`` <= ``t`` (< ``until``) of a table of ``spec``'s game, as the
+    public may see them: masked game by game, a face-down card hidden unless its turn is
+    among them."""
     first = first_seq_at(journal, since)
     last = first_seq_at(journal, until) - 1 if until is not None else None
-    starts = {spec.recall.start for spec in registry.games().values()}
     chunk: list[dict[str, Any]] = []
     for seq, type_, body in journal.bodies(first - 1, last):
         rec = journal.parse(seq, type_, body)
-        if rec.get("type") in starts and chunk:
-            yield from present_game(chunk)
+        if rec.get("type") == spec.recall.start and chunk:
+            yield from spec.present_game(chunk)
             chunk = []
         if rec.get("type") != "gpio":
             chunk.append(rec)
-    yield from present_game(chunk)
+    yield from spec.present_game(chunk)
 
 
 def rules_meta(config: Config) -> dict[str, Any]:
     """A trace's ``meta`` keys for the table's own settings (its game's section): its
     spec's ``trace_meta``, else the fields of its config dataclass."""
-    spec = registry.spec(config.game)
+    spec = config.spec
     if spec.trace_meta is not None:
         return spec.trace_meta(config.rules)
     meta: dict[str, Any] = {}
@@ -84,7 +84,7 @@ def evidence_trace(journal: Journal, config: Config, number: int) -> list[dict[s
         InputError: the game cannot export its evidence (bad usage). JournalError: the
             journal has no such game, or it is still in play (no verdict yet).
     """
-    spec = registry.spec(config.game)
+    spec = config.spec
     if spec.evidence_window is None:
         raise InputError("export --evidence", None, None,
                          f"a {spec.title} table does not export its evidence")
@@ -105,6 +105,9 @@ def evidence_trace(journal: Journal, config: Config, number: int) -> list[dict[s
     events.sort(key=lambda e: e[0])  # stable: a record's order among equal times is kept
     t0 = events[0][0] if events else 0.0
     meta: dict[str, Any] = _over({"table": config.game, **rules_meta(config)}, window.meta)
+    cards: Any = config.cards  # [cards] (controller.cards.count_out), when not the defaults
+    if cards is not None and cards != type(cards)():
+        meta["cards"] = dataclasses.asdict(cards)
     if window.limits is not None:
         meta["limits"] = dict(window.limits)
     out: list[dict[str, Any]] = [{"t": 0, "meta": meta}]
@@ -163,13 +166,14 @@ def _over(base: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
 
 
 def _lines(rec: dict[str, Any]) -> Iterator[tuple[float, dict[str, Any]]]:
-    """Each line of a batch of serial lines, at its time (``controller.store.shared``)."""
-    text, since, start, line = rec["text"], rec["since"], 0, ""
-    for us, size in rec["lines"]:
-        if size:
-            line = text[start:start + size]
-            start += size
-        yield round(since + us / 1e6, 6), {"serial": rec["port"], "text": line}
+    """Each line of a batch of serial lines, at its time (``controller.core.held``)."""
+    try:
+        lines = lines_of(rec)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise JournalError(f"record {rec.get('seq')}: its batch of serial lines cannot be "
+                           f"read ({exc}); run tablectl verify --full") from None
+    for t, line in lines:
+        yield t, {"serial": rec["port"], "text": line}
 
 
 def _inputs(journal: Journal, origin: int, end: int, bet_record: str
@@ -188,7 +192,7 @@ def _inputs(journal: Journal, origin: int, end: int, bet_record: str
         elif kind == "input" and rec.get("source") is None:  # a button is in its edges
             yield t, {"input": rec["action"],
                       **{k: v for k, v in rec.items() if k not in _NOT_ARGS}}
-        elif kind == "serial" and isinstance(rec.get("lines"), list):  # a batch of lines
+        elif kind == "serial" and "lines" in rec:  # a batch of lines
             yield from _lines(rec)
         elif kind == "serial":
             yield t, {"serial": rec["port"], "text": rec["text"]}

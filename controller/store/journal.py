@@ -36,7 +36,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from json.encoder import encode_basestring_ascii as encode_basestring
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.core.errors import (
     RESUME_ADVICE,
@@ -49,6 +49,9 @@ from controller.core.errors import (
 )
 from controller.core.section import why_not_made
 from controller.store.evidence import Batch, Edge, pack
+
+if TYPE_CHECKING:
+    from controller.store.records import Schema
 
 GENESIS = "0" * 64
 FORMAT = 2
@@ -415,13 +418,13 @@ class Journal:
                                    "are not its row's", self.advice)
         return rec
 
-    def first_damaged(self) -> UnreadableRecord | None:
-        """The first record whose body is not a record of its declared type (the error
-        that names it), or None: for a tool that tripped over a record's fields, to say
-        which (a whole scan, on that path only)."""
-        from controller.store.records import RecordError, any_schema, check
+    def first_damaged(self, known: Schema) -> UnreadableRecord | None:
+        """The first record whose body is not a record of its declared type in ``known``
+        (a schema: every game's, ``controller.core.registry.any_schema``; the error that
+        names it), or None: for a tool that tripped over a record's fields, to say which
+        (a whole scan, on that path only)."""
+        from controller.store.records import RecordError, check
 
-        known = any_schema()
         for seq, type_, body in self.bodies():
             try:
                 check(known, self.parse(seq, type_, body))

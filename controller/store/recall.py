@@ -1,10 +1,10 @@
 """Game recall from the journal (seed 001 Art. 14: a disputed game recalled in full).
 
 Groups records into games, and hides what the public may not see yet: a card dealt face
-down until the dealer turns it (seed 000 Art. 6), by the same code that masks it live
-(``controller.cards.masking``).
+down until the dealer turns it (seed 000 Art. 6), by the game's own ``present_game`` (its
+spec's: a card table's is the code that masks it live, ``controller.cards.masking``).
 
-Which records start and end a game comes from each game's registry entry (``RecallSpec``:
+Which records start and end a game comes from the table's game's spec (``RecallSpec``:
 ``spin_start`` / ``spin_result``..., ``coup_start`` / ``coup_result``); a game concluded
 with no start record (voided on restart before it started) starts at its result. A game's block runs
 from its start to its end: its result record, then the settlements of that game that follow
@@ -21,46 +21,44 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.cards.masking import HIDDEN, present_game, public_view
-from controller.games import registry
+from controller.core.contract import GameSpec
 from controller.store.journal import Journal
 
 # Raw hardware records: in a game's block they are its evidence; between games, noise.
 # The journal's own bookkeeping (evidence batches closed, checkpoints, seals) is no game's.
 _BOOKKEEPING = ("gpio", "evidence", "checkpoint", "seal")
 _NOT_IN_PRELUDE = (*_BOOKKEEPING, "serial")
-__all__ = ["HIDDEN", "game_in_full", "games_in_full", "public_view"]
 
 
-def games_in_full(journal: Journal, last: int) -> list[dict[str, Any]]:
-    """The last ``last`` games, each ``{"title", "records"}`` with every record of the game
-    (its prelude: bets, inputs, alarms since the previous game ended; then the game itself:
-    cards, results, settlements...), in journal order (see the module doc)."""
-    starts = _starts(journal)
-    return _games(journal, starts, max(0, len(starts) - last), len(starts))
+def games_in_full(journal: Journal, spec: GameSpec, last: int) -> list[dict[str, Any]]:
+    """The last ``last`` games of the table of ``spec``'s game, each ``{"title",
+    "records"}`` with every record of the game (its prelude: bets, inputs, alarms since the
+    previous game ended; then the game itself: cards, results, settlements...), in journal
+    order (see the module doc)."""
+    starts = _starts(journal, spec)
+    return _games(journal, spec, starts, max(0, len(starts) - last), len(starts))
 
 
-def game_in_full(journal: Journal, number: int) -> dict[str, Any] | None:
+def game_in_full(journal: Journal, spec: GameSpec, number: int) -> dict[str, Any] | None:
     """The game numbered ``number`` (a spin, a coup) in full, as :func:`games_in_full`
     gives it; the newest of that number if a journal holds two; None when none is."""
-    starts = _starts(journal)
-    fields = _number_fields()
+    starts = _starts(journal, spec)
+    fields = _number_fields(spec)
     index = next((i for i in range(len(starts) - 1, -1, -1)
                   if starts[i].get(fields[starts[i]["type"]]) == number), None)
-    return None if index is None else _games(journal, starts, index, index + 1)[0]
+    return None if index is None else _games(journal, spec, starts, index, index + 1)[0]
 
 
-def _number_fields() -> dict[str, str]:
-    """Each game's start and result record types -> the field that numbers its games."""
-    return {kind: spec.recall.number for spec in registry.games().values()
-            for kind in (spec.recall.start, *spec.recall.results)}
+def _number_fields(spec: GameSpec) -> dict[str, str]:
+    """The game's start and result record types -> the field that numbers its games."""
+    return {kind: spec.recall.number for kind in (spec.recall.start, *spec.recall.results)}
 
 
-def _starts(journal: Journal) -> list[dict[str, Any]]:
+def _starts(journal: Journal, spec: GameSpec) -> list[dict[str, Any]]:
     """The record that starts each game: its start record, or its result when the journal
     holds no start of it (a roulette game voided on restart before its launch)."""
-    starters = {spec.recall.start for spec in registry.games().values()}
-    fields = _number_fields()
+    starters = {spec.recall.start}
+    fields = _number_fields(spec)
     starts: list[dict[str, Any]] = []
     started: set[tuple[str, Any]] = set()
     for rec in journal.records(types=tuple(fields)):
@@ -72,11 +70,11 @@ def _starts(journal: Journal) -> list[dict[str, Any]]:
     return starts
 
 
-def _games(journal: Journal, all_starts: list[dict[str, Any]], first: int,
+def _games(journal: Journal, spec: GameSpec, all_starts: list[dict[str, Any]], first: int,
            stop: int) -> list[dict[str, Any]]:
     """The games ``all_starts[first:stop]`` in full."""
-    fields = _number_fields()
-    results = tuple(r for spec in registry.games().values() for r in spec.recall.results)
+    fields = _number_fields(spec)
+    results = spec.recall.results
     # The game before the first one shown is read too: its end is where the prelude of
     # the first one shown begins.
     starts = all_starts[max(0, first - 1):stop + 1]
@@ -105,7 +103,7 @@ def _games(journal: Journal, all_starts: list[dict[str, Any]], first: int,
         leftover = window[end + 1:]
         if start["seq"] < all_starts[first]["seq"]:
             continue  # the game before those shown: read for its end only
-        records = present_game(prelude + body)
+        records = spec.present_game(prelude + body)
         games.append({"title": f"{kind} {number}", "records": records})
     return games
 

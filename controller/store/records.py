@@ -28,7 +28,7 @@ import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from controller.core.errors import TableControllerError
 
@@ -262,25 +262,38 @@ def _union(first: RecordSpec, second: RecordSpec) -> RecordSpec:
                       first.legacy and second.legacy)
 
 
+class Declares(Protocol):
+    """What the store reads of a game's spec (``controller.core.contract.GameSpec``): its
+    table's ``name`` and the ``records`` it declares."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def records(self) -> tuple[type, ...]: ...
+
+
+def schema(game: Declares) -> Schema:
+    """The record types the table of ``game`` writes and reads (shared, its game's,
+    extended); made once a game."""
+    return _schema(game.name, game.records)
+
+
 @cache
-def schema(game: str) -> Schema:
-    """The record types a ``game`` table writes and reads (shared, its game's, extended)."""
-    from controller.games import registry
+def _schema(name: str, records: tuple[type, ...]) -> Schema:
     from controller.store import shared
 
-    return _merge((*shared.RECORDS, *registry.spec(game).records))
+    return _merge((*shared.RECORDS, *records))
 
 
-@cache
-def any_schema() -> Schema:
-    """Every record type of every registered game, each game's extensions applied: for the
-    tools that read a journal whose game they cannot tell. A type two games declare (each
-    table's schema has one of them) reads as either (:func:`_union`)."""
-    from controller.games import registry
-
+def any_schema(games: Iterable[Declares]) -> Schema:
+    """Every record type of each of ``games``, each game's extensions applied: for the
+    tools that read a journal whose game they cannot tell (the registry's every game:
+    ``controller.core.registry.any_schema``). A type two games declare (each table's
+    schema has one of them) reads as either (:func:`_union`)."""
     out: Schema = {}
-    for name in registry.names():
-        for type_, spec in schema(name).items():
+    for game in games:
+        for type_, spec in schema(game).items():
             old = out.get(type_)
             out[type_] = spec if old is None else _union(old, spec)
     return out

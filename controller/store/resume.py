@@ -17,18 +17,20 @@ from typing import Any
 from controller.core.errors import UnreadableRecord
 from controller.core.words import given
 from controller.store.journal import Journal
-from controller.store.records import RecordError, check, schema
+from controller.store.records import Declares, RecordError, check, schema
 
 
-def since_checkpoint(journal: Journal, game: str) -> tuple[dict[str, Any] | None,
-                                                           list[dict[str, Any]]]:
-    """(the last checkpoint of ``game``, or None; the records after it, in order).
+def since_checkpoint(journal: Journal, spec: Declares
+                     ) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """(the last checkpoint of the table's game ``spec``, or None; the records after it,
+    in order).
 
     Raises:
-        UnreadableRecord: a record after it is not JSON, or not a record ``game``'s table
+        UnreadableRecord: a record after it is not JSON, or not a record the game's table
             writes (unknown type, unknown or missing field, a value of the wrong type).
     """
-    known = schema(game)
+    known = schema(spec)
+    game = spec.name
     checkpoint = journal.last_checkpoint()
     if checkpoint is not None:
         read(journal, checkpoint["seq"], str(checkpoint.get("type")), json.dumps(checkpoint),

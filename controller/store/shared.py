@@ -49,15 +49,17 @@ class Serial:
     """Bytes that arrived on a serial port, ``text`` one character per byte (latin-1).
 
     A batch of a wheel's lines (issue 20), journaled with the record they led to or at
-    most ``SERIAL_EVIDENCE_S`` after the first, has ``since``, the journal time of its
-    first line's first byte (s), and ``lines``: per line, in order, ``[us, size]``, its
-    first byte's time in µs after ``since`` and its length in ``text``; size 0: the line
-    repeats the one before it byte for byte, and is not in ``text`` again."""
+    most ``HELD_MAX_S`` after the first (``controller.core.held``), has ``since``, the
+    journal time of its first line's first byte (s), and ``lines``: per line, in order,
+    its first byte's time in µs after the line before it, and ``+size`` (its length in
+    ``text``) unless it repeats the line before it byte for byte (then it is not in
+    ``text`` again): ``"0+25 500012 499980+25"``. Journals of before read ``[[us after
+    since, size], ...]``."""
 
     port: str
     text: str
     since: float | Absent = ABSENT
-    lines: list[Any] | Absent = ABSENT
+    lines: str | list[Any] | Absent = ABSENT
 
 
 @record("port")

@@ -9,6 +9,7 @@ reference protocol of CONTRACT §4. :func:`play` replays it with ``table-control
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -35,11 +36,13 @@ def deck() -> list[str]:
 class Trace:
     """A card table's trace, events 0.5 s apart; ``ready`` starts with the Art. 5 procedure
     and its burn card (2C). ``table`` and ``decks`` (and ``meta``, more of the table's
-    keys) go in its meta line."""
+    keys) go in its meta line. ``seen`` counts the cards read from the shoe since the last
+    ``load`` step (as the shoe counts them, when none was refused)."""
 
     def __init__(self, ready: bool = True, table: str = "mini_baccarat", decks: int = 4,
                  **meta: Any) -> None:
         self.decks = decks
+        self.seen: Counter[str] = Counter()
         self.events: list[dict[str, Any]] = [
             {"t": 0, "meta": {"table": table, "decks": decks, **meta}}]
         if ready:
@@ -59,6 +62,7 @@ class Trace:
         return self.add(serial="shoe", text=text + "\r\n")
 
     def cards(self, *cards: str, line: str = "Game") -> Trace:
+        self.seen.update(cards)
         for card in cards:
             self.line(f"[{line}]<Card:{card}>")
         return self
@@ -66,6 +70,8 @@ class Trace:
     def procedure(self, steps: Sequence[str], burn: str | None) -> Trace:
         for step in steps:
             self.inp("procedure_step", step=step)
+            if step == "load":
+                self.seen.clear()
         return self.cards(burn, line="Burn") if burn else self
 
     @property
@@ -79,8 +85,21 @@ class Trace:
         order = [c for c in deck() if c not in burnt] + deck() * (self.decks - 1)
         count = self.pack - len(burnt) - left
         assert 0 <= count <= len(order)
+        self.seen.update(order[:count])
         return self.add(serial="shoe", text="".join(
             f"[Burn]<Card:{card}>\r\n" for card in order[:count])) if count else self
+
+    def count_out(self, missing: Sequence[str] = (), done: bool = True) -> Trace:
+        """The count-out of the closed shoe (seed 002 / 004 Art. 4): every card of the
+        composition not ``seen`` yet, but ``missing`` (a card once a copy), in deck order,
+        read as ``[Game]`` lines in one go; then ``count_out_done`` (unless ``done`` is
+        False)."""
+        left = Counter({card: self.decks for card in deck()}) - self.seen - Counter(missing)
+        rest = [card for card in deck() for _ in range(left[card])]
+        if rest:
+            self.add(serial="shoe", text="".join(f"[Game]<Card:{c}>\r\n" for c in rest))
+            self.seen.update(rest)
+        return self.inp("count_out_done") if done else self
 
     def coup(self, bets: Bets, *cards: str) -> Trace:
         self.inp("open_bets")

@@ -52,6 +52,7 @@ class Mutation:
 
 BJ_CUT_CARD = 'Step("scramble", mandatory=False), Step("shuffle"), Step("cut"),'
 SHOE = "controller/cards/shoe.py"
+COUNT_OUT = "controller/cards/count_out.py"
 NOT_LOADED = '''        if not self._loaded:
             self._alarm(
                 t,
@@ -101,6 +102,12 @@ MUTATIONS = (
              "controller/games/blackjack/chart.py",
              "self.turn_up_card(0)  # the deal ends", "pass  # the deal ends",
              (("002", "8"),)),
+    Mutation("first_card_shown_before_exposure", "a card face down never shown before its "
+             "turn", "controller/games/blackjack/chart.py", "self._held_turn = []",
+             "self._held_turn = None", (("002", "8"),)),
+    Mutation("surrender_after_its_card", "no surrender once the box's card is dealt",
+             "controller/games/blackjack/checks.py", "if self.coup.card_waits:",
+             "if False:", (("002", "9"),)),
     Mutation("surrender_closed_by_another_box", "a box surrenders until its own first "
              "decision", "controller/games/blackjack/checks.py", "if found.acted:",
              "if self.coup.acted:", (("002", "9"),)),
@@ -119,6 +126,19 @@ MUTATIONS = (
     Mutation("later_bets_unlimited", "the later bets within the house's limits",
              "controller/games/draw_poker/betting.py", "if self.later is not None:",
              "if False:", (("003", "21"),)),
+    Mutation("missing_cards_not_alarmed", "a card never seen by the count-out is an alarm",
+             COUNT_OUT, "self.short = missing_cards(counts, self.rules.decks)",
+             "self.short = []", (("002", "4"), ("004", "4"), ("000", "2"))),
+    Mutation("no_count_out_at_the_close", "the shoe's cards are counted out at its close",
+             COUNT_OUT, 'self.due = reason == "cut_card" and self.rules.count_out',
+             "self.due = False", (("002", "4"), ("004", "4"))),
+    Mutation("short_decks_shuffled_again", "short decks are changed, not shuffled again",
+             COUNT_OUT, "        if self.short:\n            raise RuleViolation(",
+             "        if False:\n            raise RuleViolation(", (("002", "4"), ("004", "4"))),
+    Mutation("count_out_over_count_accepted", "a card counted out beyond the decks is an "
+             "alarm", SHOE,
+             "        if self._over_count(t, card, what, burn):\n            return\n",
+             "        if False:\n            return\n", (("002", "4"),)),
     Mutation("pot_luck_surrender_on_by_default", "seed 004 has no surrender",
              "controller/games/blackjack/config.py", "surrender=not pot_luck",
              "surrender=True", (("004", "8"),)),

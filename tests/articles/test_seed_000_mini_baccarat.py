@@ -112,10 +112,22 @@ def test_art_2_the_sabot_after_the_cut_card_is_shuffled_cut_and_loaded_again(
     # The sabot follows the card tables' procedures (seed 002 Art. 6 a-c, RULES.md §3):
     # with a step left out after the cut card, no coup opens.
     steps = [s for s in ("shuffle", "cut", "load") if s != left_out]
-    trace = Trace().burn_until(104).line("[Cut]").procedure(steps, burn="KD")
+    trace = Trace().burn_until(104).line("[Cut]").count_out().procedure(steps, burn="KD")
     run = play(tmp_path, trace.coup(COUP1_BETS, *shoe_order(COUP1_BOXES, COUP1_BANCA)))
     assert run.alarms("shoe_not_ready") and "seed 002 Art. 6" in str(run.alarms())
     assert not run.of("coup_start") and not run.of("card")
+
+
+def test_art_2_the_sabot_closed_at_the_cut_card_is_counted_out_complete(tmp_path: Path) -> None:
+    # The four decks checked complete (seed 002 Art. 4, RULES.md §3) before the sabot is
+    # shuffled again: a 9D never seen calls for new decks, not the Art. 6 procedure.
+    trace = Trace().burn_until(104).line("[Cut]").count_out(missing=("9D",))
+    run = play(tmp_path, trace.procedure(("shuffle", "cut", "load"), burn="KD"))
+    (counted,) = run.of("count_out")
+    assert counted["missing"] == ["9D"] and counted["cards"] == 103
+    (short,) = [a for a in run.alarms("decks_incomplete") if "missing" in a]
+    assert "9D" in short["message"] and "seed 002 Art. 4" in short["message"]
+    assert not [s for s in run.of("shoe_procedure") if s["procedure"] == "cut_card"]
 
 
 @pytest.mark.parametrize("decks", [1, 6, 8])

@@ -195,7 +195,7 @@ def test_art_5e_6b_no_cut_card_before_the_last_40_cards_stops_play(tmp_path: Pat
 # -- Art. 6: after the cut card ------------------------------------------------------------------
 def test_art_6abcd_after_the_cut_card_no_game_before_shuffle_cut_load_and_burn(
         tmp_path: Path) -> None:
-    trace = table().burn_until(HALF_PACK).line("[Cut]").inp("open_bets")  # refused
+    trace = table().burn_until(HALF_PACK).line("[Cut]").count_out().inp("open_bets")  # refused
     trace.procedure(CUT_CARD, burn="KD").coup(*COUP)
     run = play(tmp_path, trace)
     (closed,) = run.of("shoe_closed")
@@ -209,7 +209,7 @@ def test_art_6abcd_after_the_cut_card_no_game_before_shuffle_cut_load_and_burn(
 def test_art_6abc_a_step_left_out_after_the_cut_card_keeps_the_next_coup_from_opening(
         tmp_path: Path, left_out: str) -> None:
     steps = [s for s in CUT_CARD if s != left_out]
-    trace = table().burn_until(HALF_PACK).line("[Cut]").procedure(steps, burn="KD")
+    trace = table().burn_until(HALF_PACK).line("[Cut]").count_out().procedure(steps, burn="KD")
     run = play(tmp_path, trace.coup(*COUP))
     assert run.alarms("shoe_not_ready")
     assert not run.of("coup_start") and not run.of("card")
@@ -217,7 +217,7 @@ def test_art_6abc_a_step_left_out_after_the_cut_card_keeps_the_next_coup_from_op
 
 def test_art_6d_no_coup_before_the_burn_ends_the_procedure(tmp_path: Path) -> None:
     # "Quemar cartas: Antes de iniciar la partida".
-    trace = table().burn_until(HALF_PACK).line("[Cut]").procedure(CUT_CARD, burn=None)
+    trace = table().burn_until(HALF_PACK).line("[Cut]").count_out().procedure(CUT_CARD, burn=None)
     run = play(tmp_path, trace.inp("open_bets").cards("KD", line="Burn").coup(*COUP))
     assert run.codes() == ["shoe_not_ready"]
     assert run.steps("cut_card") == [*CUT_CARD, "burn"]
@@ -316,9 +316,9 @@ def test_art_8_10_a_second_card_exposed_by_mistake_is_the_up_card(tmp_path: Path
     trace = one_box(("TS", "6H"), ("5C", "AD")).inp("second_card_exposed")
     trace.bet("insurance", 1, 5).inp("close_insurance").inp("stand", box=1).cards("2S")
     run = play(tmp_path, trace)  # 5C AD 2S: soft 18
-    # The 5C turned as the deal ends; "ésta será considerada la carta descubierta": the
-    # AD is the up card, the 5C decides insurance.
-    assert turned(run) == [("5C", True), ("AD", True), ("5C", False)]
+    # "ésta será considerada la carta descubierta": the AD is the up card; the 5C stays
+    # face down (never journaled turned up) until the dealer's turn, and decides insurance.
+    assert turned(run) == [("AD", True), ("5C", False)]
     assert len(run.of("insurance_offered")) == 1  # an ace up (Art. 10)
     # The hole card decides insurance: a five, no ten: it loses. 16 against 18 loses.
     assert run.settlements() == [(1, "insurance", 5, "lose", -5), (1, "main", 10, "lose", -10)]
@@ -331,13 +331,14 @@ def test_art_8_a_second_card_exposed_after_a_player_acted_is_refused(tmp_path: P
     assert turned(run)[0] == ("5C", True)
 
 
-def test_art_8_10_an_exposed_second_card_that_is_no_ace_withdraws_the_insurance_question(
+def test_art_8_10_an_exposed_second_card_that_is_no_ace_asks_no_insurance(
         tmp_path: Path) -> None:
+    # The AC, first, is never the up card: no insurance is asked, and nothing says the
+    # dealer holds an ace before his turn.
     trace = one_box(("TS", "7H"), ("AC", "9D")).inp("second_card_exposed")
     run = play(tmp_path, trace.bet("insurance", 1, 5).inp("stand", box=1))
-    (offered,) = run.of("insurance_offered")
-    (closed,) = run.of("insurance_closed")
-    assert closed["reason"] == "second_card_exposed" and closed["seq"] > offered["seq"]
+    assert not run.of("insurance_offered") and not run.of("insurance_closed")
+    assert turned(run) == [("9D", True), ("AC", False)]
     (refused,) = run.alarms("bet_refused")
     assert "insurance_not_offered" in refused["message"]
     assert run.settlements() == [(1, "main", 10, "lose", -10)]  # 17 against AC 9D: 20
@@ -351,22 +352,27 @@ def after_the_deal(run: Run) -> list[str]:
     return [r["type"] for r in run.records[last:] if r["type"] != "alarm"]
 
 
-def test_art_8_the_up_card_is_turned_and_journaled_when_the_deal_ends(tmp_path: Path) -> None:
+def test_art_8_the_up_card_is_journaled_turned_with_the_first_input_after_the_deal(
+        tmp_path: Path) -> None:
     # "... una carta cubierta para si mismo, descubriendo la primera carta que recibió":
-    # with no input after the deal, the up card is turned already.
+    # the second may still be said exposed ("ésta será considerada la carta descubierta"),
+    # so the first is journaled turned only with the next input that is not that.
     run = play(tmp_path, one_box(("TS", "7H"), ("9S", "KH")))
-    assert after_the_deal(run) == ["card", "card_turned"]
-    assert turned(run) == [("9S", True)]
+    assert after_the_deal(run) == ["card"] and turned(run) == []
+    run = play(tmp_path, one_box(("TS", "7H"), ("9S", "KH")).inp("stand", box=1))
+    assert after_the_deal(run)[:4] == ["card", "input", "card_turned", "decision"]
+    assert turned(run) == [("9S", True), ("KH", False)]
 
 
 def test_art_10_an_ace_up_asks_for_insurance_when_the_deal_ends(tmp_path: Path) -> None:
     # "luego de culminada la entrega obligatoria de cartas ... el dealer preguntará a los
-    # jugadores si desean un seguro": asked at once, before any input.
-    run = play(tmp_path, one_box(("TS", "7H"), ("AS", "KH")))
-    assert after_the_deal(run) == ["card", "card_turned", "insurance_offered"]
+    # jugadores si desean un seguro": asked when the deal ends, journaled (with the ace's
+    # turn, Art. 8) once an input says the second card was not exposed: here the close.
+    run = play(tmp_path, one_box(("TS", "7H"), ("AS", "KH")).inp("close_insurance"))
+    assert after_the_deal(run)[:5] == ["card", "input", "card_turned", "insurance_offered",
+                                       "insurance_closed"]
     (offered,) = run.of("insurance_offered")
     assert offered["boxes"] == [{"box": 1, "max": 5}]
-    assert not run.of("insurance_closed")
 
 
 def test_art_8_no_stand_before_the_deal_is_complete(tmp_path: Path) -> None:
@@ -425,6 +431,17 @@ def test_art_9_surrender_pays_half_the_bet_at_once(tmp_path: Path) -> None:
 def test_art_9_an_odd_bet_surrenders_half_a_chip(tmp_path: Path) -> None:
     run = play(tmp_path, one_box(("TS", "6H"), ("9C", "7D"), bet=5).inp("surrender", box=1))
     assert run.settlements() == [(1, "main", 5, "surrender", -2.5)]
+
+
+def test_art_9_no_surrender_once_a_card_was_dealt_before_the_box_s_decision(
+        tmp_path: Path) -> None:
+    # Box 1 TS 6H (16), the only box, against 9C 7D; 5D comes out before any decision:
+    # it is box 1's draw, so its surrender ("antes de ... su primera decisión") is refused.
+    # The hit then places 5D: 21; the dealer's 16 draws 8S, bust: box 1 wins 10.
+    trace = one_box(("TS", "6H"), ("9C", "7D")).cards("5D").inp("surrender", box=1)
+    run = play(tmp_path, trace.inp("hit", box=1).cards("8S"))
+    assert "card_dealt" in run.codes()
+    assert run.settlements() == [(1, "main", 10, "win", 10)]
 
 
 def test_art_9_no_surrender_when_the_dealer_s_up_card_is_an_ace(tmp_path: Path) -> None:

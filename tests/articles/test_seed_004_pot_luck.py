@@ -37,6 +37,7 @@ BOX1 = (("main", 1, 10), ("pool", 1, 1))
 # Box 1 AS KD, a blackjack (not suited: no pool); the dealer 9H 8C = 17 stands.
 COUP = (BOX1, *two_card_deal([("AS", "KD")], ("9H", "8C")))
 COUP_SETTLED = [(1, "main", 10, "win", 15), (1, "pool", 1, "lose", -1)]
+AFTER_CUT = HALF_PACK + 2 - 4  # left when the cut card's coup (4 cards) ends
 
 
 def table(ready: bool = True, **meta: Any) -> Trace:
@@ -116,6 +117,47 @@ def test_art_4_a_card_seen_more_often_than_the_decks_hold_stops_play(tmp_path: P
     assert run.dealt() == [("box 1", "7H"), ("dealer", "7H")]
 
 
+def cut_card_coup() -> Trace:
+    """Burnt down to half the pack and 2 cards, then ``COUP``, the cut card after its first
+    two cards (half the pack below it): the shoe closes when the coup ends (Art. 6), with
+    ``AFTER_CUT`` cards in it."""
+    trace = table().burn_until(HALF_PACK + 2).inp("open_bets")
+    for kind, box, amount in BOX1:
+        trace.bet(kind, box, amount)
+    return trace.inp("no_more_bets").cards(*COUP[1:3]).line("[Cut]").cards(*COUP[3:])
+
+
+def test_art_4_complete_decks_counted_out_go_on_to_the_art_6_procedure(
+        tmp_path: Path) -> None:
+    # "verificará que las barajas ... estén completas": the cards left in the closed shoe
+    # go through the reader, dealt to no hand; then the Art. 6 procedure and a coup.
+    trace = cut_card_coup().count_out().procedure(CUT_CARD, burn="KD").coup(*COUP)
+    run = play(tmp_path, trace)
+    assert not run.alarms()
+    (counted,) = run.of("count_out")
+    assert counted == {**counted, "cards": AFTER_CUT, "seen": PACK, "missing": []}
+    assert len(run.of("count_out_card")) == AFTER_CUT and len(run.dealt()) == 8
+    assert run.settlements(2) == COUP_SETTLED
+
+
+def test_art_4_decks_short_of_a_card_are_changed_before_the_next_shoe(tmp_path: Path) -> None:
+    # "por no existir su número completo": one JC never seen. The same decks are not
+    # shuffled again: new decks (Art. 4) and their procedure (Art. 5) come first.
+    trace = cut_card_coup().count_out(missing=("JC",)).procedure(CUT_CARD, burn="KD")
+    trace.inp("open_bets").inp("new_shoe", reason="JC missing")
+    run = play(tmp_path, trace.procedure(NEW_DECKS, burn="2C").coup(*COUP))
+    (counted,) = run.of("count_out")
+    assert counted["missing"] == ["JC"] and counted["seen"] == PACK - 1
+    (short,) = [a for a in run.alarms("decks_incomplete") if "missing" in a]
+    assert short["missing"] == ["JC"] and "JC" in short["message"]
+    assert "seed 004 Art. 4" in short["message"] and "seed 004 Art. 5" in short["message"]
+    refused = [a["code"] for a in run.alarms() if "missing" not in a]
+    assert refused[:len(CUT_CARD)] == ["decks_incomplete"] * len(CUT_CARD)
+    assert not run.steps("cut_card") and "shoe_not_ready" in run.codes()
+    assert run.steps("new_decks")[-7:] == [*NEW_DECKS, "burn"]
+    assert run.settlements(2) == COUP_SETTLED
+
+
 # -- Art. 5: new decks --------------------------------------------------------------------------
 @pytest.mark.parametrize("left_out", NEW_DECKS)
 def test_art_5abcdef_a_step_left_out_keeps_the_first_game_from_opening(
@@ -174,7 +216,8 @@ def test_art_5e_the_cut_card_between_40_cards_and_half_the_pack(tmp_path: Path) 
 
 # -- Art. 6: after the cut card ----------------------------------------------------------------
 def test_art_6abc_after_the_cut_card_shuffle_cut_and_load_come_first(tmp_path: Path) -> None:
-    trace = table().burn_until(HALF_PACK).line("[Cut]").procedure(("cut", "shuffle"), None)
+    trace = table().burn_until(HALF_PACK).line("[Cut]").count_out()
+    trace.procedure(("cut", "shuffle"), None)
     run = play(tmp_path, trace)
     (alarm,) = run.alarms()
     assert alarm["code"] == "procedure_out_of_order" and "seed 004 Art. 6" in alarm["message"]
@@ -183,7 +226,7 @@ def test_art_6abc_after_the_cut_card_shuffle_cut_and_load_come_first(tmp_path: P
 
 def test_art_6_show_turn_and_scramble_may_come_before_the_shuffle(tmp_path: Path) -> None:
     # "queda a criterio del personal ... mostrar, voltear y revolver antes de barajar".
-    trace = table().burn_until(HALF_PACK).line("[Cut]")
+    trace = table().burn_until(HALF_PACK).line("[Cut]").count_out()
     trace.procedure(("show", "turn", "scramble", *CUT_CARD), burn="KD").coup(*COUP)
     run = play(tmp_path, trace)
     assert not run.alarms()
@@ -192,14 +235,15 @@ def test_art_6_show_turn_and_scramble_may_come_before_the_shuffle(tmp_path: Path
 
 
 def test_art_6_show_after_the_shuffle_is_out_of_order(tmp_path: Path) -> None:
-    trace = table().burn_until(HALF_PACK).line("[Cut]").procedure(("shuffle", "show"), None)
+    trace = table().burn_until(HALF_PACK).line("[Cut]").count_out()
+    trace.procedure(("shuffle", "show"), None)
     run = play(tmp_path, trace)
     assert run.codes() == ["procedure_out_of_order"]
     assert run.steps("cut_card") == ["shuffle"]
 
 
 def test_art_6d_no_game_before_the_burn_ends_the_procedure(tmp_path: Path) -> None:
-    trace = table().burn_until(HALF_PACK).line("[Cut]").procedure(CUT_CARD, burn=None)
+    trace = table().burn_until(HALF_PACK).line("[Cut]").count_out().procedure(CUT_CARD, burn=None)
     trace.inp("open_bets").cards("KD", line="Burn").coup(*COUP)
     run = play(tmp_path, trace)
     assert run.codes() == ["shoe_not_ready"]

@@ -49,6 +49,7 @@ from controller.cli.tablectl import (
     status,
     verify,
 )
+from controller.core import registry
 from controller.core.config import DEFAULT_CONFIG, Config, load_config
 from controller.core.errors import (
     TOOL_ADVICE,
@@ -59,7 +60,6 @@ from controller.core.errors import (
     read_error,
 )
 from controller.core.words import plain
-from controller.games import registry
 from controller.store.journal import Journal
 from controller.store.seal import key_path_for
 
@@ -194,7 +194,7 @@ def _run(args: argparse.Namespace) -> int:
             raise _unreadable(journal, exc) from exc
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             # A body of the wrong shape (forged, with its row's seq and type): name it.
-            damaged = journal.first_damaged()
+            damaged = journal.first_damaged(registry.any_schema())
             if damaged is None:
                 raise
             raise damaged from exc
@@ -211,7 +211,8 @@ def _on_journal(journal: Journal, config: Config, args: argparse.Namespace) -> i
         return stats.run(journal, config, args)
     if args.command == "calibrate":
         return calibrate.run(journal, config, args)
-    return recall.run(journal, args.game, args.last, args.json)
+    return recall.run(journal, _game_of(journal, config).spec, args.game, args.last,
+                      args.json)
 
 
 def _unreadable(journal: Journal, exc: sqlite3.DatabaseError) -> JournalError:

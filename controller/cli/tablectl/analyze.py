@@ -9,8 +9,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from controller.cli.progress import ProgressBar
+from controller.core import registry
 from controller.core.errors import InputError
-from controller.games import registry
 
 
 def commands() -> dict[str, str]:

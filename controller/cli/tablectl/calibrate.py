@@ -8,9 +8,9 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
+from controller.core import registry
 from controller.core.config import Config
 from controller.core.errors import InputError
-from controller.games import registry
 from controller.store.journal import Journal
 
 
@@ -31,7 +31,7 @@ def run(journal: Journal, config: Config, args: argparse.Namespace) -> int:
     Raises:
         InputError: the game has nothing to calibrate (exit 2).
     """
-    spec = registry.spec(config.game)
+    spec = config.spec
     if not spec.calibrate:
         if {"-h", "--help"} & set(args.options):
             print(f"usage: tablectl calibrate [options]\n\nCommissioning of a table's sensors: "

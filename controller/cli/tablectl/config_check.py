@@ -10,7 +10,6 @@ from typing import Any
 from controller.core.config import load_config
 from controller.core.config_check import check_file
 from controller.core.words import fit, plain
-from controller.games import registry
 
 EXIT_ERRORS = 2  # the daemon's exit code on a bad config (RestartPreventExitStatus=2)
 
@@ -40,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{len(errors)} error{'s' if len(errors) > 1 else ''} in {path}")
         return EXIT_ERRORS
     config = load_config(path)
-    title = registry.spec(config.game).title
+    title = config.spec.title
     print(fit(f"ok: {path}: a {title} table named {config.table_name}; journal "
               f"{config.journal_path}, control socket {config.control_socket}"
               f"{', simulated' if config.simulator.enabled else ''}"))

@@ -11,10 +11,9 @@ from typing import Any
 
 from controller.cli.control import request
 from controller.core.config import Config
+from controller.core.contract import GameSpec
 from controller.core.errors import InputError
 from controller.core.words import fit
-from controller.games import registry
-from controller.games.base import GameSpec
 from controller.trace import MAX_DEPTH, depth, loads_strict
 
 WIDTH = 99  # columns of a message for people
@@ -23,7 +22,7 @@ WIDTH = 99  # columns of a message for people
 def add_parsers(sub: Any, config: Config | None, common: argparse.ArgumentParser) -> None:
     """The ``input`` and ``bet`` commands; their help lists what the configured game takes
     (its registry entry)."""
-    spec = registry.spec(config.game) if config is not None else None
+    spec = config.spec if config is not None else None
     inputs = _inputs_help(spec) if spec else "(the config could not be read)"
     inp = sub.add_parser(
         "input", parents=[common], help="send a dealer or inspector input to the daemon, e.g. "

@@ -60,7 +60,7 @@ def run(journal: Journal, config: Config, args: argparse.Namespace) -> int:
     # Closed here, while the journal is open: a reader that stops early (`| head`) ends the
     # export with BrokenPipeError, and a generator left to the garbage collector would read
     # a closed database (a traceback on stderr).
-    with contextlib.closing(records_between(journal, since, until)) as records:
+    with contextlib.closing(records_between(journal, config.spec, since, until)) as records:
         if args.out:
             with open(args.out, "w", encoding="utf-8", newline="") as out:
                 _write(records, args.format, out)

@@ -10,9 +10,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from controller.cli.tablectl.status import journal_game
+from controller.core import registry
+from controller.core.contract import GameSpec
 from controller.core.errors import InputError, JournalError
 from controller.core.words import COLUMNS, fields
-from controller.games import registry
 from controller.store.journal import Journal
 from controller.store.recall import game_in_full, games_in_full
 
@@ -21,8 +22,10 @@ HANG = 16  # the most a record's next lines are indented: a SHA-256 still fits
 INDENT = "   "  # a game's records under its title
 
 
-def run(journal: Journal, number: int | None, last: int | None, as_json: bool) -> int:
-    """Print the game numbered ``number``, or the last ``last`` games (1 by default).
+def run(journal: Journal, spec: GameSpec, number: int | None, last: int | None,
+        as_json: bool) -> int:
+    """Print the game numbered ``number``, or the last ``last`` games (1 by default), of a
+    journal of ``spec``'s game.
 
     Returns 0; 1 (JournalError) when no game has that number.
 
@@ -36,12 +39,12 @@ def run(journal: Journal, number: int | None, last: int | None, as_json: bool) -
         raise InputError("--last", None, None, f"must be at least 1, got {last}")
     with journal.snapshot():  # the game starts and their records from one state
         if number is not None:
-            game = game_in_full(journal, number)
+            game = game_in_full(journal, spec, number)
             if game is None:
                 raise JournalError(f"{journal.path}: no game numbered {number} in the journal")
             games = [game]
         else:
-            games = games_in_full(journal, last or 1)
+            games = games_in_full(journal, spec, last or 1)
     if as_json:
         print(json.dumps(games if number is None else games[0], indent=2, sort_keys=True))
         return 0

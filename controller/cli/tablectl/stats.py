@@ -11,11 +11,10 @@ from typing import Any
 
 from controller.cli.tablectl.status import journal_game
 from controller.cli.tablectl.verify import parse_time
-from controller.core import stats
+from controller.core import registry, stats
 from controller.core.config import Config
 from controller.core.errors import InputError, JournalError
 from controller.core.words import plain
-from controller.games import registry
 from controller.store.journal import Journal
 
 
@@ -38,7 +37,7 @@ def run(journal: Journal, config: Config, args: argparse.Namespace) -> int:
         InputError: a bad option (exit 2). JournalError: the journal is another game's, or
             this game has no statistics (exit 1).
     """
-    spec = registry.spec(config.game)
+    spec = config.spec
     if args.last is not None and args.last < 1:
         raise InputError("--last", None, None, f"must be at least 1, got {args.last}")
     window = stats.Window(args.last, parse_time(args.since, "--since") if args.since else None,

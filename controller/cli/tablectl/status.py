@@ -1,7 +1,7 @@
 """``tablectl status``: is the daemon running, how old is the journal's last record, the
 table's state, its last game, sensor faults and recent alarms.
 
-Whether a daemon writes the journal comes from its lock file (``controller.cli.daemon_lock``);
+Whether a daemon writes the journal comes from its lock file (``controller.cli.daemon.lock``);
 when one runs, its live status line comes from the control socket (it shows a table whose
 journal cannot be written, which the journal cannot). What is the game's own (the shoe, the
 limits) comes from the game's registry entry (``GameSpec.status``).
@@ -16,14 +16,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from controller.cards.masking import public_view
 from controller.cli.control import ControlError, request
-from controller.cli.daemon_lock import DaemonState, daemon_state
+from controller.cli.daemon.lock import DaemonState, daemon_state
+from controller.core import registry
 from controller.core.config import Config
+from controller.core.contract import GameSpec
 from controller.core.words import age, duration, fit, labelled, local_time
-from controller.games import registry
-from controller.games.base import GameSpec
 from controller.store.journal import Journal
-from controller.store.recall import public_view
 
 ALARMS_WINDOW = 5000  # records: the alarms shown are among the last this many
 LIVE_TIMEOUT_S = 2.0
@@ -37,7 +37,7 @@ def run(journal: Journal, config: Config, as_json: bool) -> int:
     live = _live(daemon, config) if daemon.running else None
     startup = journal.last_of("startup")
     game = journal_game(journal)
-    spec = registry.spec(game if game in registry.names() else registry.DEFAULT_GAME)
+    spec = registry.spec_or_default(game)
     last_game = newest(journal, spec.recall.last_game_types)
     last = next(journal.records(after=max(0, journal.last_seq - 1)), None)
     alarms = list(journal.records(after=max(0, journal.last_seq - ALARMS_WINDOW),

@@ -22,11 +22,11 @@ import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
+from controller.core import registry
 from controller.core.errors import InputError, JournalError
 from controller.core.words import fit, plain
-from controller.games import registry
 from controller.store.journal import Journal
-from controller.store.records import Schema, any_schema, schema
+from controller.store.records import Schema
 from controller.store.seal import Sealer, SealReport, parse_verification_key, verify_seals
 from controller.store.verify import check_full, check_start
 
@@ -83,7 +83,7 @@ def _key(args: argparse.Namespace) -> bytes | None:
 def journal_schema(journal: Journal) -> Schema:
     """The record types ``journal`` may hold: its table's, when its ``startup`` records (a
     daemon's journal) or else its checkpoints (a replay's) name one registered game; else
-    every game's (:func:`~controller.store.records.any_schema`)."""
+    every game's (:func:`~controller.core.registry.any_schema`)."""
     games: set[object] = set()
     for kind in ("startup", "checkpoint"):
         try:
@@ -91,13 +91,13 @@ def journal_schema(journal: Journal) -> Schema:
                 "SELECT DISTINCT json_extract(body, '$.game') FROM records WHERE type = ? "
                 "AND json_valid(body)", (kind,))}
         except sqlite3.DatabaseError:  # a damaged page: read as any table's
-            return any_schema()
+            return registry.any_schema()
         if games:
             break
     (game, *more) = games or {None}
     if not more and isinstance(game, str) and game in registry.names():
-        return schema(game)
-    return any_schema()
+        return registry.schema(game)
+    return registry.any_schema()
 
 
 def run(journal: Journal, args: argparse.Namespace, key_file: Path | None = None) -> int:

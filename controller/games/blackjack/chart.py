@@ -7,8 +7,10 @@ States, in the order of the seeds' articles:
   (Art. 7); Pot Luck checks at ``no_more_bets`` that each box has both a pool bet and a bet;
 - ``dealing``: a card up to each box left to right, one down to the dealer, and again
   ("la entrega obligatoria de cartas", Art. 8). With the dealer's second card the deal
-  ends and he turns his first ("descubriendo la primera carta que recibió"): its
-  ``card_turned`` record comes at once, with that card's;
+  ends and he turns his first ("descubriendo la primera carta que recibió"); its
+  ``card_turned`` record (and an ace's ``insurance_offered``) is held back and journaled
+  with the next input the coup takes, unless that input is ``second_card_exposed``: the
+  first card is then never shown before the dealer's turn;
 - ``insurance``: the up card is an ace and the table offers insurance (Art. 10: "luego de
   culminada la entrega obligatoria de cartas y antes del inicio de la etapa de entrega
   voluntaria de cartas, el dealer preguntará a los jugadores si desean un seguro"): the
@@ -26,12 +28,15 @@ States, in the order of the seeds' articles:
 
 Events: ``open_bets``, ``place_bet(bet)``, ``no_more_bets``, ``card(card, manual)``,
 ``misread``, ``close_insurance``, ``second_card_exposed``, ``surrender(box)``, ``hit(box)``,
-``stand(box)``, ``double(box)``, ``split(box)``; the other transitions are eventless. An
+``stand(box, by)``, ``double(box)``, ``split(box)``; the other transitions are eventless. An
 event the current state does not take raises ``TransitionNotAllowed``; a refusal by the
 rules raises ``RuleViolation``; either way nothing changed. ``second_card_exposed`` (Art. 8:
 "Si por error se descubre la segunda carta del dealer, ésta será considerada la carta
 descubierta") comes after the deal, before anything is done on the up card: the second card
 is then the up card (its own ``card_turned``), the first the one that decides insurance.
+While a card read since the deal waits for the decision that places it
+(``controller.cards.waiting``), nothing is settled: a surrender is refused, and so is a
+dealer's stand that would leave the card no place.
 """
 
 from __future__ import annotations
@@ -42,8 +47,8 @@ from statemachine import State, StateChart
 
 from controller.cards.card import Card
 from controller.cards.game import bet_fields
+from controller.core.contract import Emit
 from controller.core.events import BetPlaced
-from controller.games.base import Emit
 from controller.games.blackjack import settle
 from controller.games.blackjack.checks import Checks
 from controller.games.blackjack.config import BlackjackConfig
@@ -101,7 +106,7 @@ class CoupChart(Checks, StateChart):
     surrender = (deciding.to(route, validators="check_surrender")
                  | player_card.to.itself(internal=True, validators="check_surrender"))
     hit = deciding.to(player_card, validators="check_turn")
-    stand = deciding.to(route, validators="check_turn")
+    stand = deciding.to(route, validators="check_stand")
     double = deciding.to(player_card, validators="check_double")
     split = deciding.to(player_card, validators="check_split")
 
@@ -125,6 +130,9 @@ class CoupChart(Checks, StateChart):
         self.coup = Coup(coup_number)
         self.bets: dict[tuple[int, str], int] = {}
         self.settled: list[dict[str, Any]] = []  # the coup's settlements, for its result
+        # The up card's turn (card_turned, insurance_offered) held back until nothing can
+        # expose the second card: (type, fields) of each record; None when none is held.
+        self._held_turn: list[tuple[str, dict[str, Any]]] | None = None
         opening = config.pool.opening_balance if config.pool else 0
         self.pool_balance = opening if pool_balance is None else pool_balance
         # Resuming between coups (a checkpoint): the coup over was settled before it.
@@ -196,6 +204,7 @@ class CoupChart(Checks, StateChart):
         self.coup = Coup(number)
         self.bets = {}
         self.settled = []
+        self._held_turn = None
 
     def take_table_bet(self, bet: BetPlaced) -> None:
         self._take_bet(bet)
@@ -239,8 +248,13 @@ class CoupChart(Checks, StateChart):
             self._emit("card", hand=DEALER, card=str(card), face_down=face_down, manual=manual)
             self.coup.dealer.append(card)
             if len(self.coup.dealer) == 2:
-                self.turn_up_card(0)  # the deal ends: "descubriendo la primera carta"
+                # The deal ends: "descubriendo la primera carta"; its records wait for the
+                # next input, which may say the second was exposed (show_up_card).
+                self._held_turn = []
+                self.turn_up_card(0)  # the deal ends
         self.coup.awaiting_correction = False
+        # A card placed: one more that waits makes the table say so again (card_waiting).
+        self.coup.card_waits = False
 
     def on_misread(self) -> None:
         slot = self.slot()
@@ -259,8 +273,26 @@ class CoupChart(Checks, StateChart):
 
     def on_second_card_exposed(self) -> None:
         """Art. 8: "Si por error se descubre la segunda carta del dealer, ésta será
-        considerada la carta descubierta": it is the up card."""
+        considerada la carta descubierta": it is the up card. The first card's turn, held
+        back, is never journaled: that card stays face down until the dealer's turn."""
+        if self._held_turn is not None:
+            self._held_turn = None
+            self.coup.up_index = None
+            self.coup.insurance_open = False
         self.turn_up_card(1)
+
+    def up_card_held(self) -> bool:
+        """The deal is over and its up card's turn not journaled yet (the second card may
+        still be said exposed: its first input decides)."""
+        return self._held_turn is not None
+
+    def show_up_card(self) -> None:
+        """Journal the up card's turn held back since the deal (``card_turned`` and, an
+        ace up, ``insurance_offered``): an input other than ``second_card_exposed`` came,
+        so the first card is the up card (Art. 8). Stamped with that input's time."""
+        held, self._held_turn = self._held_turn, None
+        for type_, fields in held or ():
+            self._emit(type_, **fields)
 
     def on_surrender(self, box: int) -> None:
         hand = self.hand_of(box)
@@ -273,8 +305,9 @@ class CoupChart(Checks, StateChart):
         hand = self._act(box, "hit")
         hand.hit_pending = True
 
-    def on_stand(self, box: int) -> None:
-        hand = self._act(box, "stand")
+    def on_stand(self, box: int, by: str = "dealer") -> None:
+        # The inspector's stand is named as his (a dealer's record is as it always was).
+        hand = self._act(box, "stand", **({"by": by} if by != "dealer" else {}))
         hand.stood = True
 
     def on_double(self, box: int) -> None:
@@ -304,27 +337,29 @@ class CoupChart(Checks, StateChart):
 
     def turn_up_card(self, index: int) -> None:
         """Turn the dealer's up card: his first when the deal ends (Art. 8 "descubriendo la
-        primera carta que recibió"), or ``index`` 1 when his second was exposed. An ace
-        up asks the players for insurance (Art. 10) where the table offers it; an exposed
-        second card that is no ace, after a first that was, withdraws the question (no
-        insurance bet was taken: the exposure comes before any)."""
+        primera carta que recibió"; its records held back while they are), or ``index`` 1
+        when his second was exposed. An ace up asks the players for insurance (Art. 10)
+        where the table offers it."""
         coup = self.coup
-        was_ace = coup.up_index is not None and coup.up_card().rank == "A"
-        self._emit("card_turned", hand=DEALER, card=str(coup.dealer[index]), up_card=True)
+        self._turn_record("card_turned", hand=DEALER, card=str(coup.dealer[index]),
+                          up_card=True)
         coup.up_index = index
-        ace = coup.up_card().rank == "A"
-        if ace and not was_ace and self.config.insurance:
+        if coup.up_card().rank == "A" and self.config.insurance:
             offers = [{"box": b.number, "max": b.bets["main"] // 2} for b in coup.boxes
                       if b.bets["main"] >= 2]
-            self._emit("insurance_offered", boxes=offers)
+            self._turn_record("insurance_offered", boxes=offers)
             coup.insurance_open = True
-        elif was_ace and not ace and coup.insurance_open:
-            self._emit("insurance_closed", boxes=[], reason="second_card_exposed")
-            coup.insurance_open = False
+
+    def _turn_record(self, type_: str, **fields: Any) -> None:
+        if self._held_turn is None:
+            self._emit(type_, **fields)
+        else:
+            self._held_turn.append((type_, fields))
 
     def on_enter_dealer_turn(self) -> None:
         """Art. 10: insurance is decided "cuando el dealer descubre su carta cubierta"."""
         coup = self.coup
+        self.show_up_card()  # no decision came (blackjacks): the first card was up
         self._emit("dealer_turn", live_hands=[h.label for h in coup.hands() if h.live()])
         hole = coup.hole_card()
         self._emit("card_turned", hand=DEALER, card=str(hole), up_card=False)

@@ -16,7 +16,7 @@ from controller.core.events import BetPlaced
 from controller.core.words import given
 from controller.games.blackjack.config import BlackjackConfig
 from controller.games.blackjack.hands import Box, Coup, PlayerHand
-from controller.games.blackjack.rules import Rules, is_pair, may_double
+from controller.games.blackjack.rules import Rules, dealer_draws, is_pair, may_double
 
 TABLE_KINDS = {"blackjack_plus": ("main",), "pot_luck": ("main", "pool", "bonus")}
 """The bets placed before the first card, by table (CONTRACT §6; seed 004 Art. 7)."""
@@ -170,6 +170,36 @@ class Checks:
             raise RuleViolation("not_this_box", f"box {box} may not act now: {hand.label} "
                                 "acts first (box order, a decision of RULES.md §4)")
 
+    def check_stand(self, box: int, by: str = "dealer") -> None:
+        """A stand in turn; while a card read since the deal waits for its place, not the
+        dealer's stand that would leave it none (no hand after, and the dealer stands): the
+        coup would be settled without the card dealt to it. The dealer enters the decision
+        the card answers (a hit out of turn was refused, then its card dealt: enter it
+        again); the inspector, the layout checked, may stand it (``by`` ``inspector``)."""
+        self.check_turn(box)
+        if by not in ("dealer", "inspector"):
+            raise RuleViolation("bad_input", f"stand by {given(by)}: by is dealer or "
+                                "inspector")
+        if by == "dealer" and self.coup.card_waits and not self._card_placed_after_stand():
+            hand = self.current()
+            raise RuleViolation("card_waiting", f"{hand.label} may not stand now: a card "
+                                "dealt since the deal waits for its place, and after this "
+                                "stand no hand takes it and the dealer draws none; the coup "
+                                "is settled only once the card has its place: enter the "
+                                "decision it answers (hit, double, split), or the "
+                                "inspector checks the layout (stand, by inspector)")
+
+    def _card_placed_after_stand(self) -> bool:
+        """Whether, once the hand due stands, a hand or the dealer takes the next card."""
+        hand = self.current()
+        hand.stood = True
+        try:
+            kind, _ = self.coup.due(self.rules)
+            return kind != "dealer" or (self.coup.any_live() and dealer_draws(
+                self.coup.dealer, self.rules.hits_soft_17))
+        finally:
+            hand.stood = False
+
     def check_double(self, box: int) -> None:
         """Double on the first two cards (RULES.md §4: any two; one card, then stand)."""
         self.check_turn(box)
@@ -210,6 +240,16 @@ class Checks:
         if found.acted:
             raise RuleViolation("surrender_closed", f"box {box} has acted: a box surrenders "
                                 "before its own first decision (Art. 9)")
+        if self.coup.card_waits:
+            # The card dealt before the decision due is that decision's: the hand drew.
+            _, hand_due = self.coup.due(self.rules)
+            due = hand_due.label if hand_due is not None else "the dealer"
+            raise RuleViolation("card_dealt", f"box {box} may not surrender: a card was "
+                                f"dealt after the deal, before the decision of {due} was "
+                                "entered; it is that decision's card (a box surrenders "
+                                "before its own first decision, Art. 9), and a surrender is "
+                                "settled at once: enter the decision the card answers (hit, "
+                                "double, split)")
         if hand.blackjack():
             raise RuleViolation("no_decision_due", f"box {box} holds a blackjack: it takes no "
                                 "decision (CONTRACT §6)")

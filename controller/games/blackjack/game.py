@@ -14,9 +14,9 @@ from typing import Any, TypeGuard
 
 from controller.cards.card import Card
 from controller.cards.game import verify_event
+from controller.core.contract import Emit
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput
-from controller.games.base import Emit
 from controller.games.blackjack.chart import BET_RECORD, CoupChart
 from controller.games.blackjack.config import BlackjackConfig
 from controller.games.blackjack.hands import DEALER
@@ -89,10 +89,22 @@ class Blackjack:
         if self.state not in ("insurance", "options", "deciding"):
             return None
         decision = f"the decision of {self._chart.current().label} (hit, stand, double or split)"
+        if self._chart.up_card_held():
+            # The up card is not journaled yet: words that name no ace (Art. 8).
+            return (f"the decision of {self._chart.current().label} (hit, stand, double or "
+                    "split; the insurance question first, where the dealer asks one)")
         # A card drawn while the insurance question is open (Art. 10) can only be the
         # first box's hit: it waits for the question to close and that decision.
         return f"the insurance question closed, then {decision}" if (
             self.state == "insurance") else decision
+
+    def card_waiting(self, t: float) -> str | None:
+        """A card was read before the decision that places it (``controller.cards.waiting``):
+        the coup settles nothing until it has its place. A surrender is refused while it
+        waits (the card dealt is the drawing hand's, Art. 9), and so is a stand that would
+        leave it no place; the dealer may still enter the decision, so None (no hold)."""
+        self._chart.coup.card_waits = True
+        return None
 
     def face_down_pending(self) -> bool:
         """During the deal the shoe's bytes may carry the dealer's cards, dealt face down
@@ -190,6 +202,13 @@ class Blackjack:
     def _send(self, event: str, t: float, refusal: RuleViolation, **kwargs: Any) -> None:
         chart = self._chart
         chart.event_time = t
+        if chart.up_card_held() and event != "second_card_exposed":
+            # Art. 8: an input the coup takes, other than the exposed card, says the
+            # first card is the up card: its turn is journaled before that input's records
+            # (a refused input leaves it held, so the first card never shows early).
+            if not verify_event(chart, event, **kwargs):
+                raise refusal
+            chart.show_up_card()
         try:
             chart.send(event, **kwargs)
         except CoupChart.TransitionNotAllowed:
@@ -212,7 +231,10 @@ class Blackjack:
             box = inp.args.get("box")
             if not _is_box_number(box):
                 raise RuleViolation("bad_input", f"{action} needs the box: {inp.args}")
-            return action, self._decision_refusal(action), {"box": box}
+            kwargs: dict[str, Any] = {"box": box}
+            if action == "stand" and "by" in inp.args:
+                kwargs["by"] = inp.args["by"]
+            return action, self._decision_refusal(action), kwargs
         raise RuleViolation("input_refused", f"{action!r} is not an input of a Black Jack table")
 
     # -- why an input is refused where the coup is ----------------------------------------

@@ -97,6 +97,8 @@ class Coup:
     None during the deal. ``insurance_open``: the dealer has asked for insurance (Art. 10)
     and not closed the question yet. ``acted``: something was done on the up card (an
     insurance bet, the question closed, a decision): an exposed second card is said before.
+    ``card_waits``: a card read after the deal waits for the decision that places it
+    (``controller.cards.waiting``): nothing is settled until it has its place.
     """
 
     number: int
@@ -107,6 +109,7 @@ class Coup:
     acted: bool = False
     hole_turned: bool = False
     awaiting_correction: bool = False
+    card_waits: bool = False
 
     def hands(self) -> list[PlayerHand]:
         """Every hand, in box order and, within a box, hand 1 then hand 2."""

@@ -3,9 +3,9 @@ short line each, in words (``GameSpec.log_words``); the journal keeps every card
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
+from controller.core import logs
 from controller.games.blackjack.recall import hand_words
 
 _ORDER = ("win", "push", "lose", "surrender")
@@ -54,7 +54,8 @@ def coup_start(record: dict[str, Any]) -> str:
             f"{record['min_bet']}–{record['max_bet']} chips, dealer {record['dealer']}{pool}")
 
 
-WORDS: dict[str, Callable[[dict[str, Any]], str]] = {
+WORDS: dict[str, logs.LineWords] = {
     "coup_start": coup_start, "coup_result": coup_result, "decision": decision,
-    "pool_balance": pool_balance, "box_refused": box_refused}
+    "pool_balance": pool_balance, "box_refused": box_refused,
+    "bet_placed": (logs.bet_accepted, ("box", "kind", "amount", "total", "coup"))}
 """The console's words for the records ``GameSpec.log`` shows."""

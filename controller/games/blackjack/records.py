@@ -67,8 +67,9 @@ class InsuranceOffered:
 @record("insurance_closed")
 class InsuranceClosed:
     """The dealer closed the insurance question (seed 002 Art. 10): the insurance bets
-    taken (``{"box", "amount"}``, chips); ``reason`` ``second_card_exposed`` when an exposed
-    second card that is no ace became the up card (Art. 8) before any was taken."""
+    taken (``{"box", "amount"}``, chips). ``reason`` ``second_card_exposed``: only in
+    journals written before the up card's turn was held until the exposure could no
+    longer come (an exposed second card that is no ace withdrew the question then)."""
 
     coup: int
     boxes: list[dict[str, int]]
@@ -78,13 +79,15 @@ class InsuranceClosed:
 @record("decision")
 class Decision:
     """A player's decision for a hand (``hit``, ``stand``, ``double``, ``split``,
-    ``surrender``; Art. 8-9); a double's new ``stake`` (chips)."""
+    ``surrender``; Art. 8-9); a double's new ``stake`` (chips); ``by`` ``inspector`` for
+    his stand of a hand a waiting card would leave without place (absent: the dealer)."""
 
     coup: int
     box: int
     hand: str
     action: str
     stake: int | Absent = ABSENT
+    by: str | Absent = ABSENT
 
 
 @record("dealer_turn")

@@ -18,7 +18,8 @@ Pure and deterministic: everything is drawn from ``random.Random(seed)``; no I/O
    (:mod:`controller.games.blackjack.strategy`): surrender (where the table takes it, before
    the box's first decision), split, double, hit, stand.
 3. The cut card: a ``[Cut]`` line when the dealing reaches it; the coup is finished, then
-   the Art. 6 procedure and a burn card before the next coup.
+   the count-out (Art. 4: the cards left in the shoe read, ``count_out_done``), the Art. 6
+   procedure and a burn card before the next coup.
 
 Optional noise (per card, default off): a misread the dealer corrects by hand (never the
 dealer's face-down cards: entering them would show them), and reader warnings.
@@ -35,8 +36,8 @@ from typing import Any, Final
 from controller.cards.card import Card
 from controller.cards.game import bet_fields
 from controller.core.config import Config
+from controller.core.contract import can
 from controller.core.events import BetPlaced, DealerInput, Event
-from controller.games.base import can
 from controller.games.blackjack.config import BlackjackConfig
 from controller.games.blackjack.game import Blackjack
 from controller.games.blackjack.hands import DEALER, PlayerHand
@@ -78,6 +79,7 @@ class SimConfig:
         exposed_rate: the dealer's second card is exposed by mistake (0-1, per coup).
         bonus_rate: a Pot Luck box places a bonus (0-1), when the table has a bonus table.
         port: the shoe's serial port in the config.
+        count_out: the dealer counts out each shoe closed at the cut card (``[cards]``).
 
     Raises:
         ValueError: a setting the simulated dealer cannot work with.
@@ -91,6 +93,7 @@ class SimConfig:
     exposed_rate: float = 0.03
     bonus_rate: float = 0.4
     port: str = DEFAULT_PORT
+    count_out: bool = True
 
     def __post_init__(self) -> None:
         check_settings(self, ("misread_rate", "warning_rate", "insurance_rate",
@@ -103,7 +106,8 @@ class _Dealer(ShoeDealer):
     def __init__(self, seed: int, cfg: SimConfig, start: float) -> None:
         table = cfg.table
         super().__init__(random.Random(seed), {"table": table.table, "decks": table.decks},
-                         table.decks, table.cut_card_min_remaining, cfg.port, start)
+                         table.decks, table.cut_card_min_remaining, cfg.port, start,
+                         cfg.count_out)
         self.cfg = cfg
         self.game = Blackjack(self._record, table, cfg.limits)
 
@@ -235,7 +239,7 @@ def simulate(coups: int, seed: int, config: SimConfig, start: float = 0.0) -> Si
     dealer.load_shoe(new_decks.dealer_steps())
     for number in range(coups):
         if number and dealer.shoe.cut_seen:
-            dealer.load_shoe(cut_card.dealer_steps())
+            dealer.reload_shoe(cut_card.dealer_steps())
         dealer.coup()
     return SimResult(dealer.objects, dealer.shoes, coups)
 
@@ -245,7 +249,8 @@ def sim_config_from(config: Config, port: str = DEFAULT_PORT, *,
                     warning_rate: float = DAEMON_WARNING_RATE) -> SimConfig:
     """The simulator's settings for a table's config (its section and main-bet limits)."""
     return SimConfig(config.rules, (config.limits.min_bet, config.limits.max_bet),
-                     misread_rate=misread_rate, warning_rate=warning_rate, port=port)
+                     misread_rate=misread_rate, warning_rate=warning_rate, port=port,
+                     count_out=config.cards is None or config.cards.count_out)
 
 
 def write_trace(config: Config, out: str, count: int, seed: int,

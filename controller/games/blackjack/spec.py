@@ -7,10 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from controller.cards.consent import FIELDS as CONSENT
+from controller.cards.count_out import COUNT_OUT_INPUT, load_cards_config
 from controller.cards.evidence import window_finder
 from controller.cards.held import VOID_INPUT
+from controller.cards.masking import present_game
 from controller.cards.waiting import LOST_CARDS_INPUT
-from controller.games.base import (
+from controller.core.contract import (
     ArgSpec,
     BetSpec,
     Emit,
@@ -54,7 +56,9 @@ def _inputs(seed: str) -> tuple[InputSpec, ...]:
         InputSpec("surrender", "the box withdraws for half its bet, before its first "
                   "decision (Art. 9)", box),
         InputSpec("hit", "a card to the box's hand", box),
-        InputSpec("stand", "the box's hand stands (Art. 8)", box),
+        InputSpec("stand", "the box's hand stands (Art. 8)", (*box, ArgSpec(
+            "by", "dealer (default), or inspector: the layout checked, a card that waits "
+            "is no hand's", required=False))),
         InputSpec("double", "the box's hand doubles: one card, then stands", box),
         InputSpec("split", "the box's pair splits into two hands", box),
         InputSpec("card", "the dealer's correction of a misread card (CONTRACT §4)", (
@@ -66,6 +70,7 @@ def _inputs(seed: str) -> tuple[InputSpec, ...]:
         InputSpec("inspector_clear", "the inspector resumes play after a stopping alarm", (
             ArgSpec("note", "what was checked", required=False),)),
         LOST_CARDS_INPUT,
+        COUNT_OUT_INPUT,
         VOID_INPUT,
         InputSpec("new_shoe", f"replace the decks (seed {seed} Art. 4)", (
             ArgSpec("reason", "why", required=False),)),
@@ -99,6 +104,7 @@ def make_spec(table: str) -> GameSpec:
         config_section=table,
         load_config=config.loader(table),
         check_config=config.check_config,
+        cards_config=load_cards_config,
         check_daemon=config.check_daemon,
         bets=tuple(bets),
         inputs=_inputs(seed),
@@ -112,11 +118,12 @@ def make_spec(table: str) -> GameSpec:
         analyze=f"{_HERE}.analysis:command",
         stats=f"{_HERE}.stats:STATS",
         log={name: None for name in ("coup_start", "coup_result", "shoe_procedure", "cut_card",
-                                     "decision", "pool_balance", "box_refused")},
+                                     "count_out", "decision", "pool_balance", "box_refused")},
         log_words=log.WORDS,
         bet_record=BET_RECORD,
         records=records.RECORDS,
         evidence_window=window_finder("coup_start", "coup_result", "coup", settings=_pool_at),
         trace_meta=config.as_meta,
         display=f"{_HERE}.display:BlackjackView",
+        present_game=present_game,
     )

@@ -5,13 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.cards.status import newest, shoe_line, shoe_status
-from controller.games.base import GameStatus
+from controller.cards.masking import public_view
+from controller.cards.status import (
+    COUNT_OUT_STATES,
+    count_out_state,
+    newest,
+    shoe_line,
+    shoe_status,
+)
+from controller.core.contract import GameStatus
 from controller.store.journal import Journal
-from controller.store.recall import public_view
 
 _STATES = ("coup_start", "bets_closed", "decision", "dealer_turn", "coup_result",
-           "shoe_procedure", "shoe_closed")
+           "shoe_procedure", "shoe_closed", *COUNT_OUT_STATES)
 # A shoe closed for this reason needs this procedure next (controller.cards.shoe).
 _PROCEDURE_AFTER = {"cut_card": "cut_card", "decks_changed": "new_decks"}
 
@@ -52,6 +58,9 @@ def _state(journal: Journal) -> str:
 
 
 def _words(rec: dict[str, Any]) -> str:
+    counting = count_out_state(rec)
+    if counting is not None:
+        return counting
     kind = rec["type"]
     if kind == "coup_start":
         return f"bets open, coup {rec['coup']}"

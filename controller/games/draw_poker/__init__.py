@@ -17,8 +17,9 @@ from typing import Any
 
 from controller.cards.evidence import window_finder
 from controller.cards.held import VOID_INPUT
+from controller.cards.masking import present_game
 from controller.cards.waiting import LOST_CARDS_INPUT
-from controller.games.base import (
+from controller.core.contract import (
     ArgSpec,
     BetSpec,
     Emit,
@@ -110,4 +111,5 @@ SPEC = GameSpec(
                                   fresh=("decks_changed", "game_finished"),
                                   limits=("min_ante", "max_ante")),
     display="controller.games.draw_poker.display:DrawPokerView",
+    present_game=present_game,
 )

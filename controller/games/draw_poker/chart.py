@@ -13,9 +13,9 @@ from statemachine import State, StateChart
 
 from controller.cards.card import Card
 from controller.cards.game import bet_fields
+from controller.core.contract import Emit
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced
-from controller.games.base import Emit
 from controller.games.draw_poker.betting import Action, BettingRound
 from controller.games.draw_poker.conclusion import conclude
 from controller.games.draw_poker.hand import CARDS, FOLDED, MIN_PLAYERS, VOID, Hand, Seat

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from controller.cards.masking import HIDDEN
-from controller.games.base import Emit
+from controller.core.contract import Emit
 from controller.games.draw_poker.betting import clockwise_from
 from controller.games.draw_poker.hand import FOLDED, VOID, Hand, Seat, cards_of
 from controller.games.draw_poker.payment import CENTS, Concept, Payment, Stake, chips, pay

@@ -20,10 +20,10 @@ from typing import Any, TypeGuard
 
 from controller.cards.card import Card
 from controller.cards.game import verify_event
+from controller.core.contract import Emit
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput
 from controller.core.words import given
-from controller.games.base import Emit
 from controller.games.draw_poker.betting import ACTIONS
 from controller.games.draw_poker.chart import BET_RECORD, HandChart
 from controller.games.draw_poker.hand import Hand

@@ -3,9 +3,9 @@ line each, in words (``GameSpec.log_words``); the journal keeps every card and f
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
+from controller.core import logs
 from controller.core.words import words
 
 
@@ -61,7 +61,7 @@ def hand_result(record: dict[str, Any]) -> str:
     return f"hand {record['hand']}: {record['outcome']}, {who}{rank}, rake {words(rake)}"
 
 
-WORDS: dict[str, Callable[[dict[str, Any]], str]] = {
+WORDS: dict[str, logs.LineWords] = {
     "hand_start": hand_start, "bets_closed": bets_closed, "round_action": round_action,
     "draw": draw, "hand_void": with_message, "mano_nula": with_message, "rake": rake,
     "hand_result": hand_result}

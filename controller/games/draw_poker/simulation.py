@@ -56,8 +56,9 @@ from sim.shoe_sim import (
 )
 from sim.shoe_sim import REFUSED_INPUTS as SHOE_REFUSED
 
-REFUSED_INPUTS: Final = SHOE_REFUSED
-"""The inputs of a person this simulated table cannot follow (``sim.daemon``)."""
+REFUSED_INPUTS: Final = {k: v for k, v in SHOE_REFUSED.items() if k != "count_out_done"}
+"""The inputs of a person this simulated table cannot follow (``sim.daemon``); a deck
+gathered before every hand has no count-out, so the table itself refuses that input."""
 
 PLANS: Final = ("play", "mano_nula", "fold_first", "fold_second", "refused_card",
                 "short_draw", "extra_card", "split")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.core.contract import GameStatus
 from controller.core.words import words
-from controller.games.base import GameStatus
 from controller.games.draw_poker.shoe import MIN_SHUFFLES
 from controller.store.journal import Journal
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from controller.cards.consent import FIELDS as CONSENT
+from controller.cards.count_out import COUNT_OUT_INPUT, load_cards_config
 from controller.cards.evidence import window_finder
 from controller.cards.held import VOID_INPUT
+from controller.cards.masking import present_game
 from controller.cards.waiting import LOST_CARDS_INPUT
-from controller.games.base import (
+from controller.core.contract import (
     ArgSpec,
     BetSpec,
     Emit,
@@ -49,6 +51,7 @@ SPEC = GameSpec(
     config_section="mini_baccarat",
     load_config=config.load_config,
     check_config=config.check_config,
+    cards_config=load_cards_config,
     bets=(
         BetSpec("punto", "on the box's hand (Art. 4-5), before the first card", CONSENT),
         BetSpec("banca", "on the Banca against the box (Art. 4-5), before the first card",
@@ -73,6 +76,7 @@ SPEC = GameSpec(
         InputSpec("inspector_clear", "the inspector resumes play after a stopping alarm", (
             ArgSpec("note", "what was checked", required=False),)),
         LOST_CARDS_INPUT,
+        COUNT_OUT_INPUT,
         VOID_INPUT,
         InputSpec("new_shoe", "replace the decks (seed 002 Art. 4)", (
             ArgSpec("reason", "why", required=False),)),
@@ -87,10 +91,12 @@ SPEC = GameSpec(
     stats="controller.games.mini_baccarat.stats:STATS",
     daemon_simulator="controller.games.mini_baccarat.simulation:daemon_events",
     analyze="controller.games.mini_baccarat.analysis:command",
-    log={name: None for name in ("coup_start", "coup_result", "shoe_procedure", "cut_card")},
+    log={name: None for name in ("coup_start", "coup_result", "shoe_procedure", "cut_card",
+                                 "count_out")},
     log_words=log.WORDS,
     bet_record=BET_RECORD,
     records=records.RECORDS,
     evidence_window=window_finder("coup_start", "coup_result", "coup"),
     display="controller.games.mini_baccarat.display:MiniBaccaratView",
+    present_game=present_game,
 )

@@ -11,10 +11,10 @@ from statemachine import State, StateChart
 from controller.cards.card import Card
 from controller.cards.consent import check_consent
 from controller.cards.game import bet_fields
+from controller.core.contract import Emit
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced
 from controller.core.words import given, one_of
-from controller.games.base import Emit
 from controller.games.mini_baccarat.rules import (
     BANCA,
     BET_KINDS,
@@ -331,8 +331,9 @@ class CoupChart(StateChart):
 
     # -- actions -----------------------------------------------------------------------
 
-    # Each action journals its record first and only then changes the coup (base.py,
-    # Durability): a journal failure leaves the coup as it was before the input.
+    # Each action journals its record first and only then changes the coup
+    # (controller/core/contract.py, Durability): a journal failure leaves the coup as it
+    # was before the input.
 
     def on_open_bets(self) -> None:
         low, high = self.limits

@@ -40,10 +40,10 @@ from typing import Any, TypeGuard
 
 from controller.cards.card import Card
 from controller.cards.game import verify_event
+from controller.core.contract import Emit
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput
 from controller.core.words import given, one_of
-from controller.games.base import Emit
 from controller.games.mini_baccarat.analysis import analyze, format_analysis, insurance_probability
 from controller.games.mini_baccarat.coup import CoupChart
 from controller.games.mini_baccarat.rules import (

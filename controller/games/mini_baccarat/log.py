@@ -3,8 +3,9 @@ line each, in words (``GameSpec.log_words``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
+
+from controller.core import logs
 
 
 def coup_result(record: dict[str, Any]) -> str:
@@ -18,5 +19,15 @@ def coup_result(record: dict[str, Any]) -> str:
             + (f"boxes {said}" if said else "no box in play"))
 
 
-WORDS: dict[str, Callable[[dict[str, Any]], str]] = {"coup_result": coup_result}
-"""The console's words for the records ``GameSpec.log`` shows (the others: field by field)."""
+def coup_start(record: dict[str, Any]) -> str:
+    """``coup 1: bets open, 4 decks, limits 1–1000 chips``."""
+    return f"coup {record['coup']}: bets open, {record['decks']} decks, {logs.limits(record)}"
+
+
+WORDS: dict[str, logs.LineWords] = {
+    "coup_result": coup_result,
+    "coup_start": (coup_start, ("coup", "decks", "min_bet", "max_bet")),
+    "bet_placed": (logs.bet_accepted, ("box", "kind", "amount", "total", "coup")),
+}
+"""The console's words for a Mini-Bacará table's records (the others: the kernel's, or
+field by field)."""

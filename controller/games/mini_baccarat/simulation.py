@@ -17,6 +17,7 @@ What the dealer does, in order (times in seconds):
    before the Banca's second card (Art. 8); when the Banca's first card, turned, is a nine,
    some of the offered boxes take insurance, at most half their Punto bet (Art. 11).
 3. The cut card: a ``[Cut]`` line when the dealing reaches it; the coup is finished, then
+   the count-out (seed 002 Art. 4: the cards left in the shoe read, ``count_out_done``),
    the Art. 6 procedure (shuffle, cut, load) and a burn card before the next coup.
 
 Optional noise (rates per card, default off so traces used in tests are clean unless
@@ -79,6 +80,7 @@ class SimConfig:
         warning_rate: probability (0-1) of a reader warning line after a card.
         insurance_rate: probability (0-1) that a box offered insurance takes it (Art. 11).
         port: the serial port name of the shoe in the config.
+        count_out: the dealer counts out each shoe closed at the cut card (``[cards]``).
 
     Raises:
         ValueError: a setting the simulated dealer cannot work with.
@@ -92,6 +94,7 @@ class SimConfig:
     warning_rate: float = 0.0
     insurance_rate: float = 0.5
     port: str = DEFAULT_PORT
+    count_out: bool = True
 
     def __post_init__(self) -> None:
         if self.decks != DECKS:  # the decree's sabot, as the config insists
@@ -108,7 +111,8 @@ class _Dealer(ShoeDealer):
 
     def __init__(self, seed: int, cfg: SimConfig, start: float) -> None:
         super().__init__(random.Random(seed), {"table": "mini_baccarat", "decks": cfg.decks},
-                         cfg.decks, cfg.cut_card_min_remaining, cfg.port, start)
+                         cfg.decks, cfg.cut_card_min_remaining, cfg.port, start,
+                         cfg.count_out)
         self.cfg = cfg
         self.records: list[tuple[str, dict[str, Any]]] = []
         self._seen = 0
@@ -240,7 +244,7 @@ def simulate(coups: int, seed: int, config: SimConfig | None = None,
     dealer.load_shoe(NEW_DECKS.dealer_steps())
     for number in range(coups):
         if number and dealer.shoe.cut_seen:
-            dealer.load_shoe(CUT_CARD.dealer_steps())
+            dealer.reload_shoe(CUT_CARD.dealer_steps())
         dealer.coup()
     return SimResult(dealer.objects, dealer.shoes, coups)
 
@@ -267,7 +271,8 @@ def sim_config_from(config: Config, port: str = DEFAULT_PORT, *,
     return SimConfig(decks=mini.decks, limits=(config.limits.min_bet, config.limits.max_bet),
                      cut_card_min_remaining=mini.cut_card_min_remaining,
                      insurance_pays_on=mini.insurance_pays_on, misread_rate=misread_rate,
-                     warning_rate=warning_rate, port=port)
+                     warning_rate=warning_rate, port=port,
+                     count_out=config.cards is None or config.cards.count_out)
 
 
 def write_trace(config: Config, out: str, count: int, seed: int,
@@ -292,7 +297,7 @@ def simulated_events(config: Config, start: float, port: str = DEFAULT_PORT) -> 
     that time, so the first ones are not already overdue when the player gets them (overdue
     events would be played in a burst, and dealer inputs, posted directly, would overtake
     the shoe's bytes on their way through the pseudo-terminal). The daemon's clock runs at
-    ``[simulator] speed`` (``controller.cli.daemon.cmd_run``).
+    ``[simulator] speed`` (``controller.cli.daemon.run.cmd_run``).
     """
     began = time.monotonic()
     sim = config.simulator

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.cards.masking import public_view
+from controller.cards.status import COUNT_OUT_STATES, count_out_state
 from controller.cards.status import newest as _newest
 from controller.cards.status import shoe_line as _shoe_line
 from controller.cards.status import shoe_status as _shoe_status
-from controller.games.base import GameStatus
+from controller.core.contract import GameStatus
 from controller.store.journal import Journal
-from controller.store.recall import public_view
 
 
 def status(journal: Journal) -> GameStatus:
@@ -24,7 +25,8 @@ def status(journal: Journal) -> GameStatus:
 
 # A shoe closed for this reason needs this procedure next (controller.cards.shoe).
 _PROCEDURE_AFTER = {"cut_card": "cut_card", "decks_changed": "new_decks"}
-_COUP_STATES = ("coup_start", "bets_closed", "coup_result", "shoe_procedure", "shoe_closed")
+_COUP_STATES = ("coup_start", "bets_closed", "coup_result", "shoe_procedure", "shoe_closed",
+                *COUNT_OUT_STATES)
 
 
 def _card_table_state(journal: Journal) -> str:
@@ -49,6 +51,9 @@ def _card_table_state(journal: Journal) -> str:
 
 
 def _coup_state(rec: dict[str, Any]) -> str:
+    counting = count_out_state(rec)
+    if counting is not None:
+        return counting
     kind = rec["type"]
     if kind == "coup_start":
         return f"bets open, coup {rec['coup']}"

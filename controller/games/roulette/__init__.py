@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.base import (
+from controller.core.contract import (
     ArgSpec,
     BetField,
     BetSpec,
@@ -27,7 +27,7 @@ from controller.games.base import (
     InputSpec,
     RecallSpec,
 )
-from controller.games.roulette import config, evidence, recall, records, status
+from controller.games.roulette import config, evidence, log, recall, records, status
 from controller.games.roulette.layout import BET_KINDS, NUMBER_COUNTS, WHICH_KINDS
 
 
@@ -58,6 +58,9 @@ SPEC = GameSpec(
     title="Roulette",
     seed="001",
     serial_evidence=True,  # a serial wheel's status lines: no recovery plays them again
+    # Notes on raw evidence, held for the next commit: a sensor's edge corrected (its
+    # spin's verdict counts it), a ball seen while no spin can start (none is started).
+    note_alarms=frozenset({"sensor_fault", "unexpected_edge"}),
     config_section="roulette",
     load_config=config.load_config,
     check_config=config.check_config,
@@ -87,6 +90,7 @@ SPEC = GameSpec(
     make=_make,
     status=status.status,
     bet_record="bet",
+    log_words=log.WORDS,
     records=records.RECORDS,
     evidence_window=evidence.evidence_window,
     display="controller.games.roulette.display:RouletteView",

@@ -5,7 +5,7 @@ dozens and zero over the last ``[display] history`` spins, the limits in force a
 announced change (Art. 16: from the next spin, never during one), and a spin held for
 the inspector with what decides it.
 
-Built from the journal's records one at a time (:class:`controller.games.base.TableView`);
+Built from the journal's records one at a time (:class:`controller.core.contract.TableView`);
 a roulette table has no hidden card.
 """
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from controller.games.base import EvidenceWindow
+from controller.core.contract import EvidenceWindow
 from controller.store.journal import Journal
 
 _VERDICTS = ("spin_result", "spin_invalid", "spin_held")

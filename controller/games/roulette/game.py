@@ -18,9 +18,9 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.core.config import MAX_LIMIT, Config, Limits
+from controller.core.contract import Emit, Schedule
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
-from controller.games.base import Emit, Schedule
 from controller.games.roulette import recovery
 from controller.games.roulette.art12 import DEALER_REASONS, REASONS
 from controller.games.roulette.bets import bet_input, check_bet, settlement
@@ -459,6 +459,6 @@ class RouletteGame:
         Raises:
             UnreadableRecord: a record after the checkpoint cannot be read.
         """
-        checkpoint, records = since_checkpoint(journal, self.config.game)
+        checkpoint, records = since_checkpoint(journal, self.config.spec)
         found = recovery.from_checkpoint(checkpoint["state"] if checkpoint else None)
         recovery.recover(self, recovery.scan_journal(records, found))

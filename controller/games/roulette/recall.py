@@ -24,7 +24,8 @@ def summary(record: dict[str, Any]) -> str:
         reasons = ", ".join(dict.fromkeys([record["reason"], *record.get("reasons", [])]))
         return f"spin {record['spin']}: INVALID, {reasons}" + (f", {by}" if by else "")
     why = "; ".join(f"{k}: {words(v)}" for k, v in sorted(record["details"].items()))
-    seen = record.get("candidate") or "no pocket read"
+    seen = (record.get("candidate") or " or ".join(record.get("candidates") or [])
+            or "no pocket read")
     return (f"spin {record['spin']}: HELD for the inspector ({why}); the sensors point to "
             f"{seen}; decide with `tablectl input confirm_result number=N by=NAME` or "
             f"`tablectl input void reason=R by=NAME`")

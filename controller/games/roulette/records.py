@@ -60,6 +60,8 @@ class _Measured:
     rotor_rpm_min: float | Absent | None = ABSENT
     status_lines: int | Absent = ABSENT
     bare_numbers: list[str | None] | Absent = ABSENT
+    state5_numbers: list[str | None] | Absent = ABSENT  # NN of the state-5 lines of play
+    candidates: list[str] | Absent = ABSENT  # a held spin: the numbers its lines gave
     concluded_by: str | Absent | None = ABSENT
     uncertain: dict[str, str] | Absent = ABSENT
 

@@ -5,16 +5,24 @@ The round ("jugada") goes: table closed → bets open → ball in play → no mo
 (CONTRACT §5) → settled (Art. 13) → bets open again; a limits change waits for the
 settlement (Art. 16). A held spin that parks (issue 16) closes the table for the next game;
 an automated wheel's state 2 may open bets (``wheel_open_bets``). The game
-(:mod:`controller.games.roulette.game`) drives it; python-statemachine refuses every
-event the state does not allow (never ignored).
+(:mod:`controller.games.roulette.game`) drives it; every event the state does not allow
+is refused with python-statemachine's ``TransitionNotAllowed`` (never ignored).
+
+The chart is flat, its transitions have no guard and its one callback is
+``before_transition``: a move is then a lookup of (state, event) in the chart's own
+transitions, read once from python-statemachine's definition (``MOVES``), and the library's
+engine, some 100 µs a move (5 moves a spin: most of a replay's time), is not run for
+it. tests/test_round_machine.py checks each (state, event) against the engine.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
-from statemachine import State, StateChart
+from statemachine import Event, State, StateChart
+from statemachine.exceptions import TransitionNotAllowed
 
 
 class RoundMachine(StateChart):
@@ -58,13 +66,59 @@ class RoundMachine(StateChart):
         if source is not target:
             self._on_transition(str(event), source.id, target.id)
 
+    def send(self, event: str, *args: Any, **kwargs: Any) -> None:
+        """Take ``event`` from the current state as the chart says (``MOVES``): the move
+        is journaled (``on_transition``) before the state changes; a self-transition
+        journals nothing. Arguments are refused: no transition of the chart takes any.
+
+        Raises:
+            TransitionNotAllowed: the current state has no transition for ``event``
+                (nothing changes); whatever ``on_transition`` raises (nothing changes).
+        """
+        if args or kwargs:
+            raise TypeError(f"{event}: the round's events take no arguments")
+        source = self.current_state_value
+        target = MOVES.get((source, event))
+        if target is None:
+            raise TransitionNotAllowed(Event(event), self.configuration)
+        if target != source:
+            self._on_transition(event, source, target)
+            self.current_state_value = target
+
     @property
     def current(self) -> str:
         return self.current_state_value  # a state's value is its id (no value= given)
 
     def allows(self, event: str) -> bool:
         """Whether ``event`` may be sent in the current state (nothing changes)."""
-        return any(e.id == event for e in self.allowed_events)
+        return (self.current_state_value, event) in MOVES
+
+
+def _moves(chart: type[StateChart]) -> dict[tuple[str, str], str]:
+    """(state id, event id) -> target state id of each transition of ``chart``, read from
+    python-statemachine's definition of it; the first in the chart's order wins, as the
+    engine picks.
+
+    Raises:
+        TypeError: the chart is not flat, or defines a callback other than
+            ``before_transition`` (the lookup would skip it: run the engine instead).
+    """
+    callbacks = re.compile(r"^(on|before|after|enter|exit)_")
+    extra = [name for name in vars(chart) if callbacks.match(name)
+             and name != "before_transition"]
+    if extra or any(state.states for state in chart.states):
+        raise TypeError(f"{chart.__name__}: callbacks {extra} or nested states: a move is "
+                        "no longer a lookup")
+    moves: dict[tuple[str, str], str] = {}
+    for state in chart.states:
+        for transition in state.transitions:
+            for event in transition.events:
+                moves.setdefault((state.id, str(event)), transition.target.id)
+    return moves
+
+
+MOVES = _moves(RoundMachine)
+"""Every move of the round: (state, event) -> the state it moves to."""
 
 
 INPUT_EVENTS = {

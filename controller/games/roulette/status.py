@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.base import GameStatus
+from controller.core.contract import GameStatus
 from controller.store.journal import Journal
 
 
@@ -52,7 +52,7 @@ def _bets_of(journal: Journal, held: dict[str, Any]) -> int:
 
 def _parked_line(held: dict[str, Any]) -> str:
     why = "; ".join(str(v) for v in (held.get("details") or {}).values())
-    points = held.get("candidate")
+    points = held.get("candidate") or " or ".join(held.get("candidates") or [])
     to = f"points to {points}" if points else "points to no number"
     return (f"spin {held['spin']} (seq {held['seq']}) {to}, bets frozen: {why}; decide "
             f"it: tablectl input confirm_result number=N spin={held['spin']} (or void "

@@ -28,7 +28,7 @@ from controller.core.events import GpioEdge, PortStatus, SerialData
 
 if TYPE_CHECKING:
     from controller.core.config import SerialConfig
-    from controller.games.base import Schedule
+    from controller.core.contract import Schedule
     from controller.games.roulette.config import RouletteConfig
 
 _NOTHING: Mapping[str, str] = MappingProxyType({})

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-from controller.games.base import Schedule, TimerHandle
+from controller.core.contract import Schedule, TimerHandle
 from controller.games.roulette import art12
 from controller.games.roulette.art12 import Finding
 
@@ -152,8 +152,8 @@ class RotorTracker:
                                           f"as the one before ({self.direction}): a fault"))
                 return self._whole(last, t, period, self.direction, prev, ball_in_play,
                                    False, faults)
-            return replace(self._whole(last, t, period, direction, prev, ball_in_play, True,
-                                       faults), b_at=bs[0])
+            return self._whole(last, t, period, direction, prev, ball_in_play, True, faults,
+                               b_at=bs[0])
         if k == 0 and steady:
             faults.append(("rotor_b", f"rotor_b missed its pass in the rotor revolution ending "
                                       f"at {t:.3f} s; the rotor's period is steady"))
@@ -192,7 +192,7 @@ class RotorTracker:
 
     def _whole(self, start: float, end: float, period: float, direction: str | None,
                prev: float | None, ball_in_play: bool, measured: bool,
-               faults: list[tuple[str, str]]) -> Revolution:
+               faults: list[tuple[str, str]], b_at: float | None = None) -> Revolution:
         findings = (
             art12.wheel_malfunction_slow(60.0 / period, self.min_rotor_rpm),
             art12.wheel_stopped_period(period, prev, self.max_rotor_period_ratio),
@@ -204,7 +204,7 @@ class RotorTracker:
         if direction is not None:
             self.direction = direction
         return Revolution(start, end, period, direction, direction is not None, measured,
-                          tuple(faults), reasons)
+                          tuple(faults), reasons, b_at=b_at)
 
     def _arm(self, t: float) -> None:
         if self._timer is not None:

@@ -34,8 +34,14 @@ class PocketReading:
     error_deg: float | None = None  # the bound of its angle error, from the stamps' timing
 
     def as_record(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"t": round(self.t, 6), "index": self.index,
-                               "number": self.number, "orphan": self.orphan}
+        """``t``; ``index`` and ``number`` once decoded; ``orphan`` only when true (a
+        journal of before issue 20 has all four, null and false when they say nothing);
+        the angle error and the edge margin when known."""
+        out: dict[str, Any] = {"t": round(self.t, 6)}
+        if self.index is not None:
+            out.update(index=self.index, number=self.number)
+        if self.orphan:
+            out["orphan"] = True
         if self.error_deg is not None:
             out["angle_error_deg"] = round(self.error_deg, 3)
         if self.margin_deg is not None:

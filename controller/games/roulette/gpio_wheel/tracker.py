@@ -28,8 +28,8 @@ from collections import deque
 from types import MappingProxyType
 from typing import Any
 
+from controller.core.contract import Schedule, TimerHandle
 from controller.core.events import GpioEdge, PortStatus, SerialData
-from controller.games.base import Schedule, TimerHandle
 from controller.games.roulette import art12
 from controller.games.roulette.config import WHEEL_INPUTS, RouletteConfig
 from controller.games.roulette.gpio_wheel import ball_track, pockets

@@ -1,11 +1,12 @@
 """What a serial wheel reports of a spin after its conclusion, until the next launch (issue
 12; CONTRACT §5; hardware.md §2b).
 
-A spin is concluded at its first state-5 line and journaled at once; nothing the wheel says
-later changes that record, and nothing it says is dropped in silence either: what
-contradicts the conclusion is a ``wheel_contradiction`` alarm naming the spin, its verdict
-and what the wheel said, for the inspector to act on. Against the first state-5 line
-(``NN``, ``GGG``, ``W``), until the next launch:
+A spin is concluded at its state-5 line (the first after a bare number line, else the
+second) and journaled at once; nothing the wheel says later changes that record, and
+nothing it says is dropped in silence either: what contradicts the conclusion is a
+``wheel_contradiction`` alarm naming the spin, its verdict and what the wheel said, for
+the inspector to act on. Against that state-5 line (``NN``, ``GGG``, ``W``), until the
+next launch:
 
 - while the wheel still shows that ball (until a state outside play, 1, 2, 6 or 7): state
   3 or 4 again (no new game started), another state-5 number or game counter, a warning
@@ -38,9 +39,9 @@ class Aftermath:
         spin: the spin's number.
         verdict: the spin's conclusion in words ("result 17", "invalid (same_direction)",
             "held for the inspector", "voided by the dealer").
-        number: its first state-5 line's ``NN`` (None: concluded before a state 5, or the
+        number: its concluding state-5 lines' ``NN`` (None: concluded before a state 5, or the
             state-5 line gave no number).
-        at_five: concluded at its first state-5 line.
+        at_five: concluded at a state-5 line.
         line: that line (or the one that concluded it), with its time, in words.
         game: the wheel's game counter of that line.
         flags: its warning flags.

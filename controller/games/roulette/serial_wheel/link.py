@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from controller.games.base import Schedule, TimerHandle
+from controller.core.contract import Schedule, TimerHandle
 
 CATCH_UP_GAP_S = 0.2
 """Seconds between two lines that show the wheel's own pace again (it sends one about

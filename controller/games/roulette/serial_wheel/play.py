@@ -2,8 +2,8 @@
 §5; issue 12; hardware.md §2b).
 
 A spin is a ball in play: from the wheel's first state-3 line ("ball in the rim") through its
-state-4 lines ("no more bets") to its first state-5 line (the winning number). Every status
-line in play is a measurement (:meth:`SerialSpin.measure`); the verdict at the end
+state-4 lines ("no more bets") to the state-5 line (the winning number) that concludes it.
+Every status line in play is a measurement (:meth:`SerialSpin.measure`); the verdict at the end
 (:meth:`SerialSpin.judge`) calls :mod:`controller.games.roulette.art12` for each finding:
 
 - warning flag 2 raised during play: (b) ``same_direction``; flag 4: (f)
@@ -24,8 +24,14 @@ line in play is a measurement (:meth:`SerialSpin.measure`); the verdict at the e
   ``B`` equal to the rotor's ``D`` at any report (or, given only at the end, to the rotor's
   direction in play) is (b); a ``B`` that changes, or never given for a ball that made the
   minimum, cannot judge (b): held;
-- every bare number line in play must be the state-5 ``NN``; one that differs, or a line
-  after "no va más" where the bare number is sent that is not a pocket's number, holds it;
+- the number needs two lines that give it (the protocol has no checksum: one flipped bit
+  turns a state-4 line, whose ``NN`` is the previous number, into a state-5 line): the
+  bare number line and the first state-5 line, or without a bare line the first two
+  state-5 lines (the wheel stays in state 5 for two rotor revolutions, the SlingShot 2's
+  guide; its bare line may be off or lost). Every bare number line and state-5 line in
+  play must give the same ``NN``; one that differs, one line alone, state 4 after a
+  state-5 line, or a line after "no va más" where the bare number is sent that is not a
+  pocket's number, holds it, with the ``candidates`` the lines gave;
 - Art. 12 (c) is not measured: a serial wheel does not say when the ball left the track.
   A ball that never gives a number is held (or voided by the wheel's flags' findings).
 
@@ -38,7 +44,9 @@ Times are seconds on the controller clock; speeds rpm.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from controller.games.roulette import art12
@@ -53,6 +61,14 @@ from controller.protocols.wheel_status import (
 )
 
 _HELD_FLAGS = (FLAG_BALL_NOT_SENSED, FLAG_VOID_GAME)
+
+
+def _flag_up(flag: int) -> Callable[[StatusLine, float], bool]:
+    return lambda line, rpm: bool(line.flags & flag)
+
+
+def _turning(direction: str) -> Callable[[StatusLine, float], bool]:
+    return lambda line, rpm: rpm == 0 or line.direction == direction
 
 
 @dataclass
@@ -104,10 +120,16 @@ class SerialSpin:
     ball_dirs: dict[str, str] = field(default_factory=dict)  # B -> the first report of it
     same_dir: Finding | None = None  # the first report of B equal to the rotor's D (b)
     bare: list[tuple[str | None, str]] = field(default_factory=list)  # (number, where)
+    fives: list[tuple[str | None, str]] = field(default_factory=list)  # state-5 NN, where
     lines: int = 0
     concluded: bool = False
     declared: bool = False
     names: dict[int, str] = field(default_factory=lambda: dict(FLAG_NAMES))  # the model's
+    # The last line's readings that need the next line (confirm, persists, what).
+    _pending: list[tuple[Callable[[], None], Callable[[StatusLine, float], bool], str]] = (
+        field(default_factory=list))
+    _lone_at: str = ""  # the last line of play measured, in words
+    _flipped_from: str | None = None  # the rotor's direction before a flip on one line
 
     @property
     def ball_direction(self) -> str | None:
@@ -129,18 +151,22 @@ class SerialSpin:
         self.before = f"{before.text!r} at {before_t:.3f} s"
 
     def measure(self, t: float, line: StatusLine, rpm: float, min_rpm: float) -> None:
-        """One status line of this spin's play (states 3 and 4, and its state-5 line):
+        """One status line of this spin's play (states 3 and 4, and its state-5 lines):
         its warning flags, and in states 3-4 the rotor's speed (``rpm``) and direction;
-        its extended fields. ``min_rpm`` is ``min_rotor_rpm`` (Art. 12 f)."""
+        its extended fields. ``min_rpm`` is ``min_rotor_rpm`` (Art. 12 f). A flag raised,
+        a rotor stopped or slow, or a direction flipped on one line is a finding once the
+        next line of play shows it too (:meth:`_confirm`)."""
         self.lines += 1
         where = f"{line.text!r} at {t:.3f} s"
+        self._confirm(line, rpm, min_rpm, where)
         raised = line.flags & ~self.up
         self.up = line.flags
         self.flags |= line.flags
-        if raised & FLAG_SAME_DIRECTION:
-            self.add(art12.same_direction_reported(where))
-        if raised & FLAG_FAULT:
-            self.add(art12.wheel_malfunction_reported(where))
+        for flag, finding in ((FLAG_SAME_DIRECTION, art12.same_direction_reported),
+                              (FLAG_FAULT, art12.wheel_malfunction_reported)):
+            if raised & flag:
+                self._lone(partial(self.add, finding(where)),
+                           _flag_up(flag), f"warning flag {flag}")
         for flag in _HELD_FLAGS:
             if raised & flag:
                 self.add(art12.reason_not_named(
@@ -148,22 +174,54 @@ class SerialSpin:
                     f"flag {flag}) during play, {where}"))
         self._ball(line, where)
         if line.state not in (3, 4):
+            self._lone_at = where
             return  # the state-5 line: the ball is at rest, the rotor's speed is not play's
         self.rpm = rpm
         self.rpm_min = rpm if self.rpm_min is None else min(self.rpm_min, rpm)
         if rpm == 0:
-            self.stopped_at = self.stopped_at or where
+            if self.stopped_at is None:
+                self._lone(partial(setattr, self, "stopped_at", where),
+                           lambda ln, r: r == 0, "the rotor at rest")
+            self._lone_at = where
             return  # a rotor at rest has no direction to read
-        if self.slow is None:
-            self.slow = art12.wheel_malfunction_slow(rpm, min_rpm)
+        if self.slow is None and (slow := art12.wheel_malfunction_slow(rpm, min_rpm)):
+            self._lone(partial(setattr, self, "slow", slow), lambda ln, r: r < min_rpm,
+                       f"the rotor at {rpm:g} rpm")
         if self.launch_direction is None:
             self.launch_direction = line.direction
         self.rotor_dirs[line.direction] += 1
         before, self.last_direction = self.last_direction, line.direction
-        self.add(art12.wheel_malfunction_reversed(before, line.direction, t))
+        if reversed_ := art12.wheel_malfunction_reversed(before, line.direction, t):
+            self._flipped_from = before
+            self._lone(partial(self.add, reversed_),
+                       _turning(line.direction),
+                       f"the rotor turning {line.direction}")
         ball = line.ball_direction if line.extended else None
         if self.same_dir is None and (found := art12.same_direction(ball, line.direction)):
             self.same_dir = Finding(found.reason, f"{found.detail} ({where})")
+        self._lone_at = where
+
+    def _lone(self, confirm: Callable[[], None],
+              persists: Callable[[StatusLine, float], bool], what: str) -> None:
+        """A reading of this line that is a finding only if the next line shows it too."""
+        self._pending.append((confirm, persists, what))
+
+    def _confirm(self, line: StatusLine | None, rpm: float, min_rpm: float,
+                 where: str) -> None:
+        """The last line's lone readings against ``line`` (None: no line came after it,
+        the spin ends: they stand). A reading the next line does not show is no finding
+        and no result: one line is no certainty (no checksum; one flipped bit turns a
+        ``W`` of 0 into 2, a ``D`` of 1 into 0, an ``SSS`` of 100 into 000): held."""
+        pending, self._pending = self._pending, []
+        for confirm, persists, what in pending:
+            if line is None or persists(line, rpm):
+                confirm()
+                continue
+            self.held.setdefault("wheel_line", f"one line of play ({self._lone_at}) "
+                                 f"reported {what} and the next ({where}) did not: one "
+                                 "line is no certainty")
+            if what.startswith("the rotor turning"):
+                self.last_direction = self._flipped_from  # the flip was not the rotor's
 
     def _ball(self, line: StatusLine, where: str) -> None:
         """The extended fields of a line of play: once a line of play had them, a line
@@ -185,6 +243,28 @@ class SerialSpin:
         ball = line.ball_direction if line.extended else None
         if ball is not None:
             self.ball_dirs.setdefault(ball, where)
+
+    def five(self, number: str | None, where: str) -> bool:
+        """A state-5 line of play gave ``number`` (its ``NN``; None blank): True when
+        the spin can be concluded now, its number witnessed by two lines or contradicted:
+        a bare number line came before it, or this is its second state-5 line. The
+        protocol has no checksum (one flipped bit turns a state-4 line, whose ``NN`` is
+        the previous number, into a state-5 line); the wheel stays in state 5 for two
+        rotor revolutions (the SlingShot 2's guide), several lines, and the bare number
+        may be off (its operating mode) or lost."""
+        self.fives.append((number, where))
+        return len(self.fives) >= 2 or bool(self.bare)
+
+    @property
+    def waiting(self) -> bool:
+        """The last line of play has a reading the next line must confirm (:meth:`_confirm`)."""
+        return bool(self._pending)
+
+    def candidates(self, order: tuple[str, ...]) -> list[str]:
+        """The pockets of this wheel that the bare number lines and the state-5 lines of
+        play gave, each once (the bare lines' first)."""
+        given = [n for n, _ in self.bare] + [n for n, _ in self.fives]
+        return [n for i, n in enumerate(given) if n in order and n not in given[:i]]
 
     def number_line(self, number: str | None, where: str) -> None:
         """A bare number line in play (``number``), or a line where one is expected that
@@ -211,6 +291,7 @@ class SerialSpin:
                 game): the extended revolutions count is its whole run.
             line: the line that concluded the spin (its text), if any.
         """
+        self._confirm(None, 0.0, 0.0, "")  # the last line's readings: no line after it
         if self.stopped_at is not None:
             self.add(art12.wheel_stopped_still())
         else:
@@ -270,16 +351,29 @@ class SerialSpin:
                     "reason=...) or gives its number (confirm_result)")
 
     def _numbers(self, number: str | None, order: tuple[str, ...]) -> None:
-        """The state-5 ``NN`` against the bare number lines and the wheel's pockets."""
-        if number is not None:
-            for bare, where in self.bare:
-                if bare is None:
-                    self.held.setdefault("wheel_number", f"{where}, where the wheel sends the "
-                                         "bare winning number, is not a pocket's number")
-                elif bare != number:
-                    self.held.setdefault("wheel_number", f"the bare number line said "
-                                         f"{bare!r} ({where}), the state-5 line {number!r}")
-        if number is not None and number not in order:
+        """The state-5 ``NN`` against the bare number lines, the other state-5 lines and
+        the wheel's pockets: a number is certain only when a second line gives it too."""
+        if number is None:
+            return
+        for bare, where in self.bare:
+            if bare is None:
+                self.held.setdefault("wheel_number", f"{where}, where the wheel sends the "
+                                     "bare winning number, is not a pocket's number")
+            elif bare != number:
+                self.held.setdefault("wheel_number", f"the bare number line said "
+                                     f"{bare!r} ({where}), the state-5 line {number!r}")
+        for other, where in self.fives:
+            if other != number:
+                self.held.setdefault("wheel_number", f"the state-5 lines said {number!r} "
+                                     f"({self.fives[0][1]}) and {other or 'blank'!r} "
+                                     f"({where}): one of them is not the wheel's")
+        if [n for n, _ in self.fives + self.bare].count(number) < 2:
+            first = self.fives[0][1] if self.fives else "its state-5 line"
+            self.held.setdefault("wheel_number", f"only one line gave {number!r} ({first}) "
+                                 "and no second line (the bare number or another state-5 "
+                                 "line) confirmed it: the protocol has no checksum, one "
+                                 "line is not certain")
+        if number not in order:
             self.held.setdefault("wheel_number", f"{number!r} is not a pocket of this wheel")
 
     def evidence(self, reasons: tuple[str, ...], line: str | None) -> dict[str, Any]:
@@ -299,6 +393,7 @@ class SerialSpin:
             "rotor_rpm_min": None if self.rpm_min is None else round(self.rpm_min, 3),
             "status_lines": self.lines,
             "bare_numbers": [bare for bare, _ in self.bare],
+            "state5_numbers": [five for five, _ in self.fives],
             "concluded_by": line,
             "details": {r: self.findings[r] for r in reasons},
         }

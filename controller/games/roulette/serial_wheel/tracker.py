@@ -8,9 +8,12 @@ second: the tracker acts on changes only.
 
 - A **launch** is a state-3 line after a line outside play (states 1, 2, 6, 7): the game
   starts a spin, or refuses it (it journals why). The wheel's state 4 is its own "no va
-  más" (the game closes bets). The spin's **result** is its first state-5 line with no
-  warning during play, and its number that line's ``NN`` (:mod:`.play` gives the verdict:
-  every bare number line must agree with it).
+  más" (the game closes bets). The spin is concluded at its first state-5 line
+  when a bare number line came before it, else at its second state-5 line (one line is no
+  certainty: the protocol has no checksum). Its **result** is that ``NN`` with no warning
+  during play, given by two lines and contradicted by none (:mod:`.play` gives the
+  verdict; state 4 after a state-5 line holds it). A state-5 line with a reading the next
+  line must confirm (a flag raised) leaves the conclusion to the next line.
 - After the conclusion, until the next launch, what contradicts it is an alarm naming the
   spin (:mod:`.aftermath`); it is journaled as concluded and stays so.
 - Wheels were seen to repeat states, send ``NN`` as the previous number until state 5, send
@@ -57,8 +60,8 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
+from controller.core.contract import Schedule
 from controller.core.events import GpioEdge, PortStatus, SerialData
-from controller.games.base import Schedule
 from controller.games.roulette import art12
 from controller.games.roulette.config import WHEEL_PORT, RouletteConfig
 from controller.games.roulette.serial_wheel.aftermath import OUTSIDE_PLAY, Aftermath
@@ -341,12 +344,18 @@ class SerialWheelTracker:
             spin.measure(t, line, line.speed * self.cfg.wheel_speed_unit_rpm,
                          self.cfg.min_rotor_rpm)
         if s == 3:
-            if prev is not None and prev.state == 4:
+            if prev is not None and prev.state in (4, 5):
                 self._cut(t, line, "wheel_impossible", "wheel_state",
-                          f"state 3 after state 4 during spin {spin.number} ({line.text!r} "
-                          f"at {t:.3f} s)")
+                          f"state 3 after state {prev.state} during spin {spin.number} "
+                          f"({line.text!r} at {t:.3f} s)")
         elif s == 4:
-            if spin.no_more_bets_t is None:
+            if spin.fives:
+                # The wheel never goes from 5 back to 4: one of the lines is not its own
+                # (one flipped bit turns a 4 into a 5). Followed on to gather the numbers.
+                spin.held.setdefault("wheel_state", f"state 4 ({line.text!r} at {t:.3f} s) "
+                                     f"after the state-5 line {spin.fives[-1][1]}: one of "
+                                     "them is not the wheel's; the number is not certain")
+            elif spin.no_more_bets_t is None:
                 spin.no_more_bets_t = t
                 late = self.listener.auto_no_more_bets(first)
                 if late is not None:
@@ -355,11 +364,15 @@ class SerialWheelTracker:
             if spin.no_more_bets_t is None:
                 spin.held.setdefault("wheel_state", "state 5 came with no state 4 (no more "
                                      "bets) before it: bets stayed open until the result")
-            self._conclude(t, line.number, final=True, line=line)
+            # A reading of this line that the next must confirm (a flag raised) waits.
+            if spin.five(line.number, f"{line.text!r} at {t:.3f} s") and not spin.waiting:
+                self._conclude(t, spin.fives[0][0], final=True, line=line)
         elif s in (1, 2):
-            # The ball ended without a number; the wheel starts a new game.
+            # The ball ended without a number (or one state-5 line only, unconfirmed);
+            # the wheel starts a new game.
             self.ball = None
-            self._conclude(t, None, final=True, line=line)
+            self._conclude(t, spin.fives[0][0] if spin.fives else None, final=True,
+                           line=line)
         else:
             self._cut(t, line, "wheel_impossible", "wheel_state",
                       f"state {s} ({STATES[s]}) while spin {spin.number} is in play "
@@ -495,6 +508,9 @@ class SerialWheelTracker:
         held = {} if spin.declared else verdict.held
         result = verdict.number
         evidence = verdict.evidence
+        candidates = spin.candidates(self.order)
+        if held:
+            evidence["candidates"] = candidates  # what the wheel's lines gave, each once
         self.after = Aftermath(
             spin.number, _words(verdict, spin.declared, bool(held)), number,
             at_five=line is not None and line.state == 5,
@@ -511,7 +527,7 @@ class SerialWheelTracker:
             rotor_rpm=evidence["rotor_rpm"],
             evidence=MappingProxyType(evidence),
             held=MappingProxyType(held),
-            candidate=number if held and number in self.order else None,
+            candidate=candidates[0] if held and len(candidates) == 1 else None,
             declared=spin.declared,
         ))
 

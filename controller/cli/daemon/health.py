@@ -21,9 +21,9 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from controller.core.lifecycle import Lifecycle
+from controller.cli.daemon.lifecycle import Lifecycle
+from controller.core.contract import GameSpec, TimerHandle
 from controller.core.logs import get_logger
-from controller.games.base import GameSpec, TimerHandle
 
 STATUS_EVERY_S = 1.0  # wall seconds between two status lines at most
 SUMMARY_CHARS = 80  # a last game's summary is cut to this in the status line

@@ -1,5 +1,6 @@
-"""``table-controller run``: the daemon systemd starts (``Type=notify``), its self-test, its
-components (journal, pins and ports, control socket, sealer, watchdog) and its close."""
+"""``table-controller run``: the daemon systemd starts (``Type=notify``), as an object that
+is built, started and run (:class:`Daemon`): its self-test, its components (journal, pins
+and ports, control socket, sealer, watchdog) and its close."""
 
 from __future__ import annotations
 
@@ -16,9 +17,13 @@ from typing import Any
 from controller import __version__
 from controller.cli.compose import compose
 from controller.cli.control import ControlServer
-from controller.cli.daemon_lock import Owner, mark_stopped, write_owner
+from controller.cli.daemon.health import StatusLine, Supervisor
+from controller.cli.daemon.journal_guard import EXIT_RESTART, JournalGuard
+from controller.cli.daemon.lifecycle import Hooks, Lifecycle
+from controller.cli.daemon.lock import Owner, lock_journal, mark_stopped, write_owner
 from controller.core.clock import ScaledClock, SystemClock
 from controller.core.config import Config, check_for_daemon, load_config
+from controller.core.contract import Sensing
 from controller.core.errors import (
     InputError,
     JournalDamaged,
@@ -28,14 +33,9 @@ from controller.core.errors import (
     is_damage,
     read_error,
 )
-from controller.core.health import StatusLine, Supervisor
-from controller.core.journal_guard import EXIT_RESTART, JournalGuard
-from controller.core.lifecycle import Hooks, Lifecycle
 from controller.core.logs import configure, get_logger
 from controller.core.loop import EventLoop
-from controller.core.section import why_not_made
 from controller.core.table import Table
-from controller.games import registry
 from controller.store.journal import Journal
 from controller.store.seal import Sealer, key_path_for
 from controller.store.verify import check_start
@@ -47,13 +47,13 @@ SELF_TEST_S_PER_BYTE = 2e-6
 def cmd_run(config_path: str, journal_override: str | None) -> int:
     """Run the controller until SIGTERM/SIGINT: the daemon systemd starts (``Type=notify``:
     ``READY=1`` once every component started, a status line, the watchdog, ``STOPPING=1``;
-    see ``controller.core.health``). A ``shutdown`` record with the signal's name is
+    see ``controller.cli.daemon.health``). A ``shutdown`` record with the signal's name is
     journaled before the journal closes.
 
     Returns 0 after a signal, 1 when the controller stopped on an error (a bug: it is
     logged with its traceback and systemd restarts the daemon), ``EXIT_RESTART`` (75) when
     the journal could not be written and can be again (systemd restarts the daemon, which
-    recovers from the journal: ``controller.core.journal_guard``).
+    recovers from the journal: ``controller.cli.daemon.journal_guard``).
 
     Raises:
         InputError: a bad config, or an empty ``--journal`` (exit 2).
@@ -70,141 +70,191 @@ def cmd_run(config_path: str, journal_override: str | None) -> int:
     if journal_override is not None and not journal_override.strip():
         raise InputError("--journal", None, None, "empty: give the journal's file")
     config = load_config(config_path)
-    spec = registry.spec(config.game)
-    configure(config.log_level, config.log_format, words=spec.log_words)
+    configure(config.log_level, config.log_format, words=config.spec.log_words)
     check_for_daemon(config)  # what `tablectl config check` and the install check too
     journal_path = journal_override or config.journal_path
     try:
-        return _run(config, journal_path)
+        daemon = Daemon(config, journal_path)
+        daemon.build()
+        return daemon.run()
     except sqlite3.DatabaseError as exc:  # a damaged page: exit 3, restarting cannot help
         raise read_error(journal_path, exc) from exc
 
 
-def _run(config: Config, journal_path: str) -> int:
-    """:func:`cmd_run` once its config is loaded; SQLite's errors reading the journal are
-    raised as they come (``cmd_run`` says what they mean)."""
-    spec = registry.spec(config.game)
-    log = get_logger(table=config.table_name)
-    log.info("startup", **_banner(config, journal_path))
-    from drivers.hardware import Hardware, open_pin_factory
-    from drivers.notify import Notifier
+class Daemon:
+    """The daemon of ``config`` on the journal at ``journal_path``: :meth:`build` makes
+    every part and does everything that can fail before anything is journaled (the pins'
+    library, the lock, the journal's self-test, the sealing key, the table's recovery
+    checks); :meth:`run` starts the components in order (the start journaled among them,
+    ``READY=1`` last) and runs the loop until a signal, then stops them in reverse. SQLite's
+    errors reading the journal are raised as they come (:func:`cmd_run` says what they
+    mean)."""
 
-    # The pins' library first: a machine that cannot open them (no lgpio: not a Pi) stops
-    # here, before a journal is made or written.
-    pin_factory = open_pin_factory(config)
+    def __init__(self, config: Config, journal_path: str) -> None:
+        self.config = config
+        self.journal_path = journal_path
+        self.log = get_logger(table=config.table_name)
+        self.stopped_by: list[str] = []  # why the loop stopped: a signal's name, an error
+        self.started = False  # the start is journaled
+        self.lifecycle = Lifecycle()
+        self.simulated: Any = None
 
-    notifier = Notifier()
-    # The journal's checks read all of it: months of journal may outlast systemd's start
-    # timeout on a slow Pi, so ask for the time they may take.
-    notifier.extend_timeout(_self_test_allowance_s(journal_path),
-                            "self-test: checking the journal's integrity and hash chain")
-    lock = _lock_journal(journal_path)
-    owner = Owner(os.getpid(), time.time(), _absolute(config.source),
-                  str(Path(config.control_socket).resolve()))
-    write_owner(lock, owner)  # tablectl status: who runs on this journal, since when
-    journal = Journal(journal_path, durable=True)
-    sim = config.simulator
-    # A simulation faster than life runs ahead of the wall clock: start after the journal's
-    # last record, so that times never go back across a restart.
-    clock: SystemClock | ScaledClock = (
-        ScaledClock(sim.speed, origin=max(SystemClock().wall(), journal.last_t))
-        if sim.enabled and sim.speed != 1.0 else SystemClock())
-    stopped_by: list[str] = []
-    guard = JournalGuard(clock.now)
-    # Everything that can fail comes before anything is journaled: the sealing key, the
-    # table's recovery (run when the start is journaled, after the components), the pins,
-    # ports and control socket (a start that fails journals no restart, no voided spin).
-    sealer = Sealer.load(key_path_for(journal_path, config.seal_key), config.seal_interval_s)
-    loop, table, journal_start = prepare_table(config, journal, clock, log, guard)
-    lifecycle = Lifecycle()
-    status_line = StatusLine(config.table_name, spec, lambda: str(table.game.state),
-                             _newest(journal, spec.recall.last_game_types), guard.problem,
-                             _dealer(journal))
-    supervisor = Supervisor(notifier, lifecycle, loop.call_at, clock, status_line)
-    table.observers.append(supervisor.observe)
-    guard.on_change = supervisor.refresh
+    def build(self) -> None:
+        """Make every part; nothing is journaled yet.
 
-    def journal_back() -> None:
-        stopped_by.append("the journal is writable again: restart to recover from it")
-        loop.stop()
+        Raises:
+            as :func:`cmd_run`, for what can fail before the start is journaled.
+        """
+        config, journal_path, log = self.config, self.journal_path, self.log
+        spec = config.spec
+        log.info("startup", **_banner(config, journal_path))
+        from drivers.hardware import Hardware, open_pin_factory
+        from drivers.notify import Notifier
 
-    guard.on_back = journal_back
+        # The pins' library first: a machine that cannot open them (no lgpio: not a Pi)
+        # stops here, before a journal is made or written.
+        pin_factory = open_pin_factory(config)
 
-    def on_signal(signum: int, frame: object) -> None:
-        # Nothing is sent from here: the handler may interrupt a send on this thread.
-        stopped_by.append(signal.Signals(signum).name)
-        loop.stop()
+        notifier = Notifier()
+        # The journal's checks read all of it: months of journal may outlast systemd's
+        # start timeout on a slow Pi, so ask for the time they may take.
+        notifier.extend_timeout(_self_test_allowance_s(journal_path),
+                                "self-test: checking the journal's integrity and hash chain")
+        self.lock = lock_journal(journal_path)
+        self.owner = Owner(os.getpid(), time.time(), _absolute(config.source),
+                           str(Path(config.control_socket).resolve()))
+        write_owner(self.lock, self.owner)  # tablectl status: who runs on it, since when
+        self.journal = journal = Journal(journal_path, durable=True)
+        sim = config.simulator
+        # A simulation faster than life runs ahead of the wall clock: start after the
+        # journal's last record, so that times never go back across a restart.
+        self.clock: SystemClock | ScaledClock = (
+            ScaledClock(sim.speed, origin=max(SystemClock().wall(), journal.last_t))
+            if sim.enabled and sim.speed != 1.0 else SystemClock())
+        self.guard = guard = JournalGuard(self.clock.now)
+        # Everything that can fail comes before anything is journaled: the sealing key,
+        # the table's recovery (run when the start is journaled, after the components),
+        # the pins, ports and control socket (a start that fails journals no restart, no
+        # voided spin).
+        self.sealer = Sealer.load(key_path_for(journal_path, config.seal_key),
+                                  config.seal_interval_s)
+        self.loop, self.table, self.journal_start = prepare_table(
+            config, journal, self.clock, log, guard)
+        table = self.table
+        self.status_line = StatusLine(config.table_name, spec, lambda: str(table.game.state),
+                                      _newest(journal, spec.recall.last_game_types),
+                                      guard.problem, _dealer(journal))
+        self.supervisor = Supervisor(notifier, self.lifecycle, self.loop.call_at, self.clock,
+                                     self.status_line)
+        table.observers.append(self.supervisor.observe)
+        guard.on_change = self.supervisor.refresh
+        guard.on_back = self._journal_back
+        signal.signal(signal.SIGTERM, self._on_signal)
+        signal.signal(signal.SIGINT, self._on_signal)
+        # The shutdown record (with the signal's name) and the last seal are journaled
+        # just before the journal closes, whatever stopped the daemon once its start was
+        # journaled (unless the journal fails).
+        self.lifecycle.add("journal", Hooks(on_stop=self._close))
+        urls = self._simulator()
+        # The simulated dealer's inputs wait for the shoe bytes before them (sim.daemon).
+        loop, simulated = self.loop, self.simulated
+        hardware_post = simulated.reading(loop.post) if simulated is not None else loop.post
+        self.hardware = Hardware(config, hardware_post, self.clock, urls,
+                                 factory=pin_factory)
+        self.lifecycle.add("hardware", self.hardware)
+        # A simulated table refuses what its simulator cannot follow (sim.daemon).
+        post = simulated.screen(loop.post) if simulated is not None else loop.post
+        control = ControlServer(config.control_socket, config.control_group, post,
+                                self.clock.now, self.hardware.sensors, config.game,
+                                tuple(config.serial), _devices_view(table, self.clock.now),
+                                self._status)
+        self.lifecycle.add("control socket", control)
+        self.lifecycle.add("journal start", Hooks(on_start=self.start))
+        self.lifecycle.add("systemd notification", self.supervisor)  # last: READY=1
 
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    started: list[bool] = []  # the start is journaled
-    # The shutdown record (with the signal's name) and the last seal are journaled just
-    # before the journal closes, whatever stopped the daemon once its start was journaled
-    # (unless the journal fails).
-    lifecycle.add("journal", Hooks(on_stop=lambda: _close_journal(
-        table, lock, owner, log, *_shutdown_reason(stopped_by, lifecycle),
-        guard.failing is None or guard.writable_again, bool(started))))
-    simulated = None
-    urls: dict[str, str] = {}
-    if sim.enabled:
-        from sim.daemon import SimulatedTable, SimulatorResume, resume_from_journal
+    def _simulator(self) -> dict[str, str]:
+        """The embedded simulator's ports, when the config enables it; its URLs by port."""
+        if not self.config.simulator.enabled:
+            return {}
+        from sim.daemon import SimulatedTable, SimulatorResume
 
-        simulated = SimulatedTable(config, clock, loop.post, SimulatorResume())
-        table.observers.append(simulated.observe)  # its dealer sees the table's state
-        urls = simulated.urls
-        lifecycle.add("simulator ports", Hooks(on_stop=simulated.stop,
-                                               is_alive=simulated.alive))
-    # The simulated dealer's inputs wait for the shoe bytes before them (sim.daemon).
-    hardware_post = simulated.reading(loop.post) if simulated is not None else loop.post
-    hardware = lifecycle.add("hardware", Hardware(config, hardware_post, clock, urls,
-                                                  factory=pin_factory))
-    assert isinstance(hardware, Hardware)
-    # A simulated table refuses what its simulator cannot follow (sim.daemon).
-    post = simulated.screen(loop.post) if simulated is not None else loop.post
-    control = ControlServer(config.control_socket, config.control_group, post, clock.now,
-                            hardware.sensors, config.game, tuple(config.serial),
-                            _devices_view(table, clock.now),
-                            lambda: {"line": str(status_line), "journal_failing": guard.failing})
-    lifecycle.add("control socket", control)
+        self.simulated = SimulatedTable(self.config, self.clock, self.loop.post,
+                                        SimulatorResume())
+        self.table.observers.append(self.simulated.observe)  # its dealer sees the table
+        self.lifecycle.add("simulator ports", Hooks(on_stop=self.simulated.stop,
+                                                    is_alive=self.simulated.alive))
+        return dict(self.simulated.urls)
 
-    def start() -> None:
+    def start(self) -> None:
         """The start journaled (startup, recovery), the first seal; the simulated dealer
-        goes on from the recovered table."""
+        goes on from the recovered table. A component of the lifecycle (after the others,
+        before ``READY=1``).
+
+        Raises:
+            JournalDamaged: the journal's file cannot be read (exit 3).
+        """
         try:
-            journal_start()
+            self.journal_start()
         except JournalWriteError as exc:  # a full disk at start: run, refuse, retry
             if exc.__cause__ is not None and is_damage(exc.__cause__):
-                raise JournalDamaged(journal_path, exc.__cause__) from exc
-            guard.fail(exc)  # the guard takes no event until the restart rebuilds the table
-        started.append(True)
-        if sealer is None:
-            log.warning("journal not sealed", reason="no sealing key",
-                        make_one=f"tablectl --config {config.source} seal-init")
-        elif guard.failing is None:
-            table.start_sealing(sealer)
-        if simulated is not None:
-            simulated.resume_at(resume_from_journal(journal, table.game.state != "closed",
-                                                    spec.bet_record, spec.recall),
-                                str(table.game.state))
+                raise JournalDamaged(self.journal_path, exc.__cause__) from exc
+            self.guard.fail(exc)  # it takes no event until the restart rebuilds the table
+        self.started = True
+        if self.sealer is None:
+            self.log.warning("journal not sealed", reason="no sealing key",
+                             make_one=f"tablectl --config {self.config.source} seal-init")
+        elif self.guard.failing is None:
+            self.table.start_sealing(self.sealer)
+        if self.simulated is not None:
+            from sim.daemon import resume_from_journal
 
-    lifecycle.add("journal start", Hooks(on_start=start))
-    lifecycle.add("systemd notification", supervisor)  # last: READY=1 once all started
-    try:
-        lifecycle.start()
-        if simulated is not None:
-            simulated.start(hardware.gpio)
-        loop.run_forever(grace=0.02 * getattr(clock, "speed", 1.0))
-    except (TableControllerError, sqlite3.DatabaseError) as exc:  # one line from main()
-        stopped_by.append(_stopped_on(exc, lifecycle))
-        raise
-    except Exception as exc:
-        stopped_by.append(_stopped_on(exc, lifecycle))
-        log.exception("the controller stopped on an error", effect="systemd restarts it")
-        return 1
-    finally:
-        supervisor.stopping(_shutdown_reason(stopped_by, lifecycle)[0])
-        lifecycle.stop()
-    return EXIT_RESTART if _restarting(stopped_by) else 0
+            spec = self.config.spec
+            game = self.table.game
+            self.simulated.resume_at(resume_from_journal(
+                self.journal, game.state != "closed", spec.bet_record, spec.recall),
+                str(game.state))
+
+    def run(self) -> int:
+        """Start the components and run the loop until a signal (or the journal writable
+        again, or an error); then stop them in reverse. Returns :func:`cmd_run`'s exit
+        status."""
+        lifecycle = self.lifecycle
+        try:
+            lifecycle.start()
+            if self.simulated is not None:
+                self.simulated.start(self.hardware.gpio)
+            speed = self.clock.speed if isinstance(self.clock, ScaledClock) else 1.0
+            self.loop.run_forever(grace=0.02 * speed)
+        except (TableControllerError, sqlite3.DatabaseError) as exc:  # one line from main()
+            self.stopped_by.append(_stopped_on(exc, lifecycle))
+            raise
+        except Exception as exc:
+            self.stopped_by.append(_stopped_on(exc, lifecycle))
+            self.log.exception("the controller stopped on an error",
+                               effect="systemd restarts it")
+            return 1
+        finally:
+            self.supervisor.stopping(_shutdown_reason(self.stopped_by, lifecycle)[0])
+            lifecycle.stop()
+        return EXIT_RESTART if _restarting(self.stopped_by) else 0
+
+    def _journal_back(self) -> None:
+        self.stopped_by.append("the journal is writable again: restart to recover from it")
+        self.loop.stop()
+
+    def _on_signal(self, signum: int, frame: object) -> None:
+        # Nothing is sent from here: the handler may interrupt a send on this thread.
+        self.stopped_by.append(signal.Signals(signum).name)
+        self.loop.stop()
+
+    def _status(self) -> dict[str, Any]:
+        return {"line": str(self.status_line), "journal_failing": self.guard.failing}
+
+    def _close(self) -> None:
+        guard = self.guard
+        _close_journal(self.table, self.lock, self.owner, self.log,
+                       *_shutdown_reason(self.stopped_by, self.lifecycle),
+                       guard.failing is None or guard.writable_again, self.started)
 
 
 def _restarting(stopped_by: list[str]) -> bool:
@@ -275,10 +325,10 @@ def _devices_view(table: Table, now: Callable[[], float]) -> Callable[[], dict[s
     """What the game's serial devices last reported, for ``tablectl sensors`` (a serial
     wheel's last status line and its age); {} for a game that shows none. The game's
     ``sensors(now)`` is safe to call from the control socket's thread."""
-    view = getattr(table.game, "sensors", None)
-    if view is None:
+    game = table.game
+    if not isinstance(game, Sensing):
         return dict
-    return lambda: view(now())
+    return lambda: game.sensors(now())
 
 
 def start_table(config: Config, journal: Journal, clock: Any, log: Any,
@@ -309,7 +359,7 @@ def prepare_table(config: Config, journal: Journal, clock: Any, log: Any,
         JournalDamaged: SQLite cannot read the records to check (exit 3).
         The start raises UnreadableRecord: a record recovery cannot read (nothing is
         journaled; exit 3); JournalError: the start could not be journaled (a full
-        disk): the daemon's guard takes it (``controller.core.journal_guard``).
+        disk): the daemon's guard takes it (``controller.cli.daemon.journal_guard``).
     """
     check = check_start(journal)
     if check.chain.damaged is not None:  # before anything is journaled: exit 3
@@ -358,31 +408,3 @@ def _close_journal(table: Table, lock: Any, owner: Owner, log: Any, reason: str,
 def _absolute(source: str) -> str:
     """A config's path as status shows it: absolute, or the embedded name."""
     return source if source.startswith("embedded:") else str(Path(source).resolve())
-
-
-def _lock_journal(journal_path: str) -> Any:
-    """Hold an exclusive lock beside the journal for the daemon's life: a second daemon on
-    the same journal stops here, before it writes anything.
-
-    Raises:
-        JournalError: another controller holds the lock, or the lock file cannot be made.
-    """
-    import fcntl
-
-    if Path(journal_path).name in ("", "..") or journal_path.endswith("/"):
-        raise JournalError(f"{journal_path!r}: names a folder; the journal is a file")
-    path = Path(journal_path).with_name(Path(journal_path).name + ".lock")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(path, "a+")  # noqa: SIM115 - held open until the daemon stops
-    except OSError as exc:  # a file where its folder should be, a folder named so, no right
-        raise JournalError(f"{journal_path}: cannot make the journal there: "
-                           f"{why_not_made(path, exc)}") from exc
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        handle.close()
-        raise JournalError(f"{journal_path}: another controller is running on this "
-                           "journal") from None
-    return handle
-

@@ -1,7 +1,9 @@
 """Shoe reader codecs: a reader's bytes in, ``controller.cards.shoe_lines`` records out, no I/O.
 
 ``ReferenceShoeCodec`` speaks the reference reader's plain text lines (CONTRACT §4). Another
-reader is one more class in ``CODECS``, chosen by name in the config.
+reader is one more class in ``controller.protocols.CODECS``, chosen by name in the config.
+It lives beside the lines it makes; the line framing it shares with the wheel's codec is
+``controller.protocols.framing``.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """What every game is to the rest of the controller, and what it gets from it.
 
 A game is one package, ``controller/games/<game>/``, whose ``__init__`` defines ``SPEC``, a
-:class:`GameSpec`; the registry (``controller.games.registry``) lists the packages. Nothing
+:class:`GameSpec`; the registry (``controller.core.registry``) lists the packages. Nothing
 outside a game's package names the game: the table, the config loader, the trace reader,
-the control socket, recall and ``tablectl`` read what they need from its spec.
+the control socket, recall and ``tablectl`` read what they need from its spec, which the
+config resolves once (``Config.spec``) and hands down.
 
 Every dealer input and bet goes through the game's check first (pokerkit's triad):
 ``verify_input`` / ``verify_bet`` raise :class:`~controller.core.errors.RuleViolation` with
@@ -21,15 +22,16 @@ Durability).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
 
 if TYPE_CHECKING:
     from controller.core.config import Config
+    from controller.core.logs import LineWords
     from controller.core.section import Section
     from controller.store.journal import Journal
 
@@ -213,7 +215,10 @@ class GameContext:
 
 
 class Game(Protocol):
-    """A game as the table drives it, on the controller thread only.
+    """A game as the table drives it, on the controller thread only: what every game
+    must do. What a game may do besides is a protocol of its own, asked with
+    ``isinstance``: :class:`Checkpointing` (a restart from its last game boundary),
+    :class:`Sensing` (its devices' state for ``tablectl sensors``).
 
     Every event has been journaled before it reaches the game. ``verify_*`` raise
     ``RuleViolation`` and change nothing; ``dealer_input`` and ``place_bet`` may still raise
@@ -245,13 +250,6 @@ class Game(Protocol):
             UnreadableRecord: a record it must read cannot be read (the start stops).
         """
 
-    def checkpoint(self) -> dict[str, Any] | None:
-        """At a game boundary (a settled spin, a closed shoe), what a fresh table needs to
-        go on from here (JSON: the game number, limits, a pool...; ``boundary`` in words),
-        which ``recover_from`` reads back from the last ``checkpoint`` record; None when
-        this is no boundary. Asked after an input, at most every few hundred records. A
-        game without it recovers from the journal's start."""
-
     def open_game(self) -> str | None:
         """The game still open (no verdict, or held), in words; None when none is."""
 
@@ -261,6 +259,28 @@ class Game(Protocol):
 
     @property
     def state(self) -> str: ...
+
+
+@runtime_checkable
+class Checkpointing(Protocol):
+    """May: a game that says where a restart can go on from (every game here does). A game
+    without it recovers from the journal's start."""
+
+    def checkpoint(self) -> dict[str, Any] | None:
+        """At a game boundary (a settled spin, a closed shoe), what a fresh table needs to
+        go on from here (JSON: the game number, limits, a pool...; ``boundary`` in words),
+        which ``recover_from`` reads back from the last ``checkpoint`` record; None when
+        this is no boundary. Asked after an input, at most every few hundred records."""
+
+
+@runtime_checkable
+class Sensing(Protocol):
+    """May: a game whose devices report their state (a serial wheel's last status line, a
+    shoe reader's port), for ``tablectl sensors``; a game without it shows none."""
+
+    def sensors(self, now: float) -> dict[str, Any]:
+        """What its devices last reported, with ages at ``now`` (controller clock,
+        seconds); safe to call from the control socket's thread."""
 
 
 class TableView(Protocol):
@@ -304,6 +324,9 @@ class GameSpec:
             ``ConfigError`` through ``section.error_at``.
         check_daemon: checks that the daemon can run the table with this config (a GPIO
             wheel needs its inputs wired); raises ``ConfigError``.
+        cards_config: ``(section, base)`` reads the card core's ``[cards]`` section
+            (``controller.cards.count_out.load_cards_config``), for a card game whose shoe
+            closes at a cut card; None: a config with ``[cards]`` is refused.
         bets: the bet kinds of its layout.
         inputs: the dealer and inspector inputs it takes.
         gpio_inputs: the GPIO inputs it reads itself, raw (the dealer buttons
@@ -341,8 +364,10 @@ class GameSpec:
         log: its records a person at the table wants in the log at once (info level),
             each with the fields to show (None: all); the rest go at debug level.
         log_words: its records' console lines: record type -> the record in words, one
-            short line (``coup 12: dealer 20; win boxes 1, 4; lose box 2``); a record
-            without one is shown field by field.
+            short line (``coup 12: dealer 20; win boxes 1, 4; lose box 2``), alone or with
+            the fields it says (``controller.core.logs.LineWords``); a shared record's
+            here are said so at its table (roulette's settlement names its numbers); a
+            record without any is shown field by field.
         bet_record: the record type that journals an accepted bet, with every field of
             the bet input (a refused bet is the ``alarm`` with its ``bet``): each bet is
             in the journal once, and the daemon's simulator counts them on a restart.
@@ -355,8 +380,16 @@ class GameSpec:
         trace_meta: the game's config object -> its settings as a trace's ``meta`` keys,
             which ``load_config`` reads back (the exported trace's); None: the fields of
             its config dataclass as they are.
+        serial_evidence: its ports' lines are evidence, held for the next commit
+            (:mod:`controller.core.held`), never committed on their own.
+        note_alarms: the codes of its alarms that are notes on raw evidence (a sensor's
+            edge corrected), held the same way: nothing acts on them.
         display: ``"module:Class"`` of its screen, a :class:`TableView` (``table-display``;
             the game's ``display.py``), or "".
+        present_game: one game's records read back from the journal (its prelude and
+            itself, in journal order) -> as the public may see them now, for recall and
+            export (a card table's: ``controller.cards.masking.present_game``, a card
+            still face down masked); by default they are shown as they are.
     """
 
     name: str
@@ -371,12 +404,14 @@ class GameSpec:
     status: Callable[[Journal], GameStatus]
     check_config: Callable[[Config, Section], None] | None = None
     check_daemon: Callable[[Config], None] | None = None
+    cards_config: Callable[[Section, Any], Any] | None = None
     gpio_inputs: tuple[str, ...] = ()
     gpio_of: Callable[[Config], tuple[str, ...]] | None = None
     serial_ports: tuple[str, ...] = ()
     ports_of: Callable[[Config], tuple[str, ...]] | None = None
     port_devices: dict[str, str] = field(default_factory=dict)
     serial_evidence: bool = False  # its ports' lines are evidence, batched (issue 20)
+    note_alarms: frozenset[str] = frozenset()  # alarm codes held for the next commit
     simulate: str = ""
     simulate_options: tuple[str, ...] = ("--coups",)
     daemon_simulator: str = ""
@@ -384,12 +419,13 @@ class GameSpec:
     stats: str = ""
     calibrate: str = ""
     log: dict[str, tuple[str, ...] | None] = field(default_factory=dict)
-    log_words: dict[str, Callable[[dict[str, Any]], str]] = field(default_factory=dict)
+    log_words: dict[str, LineWords] = field(default_factory=dict)
     bet_record: str = ""
     records: tuple[type, ...] = ()
     evidence_window: Callable[[Journal, int], EvidenceWindow | None] | None = None
     trace_meta: Callable[[Any], dict[str, Any]] | None = None
     display: str = ""
+    present_game: Callable[[Sequence[dict[str, Any]]], list[dict[str, Any]]] = list
 
     def ports(self, config: Config) -> tuple[str, ...]:
         """The serial ports the table of ``config`` reads."""

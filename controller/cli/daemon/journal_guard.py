@@ -30,10 +30,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from controller.core.contract import Schedule, TimerHandle, Verdict
 from controller.core.errors import JournalError
 from controller.core.events import BetPlaced, DealerInput, Event
 from controller.core.logs import get_logger
-from controller.games.base import Schedule, TimerHandle, Verdict
 
 RETRY_S = 5.0  # seconds of the controller clock between two tries of the alarm
 EXIT_RESTART = 75  # EX_TEMPFAIL: the journal came back; restart to recover from it

@@ -1,7 +1,7 @@
 """Who runs on a journal: the daemon's lock file beside it, ``<journal>.lock``.
 
 The daemon holds an exclusive ``flock`` on it for its whole life (a second daemon on the
-same journal stops before writing: ``controller.cli.daemon._lock_journal``) and writes in it
+same journal stops before writing: :func:`lock_journal`) and writes in it
 one JSON line: its ``pid``, its start time ``started`` (epoch seconds), its ``config`` and
 control ``socket``; on a clean stop it adds ``stopped``. ``tablectl`` reads the line
 without taking the lock, and tells whether the lock is held from the kernel's table of
@@ -18,6 +18,9 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO, Any
+
+from controller.core.errors import JournalError
+from controller.core.section import why_not_made
 
 LOCK_SUFFIX = ".lock"
 PROC_LOCKS = "/proc/locks"
@@ -138,3 +141,30 @@ def _alive(pid: int) -> bool:
     except PermissionError:  # another user's process: it lives
         return True
     return True
+
+
+def lock_journal(journal_path: str) -> Any:
+    """Hold an exclusive lock beside the journal for the daemon's life: a second daemon on
+    the same journal stops here, before it writes anything.
+
+    Raises:
+        JournalError: another controller holds the lock, or the lock file cannot be made.
+    """
+    import fcntl
+
+    if Path(journal_path).name in ("", "..") or journal_path.endswith("/"):
+        raise JournalError(f"{journal_path!r}: names a folder; the journal is a file")
+    path = lock_path(journal_path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a+")  # noqa: SIM115 - held open until the daemon stops
+    except OSError as exc:  # a file where its folder should be, a folder named so, no right
+        raise JournalError(f"{journal_path}: cannot make the journal there: "
+                           f"{why_not_made(path, exc)}") from exc
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        raise JournalError(f"{journal_path}: another controller is running on this "
+                           "journal") from None
+    return handle
