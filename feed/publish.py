@@ -47,6 +47,10 @@ STATUS_EVERY_S = 30.0  # a heartbeat even when nothing happens
 STATUS_MIN_S = 1.0  # at most one status a second while records flow
 
 
+UNREADABLE = "unreadable_record"
+"""The type a record whose body the feed cannot read is sent as (``t`` 0: not known)."""
+
+
 def topic(site: str, table: str, kind: str) -> str:
     return f"casino/{site}/{table}/{kind}"
 
@@ -56,11 +60,19 @@ def payload(site: str, table: str, row: Row, mask: LiveMask) -> bytes:
     masked}``; ``hash`` and ``prev`` are the journal's chain hashes (the record's and the
     one before it), ``fields`` the record's other fields as the public may see them, and
     ``masked`` says a field was hidden (the body then no longer matches ``hash``)."""
-    record = json.loads(row.body)
-    view = mask.view(record)
+    try:
+        record = row.record()
+        view = mask.view(record)
+        kind, t = str(record["type"]), float(record["t"])
+    except (KeyError, TypeError, ValueError) as exc:
+        # A damaged or forged body: the floor gets the row's place in the chain and the
+        # words, never a crash that would stop this table's feed for good.
+        log.error("unreadable_record", seq=row.seq, why=str(exc))
+        kind, t, view, record = UNREADABLE, 0.0, {"why": f"record {row.seq} cannot be "
+                                                         f"read: {exc}"}, {}
     fields = {k: v for k, v in view.items() if k not in ("seq", "type", "t")}
-    return json.dumps({"site": site, "table": table, "seq": row.seq, "type": record["type"],
-                       "t": record["t"], "hash": row.hash, "prev": row.prev, "fields": fields,
+    return json.dumps({"site": site, "table": table, "seq": row.seq, "type": kind,
+                       "t": t, "hash": row.hash, "prev": row.prev, "fields": fields,
                        "masked": view is not record},
                       sort_keys=True, separators=(",", ":")).encode()
 
@@ -228,7 +240,10 @@ class Feed:
             first = max(0, back - CHUNK)
             rows = self.follower.rows(first, back - first)
             for row in reversed(rows):
-                kind = json.loads(row.body).get("type")
+                try:
+                    kind = row.record().get("type")
+                except ValueError:
+                    continue  # a damaged record starts no deal
                 if kind in (DEAL_STARTS, self._game_start):
                     mask.view({"type": kind})
                     return mask

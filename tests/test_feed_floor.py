@@ -466,3 +466,28 @@ def test_the_floor_drops_what_is_not_a_record_with_one_line(
     assert "(no type of the right kind)" in dropped[1]
     stranger = named(log, "unconfigured_table")
     assert len(stranger) == 1 and "table stranger is not on the floor" in stranger[0]
+
+
+def test_a_damaged_or_forged_record_is_sent_as_unreadable_and_the_feed_goes_on(
+        tmp_path: Path, broker: Broker, traces: dict[str, Path]) -> None:
+    import sqlite3
+
+    journal = tmp_path / "j.sqlite"
+    assert replay(traces["roulette"], journal).wait(60) == 0
+    total = len(journal_rows(journal))
+    db = sqlite3.connect(journal)
+    with db:  # a body that is not JSON, and one forged with no seq of its own
+        db.execute("UPDATE records SET body = '{not json' WHERE seq = 4")
+        db.execute("UPDATE records SET body = '{\"type\": \"spin_result\"}' WHERE seq = 6")
+    db.close()
+    watcher = Watcher(broker)
+    done = run_feed(feed_config(tmp_path, broker, "t1", "roulette", journal))
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    wait_for("every record", lambda: any(m["seq"] == total for m in watcher.messages))
+    watcher.stop()
+    by_seq = {m["seq"]: m for m in watcher.messages}
+    assert sorted(by_seq) == list(range(1, total + 1))  # the chain's places, every one
+    for seq in (4, 6):
+        assert by_seq[seq]["type"] == "unreadable_record"
+        assert by_seq[seq]["fields"]["why"].startswith(f"record {seq} cannot be read")
+    assert by_seq[5]["prev"] == by_seq[4]["hash"]
