@@ -157,3 +157,31 @@ class ShoeCodec(Protocol):
     def reset(self) -> None: ...
 
     def port_down(self) -> list[ShoeLine]: ...
+
+
+@dataclass(frozen=True)
+class PortView:
+    """What a shoe port last said, for ``tablectl sensors``: what its last line was, in
+    words (never a card's face: a card dealt face down must not show, seed 000 Art. 6),
+    when it came (controller clock, seconds), the lines read, and why the port is down
+    (None: up). The controller thread replaces it whole, so the control socket's thread
+    may read it at any time."""
+
+    said: str | None = None
+    t: float | None = None
+    lines: int = 0
+    down: str | None = None
+
+
+def said(line: ShoeLine) -> str:
+    """A shoe line in words, without a card's face."""
+    if isinstance(line, CardLine):
+        return "a burn card" if line.burn else "a card"
+    if isinstance(line, ReaderAlarm):
+        return f"reader alarm {line.code}"
+    if isinstance(line, ReaderWarning):
+        return f"reader warning 0x{line.mask:02x}"
+    return {BadCardLine: "a card not of a French deck", MisreadLine: "a misread card",
+            CutCardLine: "the cut card", UnknownLine: "a line it does not know",
+            OverlongLine: "an over-long line", CutOffLine: "a line cut by the port going "
+            "down"}.get(type(line), "a line")

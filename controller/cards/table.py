@@ -26,9 +26,8 @@ makes more records than the journal holds is a ``mismatch`` of the ``recovery`` 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from controller.cards import held
@@ -37,19 +36,15 @@ from controller.cards.count_out import CardsConfig
 from controller.cards.game import CardGame, bet_fields, bet_from_fields
 from controller.cards.masking import present_input
 from controller.cards.procedures import ShoeRules
+from controller.cards.replayed import Replayed
 from controller.cards.shoe import ShoeSession
 from controller.cards.shoe_lines import (
-    BadCardLine,
-    CardLine,
-    CutCardLine,
-    CutOffLine,
     MisreadLine,
-    OverlongLine,
-    ReaderAlarm,
-    ReaderWarning,
+    PortView,
     ShoeCodec,
     ShoeLine,
     UnknownLine,
+    said,
 )
 from controller.cards.waiting import WaitingCards
 from controller.core.config import Config
@@ -78,38 +73,9 @@ _INPUTS = ("serial", "input", "port")
 # failure (the failure's alarm is played again as what it says, shoe input dropped).
 _NOT_REPLAYED = TABLE_ALARMS | {"recovery_mismatch", "journal_failing", "shoe_input_dropped",
                                 "restart_input_lost"}
-_NOT_COMPARED = frozenset({"t", "message"})  # fields a replayed record may differ in
 _FAILED = "journal_failing"  # the alarm of a journal failure (controller.cli.daemon.journal_guard)
 _DOWN = "restart_input_lost"  # a restart in a game: the shoe was not read while down
 _DOWN_WHY = "the daemon was not running before this start (stopped or killed)"
-
-
-@dataclass(frozen=True)
-class PortView:
-    """What a shoe port last said, for ``tablectl sensors``: what its last line was, in
-    words (never a card's face: a card dealt face down must not show, seed 000 Art. 6),
-    when it came (controller clock, seconds), the lines read, and why the port is down
-    (None: up). The controller thread replaces it whole, so the control socket's thread
-    may read it at any time."""
-
-    said: str | None = None
-    t: float | None = None
-    lines: int = 0
-    down: str | None = None
-
-
-def said(line: ShoeLine) -> str:
-    """A shoe line in words, without a card's face."""
-    if isinstance(line, CardLine):
-        return "a burn card" if line.burn else "a card"
-    if isinstance(line, ReaderAlarm):
-        return f"reader alarm {line.code}"
-    if isinstance(line, ReaderWarning):
-        return f"reader warning 0x{line.mask:02x}"
-    return {BadCardLine: "a card not of a French deck", MisreadLine: "a misread card",
-            CutCardLine: "the cut card", UnknownLine: "a line it does not know",
-            OverlongLine: "an over-long line", CutOffLine: "a line cut by the port going "
-            "down"}.get(type(line), "a line")
 
 
 class CardTable:
@@ -498,7 +464,7 @@ class CardTable:
                    and not (r["type"] == "alarm" and r.get("code") in _NOT_REPLAYED)]
         if not inputs and not derived:
             return
-        checker = _Replayed(derived)
+        checker = Replayed(derived)
         self._emit = checker
         try:
             for rec in inputs:
@@ -575,50 +541,6 @@ class CardTable:
             self._bet(bet_from_fields(t, rec["bet"] if kind == "alarm" else rec))
 
 
-class _Replayed:
-    """The emit used while inputs are played again on restart.
-
-    Each record the table makes must be the next one already journaled (same type and
-    fields, its words for people, ``message``, aside), and is answered with it. Nothing is
-    journaled: an input is in the journal whole or not at all, so a replay that goes beyond
-    the journal's records, or differs from them, is a ``mismatch`` (reported in the
-    ``recovery`` record), never completed.
-    """
-
-    def __init__(self, journaled: list[dict[str, Any]]) -> None:
-        self.journaled = journaled
-        self.index = 0
-        self.matched = 0
-        self.mismatch: str | None = None
-
-    def __call__(self, type_: str, /, **fields: Any) -> dict[str, Any]:
-        if self.index < len(self.journaled):
-            rec = self.journaled[self.index]
-            self.index += 1
-            # A message is words for people: a newer version may word it anew.
-            differs = [k for k, v in fields.items()
-                       if k not in _NOT_COMPARED and rec.get(k) != _as_json(v)]
-            if rec["type"] == type_ and not differs:
-                self.matched += 1
-            elif self.mismatch is None:
-                self.mismatch = (f"record {rec['seq']} is {rec['type']}, replay made {type_}"
-                                 if rec["type"] != type_ else f"record {rec['seq']} "
-                                 f"({type_}) differs from the replay's in {', '.join(differs)}")
-            return rec
-        if self.mismatch is None:
-            self.mismatch = (f"the replay made a {type_} record after the journal's last: "
-                             "the journal ends in the middle of an input (cut)")
-        return {"type": type_, **fields}
-
-    def end(self) -> None:
-        """Every input was played again: a journaled record left over was made by none of
-        them (added after the last input: a forged settlement, say), a mismatch too."""
-        if self.index < len(self.journaled) and self.mismatch is None:
-            rec = self.journaled[self.index]
-            self.mismatch = (f"record {rec['seq']} ({rec['type']}) follows the last input and "
-                             "no input makes it")
-
-
 def _correction(args: dict[str, Any]) -> Card:
     """The card of the dealer's correction (CONTRACT §4).
 
@@ -635,8 +557,3 @@ def _by(args: dict[str, Any]) -> str | None:
     """Who did a procedure step, for a step that asks (seed 003 num. 2: the cut)."""
     by = args.get("by")
     return by if isinstance(by, str) else None
-
-
-def _as_json(value: Any) -> Any:
-    """``value`` as it reads back from the journal (tuples become lists...)."""
-    return json.loads(json.dumps(value))
