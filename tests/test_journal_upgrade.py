@@ -72,7 +72,9 @@ def test_a_mini_baccarat_journal_of_format_1_resumes_its_coup(tmp_path: Path) ->
     path = copy(tmp_path, "journal-v1-mini-baccarat.sqlite")
     before = rows(path)
     # The four cards the fixture's coup 1 still waits for (../shared/traces/README.md).
-    objects = [{"t": 0, "meta": {"table": "mini_baccarat", "decks": 4}}]
+    objects = [{"t": 0, "meta": {"table": "mini_baccarat", "decks": 4}},
+               # The restart stops for the cards dealt while down (issue 16 item 2): none.
+               {"t": 19.5, "input": "lost_cards", "cards": []}]
     objects += [{"t": 20.0 + i, "serial": "shoe", "text": f"[Game]<Card:{card}>\r\n"}
                 for i, card in enumerate(("4H", "JS", "4D", "8D"))]
     res = run_replay(write_trace(tmp_path / "rest.jsonl", objects), path,

@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from conftest import nothing_dealt_while_down
 
 from controller.cli.compose import compose
 from controller.core import registry
@@ -57,6 +58,7 @@ def session(path: Path, events: list[Event], start: float) -> list[dict[str, obj
         clock = VirtualClock(start)
         loop, table = compose(config, journal, clock)
         table.recover()
+        nothing_dealt_while_down(table)  # as the daemon's simulated dealer answers
         loop.run_events(events)
         return list(journal.records(after=first))
 
