@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_card_table_restart import stop
 
 from controller.cli.control import ControlError, request
 
@@ -105,16 +106,8 @@ max_bet = 1000
                 time.sleep(POLL)
 
     def stop(self, sig: int) -> int:
-        proc = self.proc
-        assert proc is not None
-        if proc.poll() is None:
-            proc.send_signal(sig)
-        try:
-            return proc.wait(WAIT)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+        assert self.proc is not None
+        return stop(self.proc, sig)
 
     def send(self, *cards: str, line: str = "Game") -> None:
         for card in cards:
