@@ -11,11 +11,14 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
+from contextlib import redirect_stdout
+from io import StringIO
 from pathlib import Path
 from typing import Any
 
 from conftest import run_replay
 
+from controller.cli import tablectl
 from controller.store.journal import Journal
 
 NEW_DECKS = ("show", "turn", "scramble", "shuffle", "cut", "load")
@@ -149,10 +152,30 @@ class Run:
 
 
 # -- Black Jack (seeds 002 and 004) -------------------------------------------------------
+BJ_DECKS = 6
+"""The Black Jack Plus tables' shoe in these tests."""
+
+
 def two_card_deal(boxes: Sequence[Sequence[str]], dealer: Sequence[str]) -> list[str]:
     """The shoe's cards in the order of Art. 8 (seeds 002, 004): a card to each box left to
     right, one to the dealer, a second to each box, the dealer's second."""
     return [b[0] for b in boxes] + [dealer[0]] + [b[1] for b in boxes] + [dealer[1]]
+
+
+def blackjack_plus(ready: bool = True) -> Trace:
+    """A Black Jack Plus table (seed 002) with a 6-deck shoe."""
+    return Trace(ready, table="blackjack_plus", decks=BJ_DECKS)
+
+
+def one_box(hand: tuple[str, str], dealer: tuple[str, str], bet: int = 10) -> Trace:
+    """Black Jack Plus: bets open, box 1's ``bet``, no more bets, and the two-card deal
+    (seed 002 Art. 8)."""
+    return blackjack_plus().coup((("main", 1, bet),), *two_card_deal([hand], dealer))
+
+
+def turned(run: Run) -> list[tuple[str, bool]]:
+    """(card, up_card) of every ``card_turned`` record, in order."""
+    return [(r["card"], r["up_card"]) for r in run.of("card_turned")]
 
 
 def bj_total(cards: Sequence[str]) -> tuple[int, bool]:
@@ -171,3 +194,11 @@ def play(tmp_path: Path, trace: Trace, *args: str) -> Run:
     res = run_replay(path, tmp_path / f"journal-{n}.sqlite", *args)
     assert res.rc == 0, res.stderr
     return Run(res.records, res.journal)
+
+
+def tablectl_out(journal: Path, *args: str) -> str:
+    """What ``tablectl --journal JOURNAL ARGS`` prints (exit 0 expected)."""
+    out = StringIO()
+    with redirect_stdout(out):
+        assert tablectl.main(["--journal", str(journal), *args]) == 0
+    return out.getvalue()

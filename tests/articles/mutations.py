@@ -58,7 +58,6 @@ NOT_LOADED = '''        if not self._loaded:
                 t,
                 "card_before_ready",
                 f"{what} read before the shoe was loaded'''
-
 MUTATIONS = (
     Mutation("insurance_wins_on_a_nine", "insurance pays on a figure or a ten only",
              "controller/games/blackjack/rules.py", "return value(hole_card) == 10",
@@ -105,6 +104,13 @@ MUTATIONS = (
     Mutation("first_card_shown_before_exposure", "a card face down never shown before its "
              "turn", "controller/games/blackjack/chart.py", "self._held_turn = []",
              "self._held_turn = None", (("002", "8"),)),
+    Mutation("insurance_question_not_journaled", "the players are asked for insurance: "
+             "the insurance_offered record", "controller/games/blackjack/chart.py",
+             'self._turn_record("insurance_offered", boxes=offers)', "pass",
+             (("002", "10"),)),
+    Mutation("boxes_act_in_any_order", "the boxes act in box order (RULES §4)",
+             "controller/games/blackjack/checks.py", "if hand.box != box:", "if False:",
+             (("002", "8"),)),
     Mutation("surrender_after_its_card", "no surrender once the box's card is dealt",
              "controller/games/blackjack/checks.py", "if self.coup.card_waits:",
              "if False:", (("002", "9"),)),
@@ -142,6 +148,9 @@ MUTATIONS = (
     Mutation("pot_luck_surrender_on_by_default", "seed 004 has no surrender",
              "controller/games/blackjack/config.py", "surrender=not pot_luck",
              "surrender=True", (("004", "8"),)),
+    Mutation("pot_luck_insurance_on_by_default", "seed 004 has no insurance",
+             "controller/games/blackjack/config.py", "insurance=not pot_luck",
+             "insurance=True", (("004", "8"),)),
 )
 
 

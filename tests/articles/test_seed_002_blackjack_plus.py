@@ -8,49 +8,36 @@ for; every total and payout expected is worked out here from the articles and th
 decisions of RULES.md §4 (blackjack 3 to 2, the dealer stands on all 17s), never taken from
 the controller. What a replay prints is what the public sees (the dealer's face-down cards
 as "??"); the journal keeps every card (``Run.dealt``). Names follow
-tests/articles/README.md: ``test_art_5e_...`` tests Art. 5 (e).
+tests/articles/README.md: ``test_art_5e_...`` tests Art. 5 (e). The up card, the insurance
+question and the hole card (Art. 8, 10) are in ``test_seed_002_blackjack_plus_art8_10.py``.
 """
 
 from __future__ import annotations
 
-import json
-from contextlib import redirect_stderr, redirect_stdout
-from io import StringIO
 from pathlib import Path
 
 import pytest
-from card_traces import CUT_CARD, NEW_DECKS, Run, Trace, bj_total, play, two_card_deal
+from card_traces import (
+    BJ_DECKS,
+    CUT_CARD,
+    NEW_DECKS,
+    Trace,
+    bj_total,
+    one_box,
+    play,
+    tablectl_out,
+    turned,
+    two_card_deal,
+)
+from card_traces import blackjack_plus as table
 from conftest import REPO
 
-from controller.cli import tablectl
-from controller.core.clock import VirtualClock
-from controller.core.config import load_config
-from controller.core.logs import configure
-from controller.core.loop import EventLoop
-from controller.core.table import Table
-from controller.store.journal import Journal
-from controller.trace import read_trace
-
-DECKS = 6
-PACK = DECKS * 52
+PACK = BJ_DECKS * 52
 HALF_PACK = PACK // 2  # Art. 5 e, 6 b: "la mitad del paquete"
 BOX1 = (("main", 1, 10),)
 # Box 1 AS KD, a blackjack (no decision); the dealer 9H 8C = 17 stands: 3 to 2 on 10 is 15.
 COUP = (BOX1, *two_card_deal([("AS", "KD")], ("9H", "8C")))
 SIM_CONFIG = str(REPO / "config" / "blackjack-plus-sim.toml")  # limits 5 to 1000
-
-
-def table(ready: bool = True) -> Trace:
-    return Trace(ready, table="blackjack_plus", decks=DECKS)
-
-
-def one_box(hand: tuple[str, str], dealer: tuple[str, str], bet: int = 10) -> Trace:
-    """Bets open, box 1's ``bet``, no more bets, and the two-card deal (Art. 8)."""
-    return table().coup((("main", 1, bet),), *two_card_deal([hand], dealer))
-
-
-def turned(run: Run) -> list[tuple[str, bool]]:
-    return [(r["card"], r["up_card"]) for r in run.of("card_turned")]
 
 
 # -- Art. 4: jokers never used; the decks complete --------------------------------------------
@@ -312,69 +299,6 @@ def test_art_8_a_card_to_each_box_left_to_right_then_the_dealer_face_down_twice(
     assert run.settlements() == expected
 
 
-def test_art_8_10_a_second_card_exposed_by_mistake_is_the_up_card(tmp_path: Path) -> None:
-    trace = one_box(("TS", "6H"), ("5C", "AD")).inp("second_card_exposed")
-    trace.bet("insurance", 1, 5).inp("close_insurance").inp("stand", box=1).cards("2S")
-    run = play(tmp_path, trace)  # 5C AD 2S: soft 18
-    # "ésta será considerada la carta descubierta": the AD is the up card; the 5C stays
-    # face down (never journaled turned up) until the dealer's turn, and decides insurance.
-    assert turned(run) == [("AD", True), ("5C", False)]
-    assert len(run.of("insurance_offered")) == 1  # an ace up (Art. 10)
-    # The hole card decides insurance: a five, no ten: it loses. 16 against 18 loses.
-    assert run.settlements() == [(1, "insurance", 5, "lose", -5), (1, "main", 10, "lose", -10)]
-
-
-def test_art_8_a_second_card_exposed_after_a_player_acted_is_refused(tmp_path: Path) -> None:
-    trace = one_box(("TS", "6H"), ("5C", "9D")).inp("hit", box=1).cards("4S")
-    run = play(tmp_path, trace.inp("second_card_exposed").inp("stand", box=1).cards("8S"))
-    assert run.codes() == ["up_card_turned"]
-    assert turned(run)[0] == ("5C", True)
-
-
-def test_art_8_10_an_exposed_second_card_that_is_no_ace_asks_no_insurance(
-        tmp_path: Path) -> None:
-    # The AC, first, is never the up card: no insurance is asked, and nothing says the
-    # dealer holds an ace before his turn.
-    trace = one_box(("TS", "7H"), ("AC", "9D")).inp("second_card_exposed")
-    run = play(tmp_path, trace.bet("insurance", 1, 5).inp("stand", box=1))
-    assert not run.of("insurance_offered") and not run.of("insurance_closed")
-    assert turned(run) == [("9D", True), ("AC", False)]
-    (refused,) = run.alarms("bet_refused")
-    assert "insurance_not_offered" in refused["message"]
-    assert run.settlements() == [(1, "main", 10, "lose", -10)]  # 17 against AC 9D: 20
-
-
-def after_the_deal(run: Run) -> list[str]:
-    """The types of the records the dealer's second card caused, from its ``card`` on (the
-    replay's own alarm at the end of a trace that stops mid-coup aside)."""
-    (last,) = [i for i, r in enumerate(run.records)
-               if r["type"] == "card" and r["hand"] == "dealer"][1:]
-    return [r["type"] for r in run.records[last:] if r["type"] != "alarm"]
-
-
-def test_art_8_the_up_card_is_journaled_turned_with_the_first_input_after_the_deal(
-        tmp_path: Path) -> None:
-    # "... una carta cubierta para si mismo, descubriendo la primera carta que recibió":
-    # the second may still be said exposed ("ésta será considerada la carta descubierta"),
-    # so the first is journaled turned only with the next input that is not that.
-    run = play(tmp_path, one_box(("TS", "7H"), ("9S", "KH")))
-    assert after_the_deal(run) == ["card"] and turned(run) == []
-    run = play(tmp_path, one_box(("TS", "7H"), ("9S", "KH")).inp("stand", box=1))
-    assert after_the_deal(run)[:4] == ["card", "input", "card_turned", "decision"]
-    assert turned(run) == [("9S", True), ("KH", False)]
-
-
-def test_art_10_an_ace_up_asks_for_insurance_when_the_deal_ends(tmp_path: Path) -> None:
-    # "luego de culminada la entrega obligatoria de cartas ... el dealer preguntará a los
-    # jugadores si desean un seguro": asked when the deal ends, journaled (with the ace's
-    # turn, Art. 8) once an input says the second card was not exposed: here the close.
-    run = play(tmp_path, one_box(("TS", "7H"), ("AS", "KH")).inp("close_insurance"))
-    assert after_the_deal(run)[:5] == ["card", "input", "card_turned", "insurance_offered",
-                                       "insurance_closed"]
-    (offered,) = run.of("insurance_offered")
-    assert offered["boxes"] == [{"box": 1, "max": 5}]
-
-
 def test_art_8_no_stand_before_the_deal_is_complete(tmp_path: Path) -> None:
     # "Concluida dicha etapa cualquier jugador se puede plantar."
     trace = table().coup(BOX1, "TS", "9C").inp("stand", box=1).cards("6H", "7D")
@@ -541,76 +465,3 @@ def test_art_10_insurance_over_half_the_bet_is_refused_not_capped(tmp_path: Path
     assert [a["bet"]["amount"] for a in refusals] == [6, 1]
     assert all("insurance_over_half" in a["message"] for a in refusals)
     assert [s[:3] for s in run.settlements()] == [(1, "insurance", 5), (1, "main", 10)]
-
-
-def test_art_10_no_decision_until_the_dealer_closes_the_insurance_question(
-        tmp_path: Path) -> None:
-    # "La apuesta adicional como seguro debe ser colocada hasta antes del inicio de la
-    # etapa de entrega voluntaria de cartas": the question open, no decision; closed, no
-    # insurance bet.
-    deal = two_card_deal([("TS", "7H"), ("9S", "9H")], ("AS", "6H"))
-    trace = table().coup((("main", 1, 10), ("main", 2, 10)), *deal)
-    trace.inp("stand", box=1).bet("insurance", 1, 5).inp("close_insurance")
-    run = play(tmp_path, trace.inp("stand", box=1).bet("insurance", 2, 5).inp("stand", box=2))
-    assert run.codes() == ["insurance_open", "bet_refused"]
-    assert "insurance_closed" in run.alarms("bet_refused")[0]["message"]
-    (closed,) = run.of("insurance_closed")
-    assert closed["boxes"] == [{"box": 1, "amount": 5}]
-    (first,) = run.of("decision")[:1]
-    assert first["seq"] > closed["seq"]
-    assert [s[:4] for s in run.settlements()] == [
-        (1, "insurance", 5, "lose"), (1, "main", 10, "push"), (2, "main", 10, "win")]
-
-
-# -- Art. 8: the hole card stays hidden until it is turned ------------------------------------
-HOLE = "7D"  # no other card of these traces is a 7D
-
-
-def paused() -> Trace:
-    """A coup waiting for box 1's decision: the dealer's hole card is down (Art. 8). (With
-    a second card exposed by mistake nothing is down: his first was turned as the deal
-    ended.)"""
-    return one_box(("TS", "2H"), ("9C", HOLE)).inp("hit", box=1).cards("5S")
-
-
-def tablectl_out(journal: Path, *args: str) -> str:
-    out = StringIO()
-    with redirect_stdout(out):
-        assert tablectl.main(["--journal", str(journal), *args]) == 0
-    return out.getvalue()
-
-
-def logged(tmp_path: Path, trace: Trace) -> str:
-    """The controller's log (debug level, JSON) of ``trace`` played through a Table."""
-    path = tmp_path / "logged.jsonl"
-    path.write_text("".join(json.dumps(e) + "\n" for e in trace.events), encoding="utf-8")
-    events = read_trace(str(path)).events
-    buffer = StringIO()
-    with redirect_stderr(buffer):
-        configure("debug", "json")
-    try:
-        with Journal(tmp_path / "logged.sqlite", durable=False) as journal:
-            clock = VirtualClock()
-            loop = EventLoop(clock, lambda e: None)
-            table = Table(load_config("embedded:blackjack-plus-sim.toml"), journal,
-                          loop.call_at, clock.now, None)
-            loop.handler = table.handle
-            loop.run_events(events)
-    finally:
-        configure("warning", "console")
-    return buffer.getvalue()
-
-
-def test_art_8_the_hole_card_is_absent_from_output_log_status_and_recall_until_turned(
-        tmp_path: Path) -> None:
-    run = play(tmp_path, paused())
-    assert ("dealer", HOLE) in run.dealt()  # the journal has it ...
-    assert HOLE not in str(run.records)  # ... what the replay shows has not
-    for args in (["status"], ["status", "--json"], ["recall"], ["recall", "--json"]):
-        assert HOLE not in tablectl_out(run.journal, *args), args
-    log = logged(tmp_path, paused())
-    assert '"decision"' in log and HOLE not in log
-    # Turned at the end (the dealer's 9C 7D = 16 draws a KS), it is shown.
-    done = play(tmp_path, paused().inp("stand", box=1).cards("KS"))
-    assert (HOLE, False) in turned(done)
-    assert f'"{HOLE}"' in tablectl_out(done.journal, "recall", "--json")

@@ -86,7 +86,7 @@ class Blackjack:
         2"); None when none is due. A card read while it is due waits for it
         (``controller.cards.waiting``): a hit, double or split entered after its card
         places it."""
-        if self.state not in ("insurance", "options", "deciding"):
+        if self.state not in ("insurance", "deciding"):
             return None
         decision = f"the decision of {self._chart.current().label} (hit, stand, double or split)"
         if self._chart.up_card_held():
