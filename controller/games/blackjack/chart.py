@@ -8,9 +8,13 @@ States, in the order of the seeds' articles:
 - ``dealing``: a card up to each box left to right, one down to the dealer, and again
   ("la entrega obligatoria de cartas", Art. 8). With the dealer's second card the deal
   ends and he turns his first ("descubriendo la primera carta que recibió"); its
-  ``card_turned`` record (and an ace's ``insurance_offered``) is held back and journaled
-  with the next input the coup takes, unless that input is ``second_card_exposed``: the
-  first card is then never shown before the dealer's turn;
+  ``card_turned`` record (and an ace's ``insurance_offered``, Art. 10) is held back and
+  journaled with the next input the coup takes (a refused one leaves it held), unless
+  that input is ``second_card_exposed`` (Art. 8: the exposed card is the up card). Until
+  then the controller cannot know which card is face up, and a turn of the first card
+  journaled would show the real hole card on the screen and in the feed (a decision of
+  ours, issue 19; CONTRACT §6 has the turn at once). With no input to wait for (every
+  box a blackjack, no ace up) it comes with the dealer's turn;
 - ``insurance``: the up card is an ace and the table offers insurance (Art. 10: "luego de
   culminada la entrega obligatoria de cartas y antes del inicio de la etapa de entrega
   voluntaria de cartas, el dealer preguntará a los jugadores si desean un seguro"): the

@@ -93,10 +93,11 @@ class Coup:
     """The cards and hands of one coup.
 
     ``up_index`` is which of the dealer's two cards is his up card once it is turned (0, his
-    first, turned when the deal ends; 1 when the second was exposed by mistake, Art. 8);
-    None during the deal. ``insurance_open``: the dealer has asked for insurance (Art. 10)
-    and not closed the question yet. ``acted``: something was done on the up card (an
-    insurance bet, the question closed, a decision): an exposed second card is said before.
+    first, turned when the deal ends, its record journaled with the dealer's next input
+    (``chart``); 1 when the second was exposed by mistake, Art. 8); None during the deal.
+    ``insurance_open``: the dealer has asked for insurance (Art. 10) and not closed the
+    question yet. ``acted``: something was done on the up card (an insurance bet, the
+    question closed, a decision): an exposed second card is said before.
     ``card_waits``: a card read after the deal waits for the decision that places it
     (``controller.cards.waiting``): nothing is settled until it has its place.
     """

@@ -58,7 +58,9 @@ class BoxRefused:
 @record("insurance_offered")
 class InsuranceOffered:
     """The dealer's up card is an ace: insurance offered to ``boxes`` (seed 002 Art. 10),
-    each with the most it may take (``{"box", "max"}``, chips)."""
+    each with the most it may take (``{"box", "max"}``, chips). Journaled with the up
+    card's ``card_turned``, with the dealer's first input after the deal that is not
+    ``second_card_exposed`` (Art. 8; ``chart``)."""
 
     coup: int
     boxes: list[dict[str, int]]
