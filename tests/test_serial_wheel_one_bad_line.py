@@ -173,3 +173,79 @@ def test_no_single_bit_flip_in_the_lines_around_the_number_gives_a_wrong_verdict
             if res.of("spin_invalid") or numbers not in ([], ["5"]):
                 wrong.append((texts[index], numbers))
     assert wrong == []
+
+
+# -- The extended fields (hardware.md §2b): the ball's revolutions RR (Art. 12 a), its B ----
+# *X;S;GGG;NN;W;SSS;D;RR;B -> S at 3, D at 18, RR at 20-21, B at 23. The same game, its
+# lines extended: the ball (B 1, counterclockwise; the rotor's D 0, clockwise) is counted 1,
+# 1, 2, 2 in state 3 and leaves the track in state 4, so the state-4 and state-5 lines give
+# its whole run, ``final``. With ``min_ball_revolutions`` 3 (the config; Art. 12 a: "el
+# minimo de vueltas (3)"), a run of 3 is the straight's +350, a run of 2 an invalid throw,
+# `too_few_revolutions`, the straight returned (payout 0). One flipped bit turns a 2 into a
+# 3 or a 3 into a 2: the right verdicts are the truth's or a hold.
+MIN_REVS = 3
+EXT_OPEN = "*X;2;094;33;0;160;0;  ; "
+EXT_NEXT = "*X;1;095; 5;0;100;0;  ; "
+RR_FIELD = (20, 21)
+
+
+def ext(state: int, number: str, count: int, speed: str = "100") -> str:
+    """An extended line of play: ``count`` ball revolutions, the ball counterclockwise."""
+    return f"*X;{state};094;{number};0;{speed};0;{count:>2};1"
+
+
+def extended(final: int, bare: bool) -> list[str]:
+    """The game in extended lines, the ball's run ``final`` revolutions."""
+    return ([EXT_OPEN] * 2 + [ext(3, "33", count, "160") for count in (1, 1, 2, 2)]
+            + [ext(4, "33", final)] * 4 + ([" 5"] if bare else []) + [ext(5, " 5", final)] * 4
+            + [EXT_NEXT] * 2)
+
+
+def of_play(texts: list[str]) -> list[int]:
+    """The indexes of the lines of play (states 3, 4 and 5)."""
+    return [i for i, text in enumerate(texts) if text.startswith(("*X;3", "*X;4", "*X;5"))]
+
+
+def wrong_verdict(res: Replay, final: int) -> bool:
+    """Anything but the truth of a ``final``-revolution run or a hold: a void (or a void
+    for another reason), another number, a payout the truth does not give."""
+    numbers = [o["number"] for o in res.of("spin_result")]
+    reasons = {r for o in res.of("spin_invalid") for r in o["reasons"]}
+    payouts = [s["payout"] for s in res.of("settlement")]
+    if final >= MIN_REVS:
+        return bool(reasons) or numbers not in ([], ["5"]) or payouts not in ([], [350])
+    return bool(numbers) or bool(reasons - {"too_few_revolutions"}) or payouts not in ([], [0])
+
+
+@pytest.mark.parametrize("bare", [True, False], ids=["bare_line", "bare_line_lost"])
+@pytest.mark.parametrize("final", [3, 2], ids=["3_revolutions", "2_revolutions"])
+def test_no_single_bit_flip_in_the_ball_revolutions_gives_a_wrong_verdict(
+        replay: ReplayFn, final: int, bare: bool) -> None:
+    # Every bit but the eighth of both characters of RR, on every line of play: a count is
+    # certain only when two lines give it (two at least the minimum; or the last two, of
+    # state 5, the same count below it); else the spin waits for the next line, or is held.
+    clean = play(replay, extended(final, bare))
+    assert not wrong_verdict(clean, final) and not clean.of("spin_held")
+    wrong = []
+    for index in of_play(extended(final, bare)):
+        for field, bit in itertools.product(RR_FIELD, range(7)):
+            texts = flip(extended(final, bare), index, field, bit)
+            if wrong_verdict(play(replay, texts), final):
+                wrong.append(texts[index])
+    assert wrong == []
+
+
+@pytest.mark.parametrize(("field", "name"), [(3, "S"), (18, "D"), (23, "B")])
+def test_no_single_bit_flip_in_the_state_or_a_direction_of_an_extended_line_gives_a_wrong_verdict(
+        replay: ReplayFn, field: int, name: str) -> None:
+    # S 3 read as 2 or 1 on one line ends the ball's play there, its count then 1 or 2:
+    # not the ball's run. D read as 1 on one line is the ball turning as the rotor (Art.
+    # 12 b) on that line only, or, on the launch line, a rotor that seems to reverse on the
+    # next (Art. 12 f): one line, held, never a void.
+    wrong = []
+    for index in of_play(extended(3, False)):
+        for bit in range(7):
+            texts = flip(extended(3, False), index, field, bit)
+            if wrong_verdict(play(replay, texts), 3):
+                wrong.append(texts[index])
+    assert wrong == [], name

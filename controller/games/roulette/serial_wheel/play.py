@@ -20,9 +20,16 @@ Every status line in play is a measurement (:meth:`SerialSpin.measure`); the ver
   (f); a direction that flips between two readings above 0 is (f) too;
 - the extended fields, over the whole play: the ball revolutions ``RR`` of the last line of
   play (its state-5 line) below ``min_ball_revolutions`` are (a); a count the wheel gave and
-  then blanked, one that went down, or none at all are no count: held. A ball direction
-  ``B`` equal to the rotor's ``D`` at any report (or, given only at the end, to the rotor's
-  direction in play) is (b); a ``B`` that changes, or never given for a ball that made the
+  then blanked, one that went down, or none at all are no count: held. One line's ``RR``
+  is no certainty either (one flipped bit turns a 2 into a 3, a 3 into a 2): the ball made
+  the minimum when two lines of play report at least that many (a count never goes down,
+  so the one of them that is right shows it), and it made fewer when the last two lines
+  with a count report the same count below it, the last of them of state 5 (the ball at
+  rest: it left the track a while before, and both lines show its whole run); a state-5
+  line that leaves it open does not conclude the spin (the next line may), and a spin
+  that ends so is held. A ball direction ``B`` equal to the rotor's ``D`` (or,
+  given only at the end, to the rotor's direction in play) is (b) once the next line of
+  play shows it too; a ``B`` that changes, or never given for a ball that made the
   minimum, cannot judge (b): held;
 - the number needs two lines that give it (the protocol has no checksum: one flipped bit
   turns a state-4 line, whose ``NN`` is the previous number, into a state-5 line): the
@@ -71,6 +78,11 @@ def _turning(direction: str) -> Callable[[StatusLine, float], bool]:
     return lambda line, rpm: rpm == 0 or line.direction == direction
 
 
+def _with_rotor(line: StatusLine, rpm: float) -> bool:
+    """The line reports the ball turning as the rotor (extended ``B`` equal to ``D``)."""
+    return line.extended and art12.same_direction(line.ball_direction, line.direction) is not None
+
+
 @dataclass
 class Verdict:
     """A spin's verdict: ``reasons`` (Art. 12, CONTRACT §1 order: invalid), else ``held``
@@ -116,6 +128,7 @@ class SerialSpin:
     rpm: float | None = None
     extended: bool = False  # a line of play had the extended fields
     revolutions: int | None = None  # the last count RR given in play
+    counts: list[tuple[int, int, str]] = field(default_factory=list)  # (RR, S, where)
     count_blanked: str | None = None  # a line of play with no count after one with a count
     ball_dirs: dict[str, str] = field(default_factory=dict)  # B -> the first report of it
     same_dir: Finding | None = None  # the first report of B equal to the rotor's D (b)
@@ -130,6 +143,7 @@ class SerialSpin:
         field(default_factory=list))
     _lone_at: str = ""  # the last line of play measured, in words
     _flipped_from: str | None = None  # the rotor's direction before a flip on one line
+    _run: int = 0  # lines in a row that read the rotor turning ``last_direction``
 
     @property
     def ball_direction(self) -> str | None:
@@ -191,15 +205,31 @@ class SerialSpin:
             self.launch_direction = line.direction
         self.rotor_dirs[line.direction] += 1
         before, self.last_direction = self.last_direction, line.direction
-        if reversed_ := art12.wheel_malfunction_reversed(before, line.direction, t):
+        reversed_ = art12.wheel_malfunction_reversed(before, line.direction, t)
+        if reversed_ and self._run < 2:
+            # The direction before the flip was one line's (the launch line's, or one right
+            # after a flip): the line that is wrong may be that one.
+            self.held.setdefault("wheel_line", f"one line of play ({self._lone_at}) "
+                                 f"reported the rotor turning {before} and the next "
+                                 f"({where}) {line.direction}: one line is no certainty")
+        elif reversed_:
             self._flipped_from = before
             self._lone(partial(self.add, reversed_),
                        _turning(line.direction),
                        f"the rotor turning {line.direction}")
+        self._run = 1 if reversed_ else self._run + 1
         ball = line.ball_direction if line.extended else None
         if self.same_dir is None and (found := art12.same_direction(ball, line.direction)):
-            self.same_dir = Finding(found.reason, f"{found.detail} ({where})")
+            self._lone(partial(self._same_direction, Finding(found.reason,
+                                                             f"{found.detail} ({where})")),
+                       _with_rotor, f"the ball turning {ball} as the rotor")
         self._lone_at = where
+
+    def _same_direction(self, found: Finding) -> None:
+        """Art. 12 (b) from the extended ``B`` against ``D``, the first report the next
+        line confirmed."""
+        if self.same_dir is None:
+            self.same_dir = found
 
     def _lone(self, confirm: Callable[[], None],
               persists: Callable[[StatusLine, float], bool], what: str) -> None:
@@ -239,6 +269,7 @@ class SerialSpin:
                                      f"from {self.revolutions} to {count} ({where}): not "
                                      "one ball's count")
             self.revolutions = count
+            self.counts.append((count, line.state, where))
             self.count_blanked = None
         ball = line.ball_direction if line.extended else None
         if ball is not None:
@@ -309,7 +340,8 @@ class SerialSpin:
                        self.evidence(reasons, line))
 
     def _revolutions(self, minimum: int) -> None:
-        """Art. 12 (a) from the count of the last line of play, when it is a count."""
+        """Art. 12 (a) from the count of the last line of play, when it is a count and
+        certain (:meth:`made_minimum`); else held."""
         if self.count_blanked is not None:
             self.held.setdefault("wheel_revolutions", f"the wheel reported {self.revolutions} "
                                  f"ball revolutions, then none ({self.count_blanked}): the "
@@ -317,8 +349,46 @@ class SerialSpin:
         elif self.revolutions is None:
             self.held.setdefault("wheel_revolutions", "the wheel's extended lines gave no "
                                  "ball revolutions during play: Art. 12 (a) cannot be judged")
-        else:
+        elif "wheel_revolutions" in self.held:
+            return  # the count went down: not one ball's, no count to judge on
+        elif (made := self.made_minimum(minimum)) is None:
+            self.held.setdefault("wheel_revolutions", self._count_unconfirmed(minimum))
+        elif not made:
             self.add(art12.too_few_revolutions(self.revolutions, self.revolutions, minimum))
+
+    def made_minimum(self, minimum: int) -> bool | None:
+        """Whether the ball made ``minimum`` revolutions (Art. 12 a), from the extended
+        counts of play, when one line cannot have made the answer (no checksum: one flipped
+        bit turns a 2 into a 3): True when two lines report at least ``minimum`` (a count
+        never goes down, and of two lines one is right); False when the last two lines
+        with a count report the same count below it, the last of them of state 5 (the ball
+        at rest; it left the track a while before, and the line before came in that while:
+        both show its whole run); else None."""
+        if sum(1 for count, _, _ in self.counts if count >= minimum) >= 2:
+            return True
+        last = self.counts[-2:]
+        if len(last) == 2 and last[1][1] == 5 and last[0][0] == last[1][0] < minimum:
+            return False
+        return None
+
+    def count_pending(self, minimum: int) -> bool:
+        """The extended counts of play do not tell yet whether the ball made ``minimum``
+        revolutions, and a later line of play may (:meth:`made_minimum`): a state-5 line
+        does not conclude the spin then."""
+        return (self.extended and self.revolutions is not None
+                and self.count_blanked is None and "wheel_revolutions" not in self.held
+                and self.made_minimum(minimum) is None)
+
+    def _count_unconfirmed(self, minimum: int) -> str:
+        count, _, where = self.counts[-1]
+        if count >= minimum:
+            return (f"one line of play alone reported at least {minimum} ball revolutions "
+                    f"({count}, {where}): one line is no certainty (no checksum); Art. 12 "
+                    "(a) cannot be judged")
+        return (f"the wheel reported {count} ball revolutions, fewer than {minimum} "
+                f"({where}), and no line before it gave the same with a state-5 line "
+                "(the ball at rest) after it: one line is no certainty (no checksum); "
+                "Art. 12 (a) cannot be judged")
 
     def _direction(self, minimum: int | None) -> None:
         """Art. 12 (b) from the ball directions of play; ``minimum`` when the run is over

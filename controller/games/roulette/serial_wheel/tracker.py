@@ -13,7 +13,9 @@ second: the tracker acts on changes only.
   certainty: the protocol has no checksum). Its **result** is that ``NN`` with no warning
   during play, given by two lines and contradicted by none (:mod:`.play` gives the
   verdict; state 4 after a state-5 line holds it). A state-5 line with a reading the next
-  line must confirm (a flag raised) leaves the conclusion to the next line.
+  line must confirm (a flag raised), or whose ball revolutions ``RR`` do not tell yet
+  whether the ball made ``min_ball_revolutions`` (one line's count is no certainty),
+  leaves the conclusion to the next line.
 - After the conclusion, until the next launch, what contradicts it is an alarm naming the
   spin (:mod:`.aftermath`); it is journaled as concluded and stays so.
 - Wheels were seen to repeat states, send ``NN`` as the previous number until state 5, send
@@ -364,8 +366,10 @@ class SerialWheelTracker:
             if spin.no_more_bets_t is None:
                 spin.held.setdefault("wheel_state", "state 5 came with no state 4 (no more "
                                      "bets) before it: bets stayed open until the result")
-            # A reading of this line that the next must confirm (a flag raised) waits.
-            if spin.five(line.number, f"{line.text!r} at {t:.3f} s") and not spin.waiting:
+            # A reading of this line that the next must confirm (a flag raised), or a ball
+            # count that does not tell yet whether the ball made the minimum, waits.
+            if (spin.five(line.number, f"{line.text!r} at {t:.3f} s") and not spin.waiting
+                    and not spin.count_pending(self.cfg.min_ball_revolutions)):
                 self._conclude(t, spin.fives[0][0], final=True, line=line)
         elif s in (1, 2):
             # The ball ended without a number (or one state-5 line only, unconfirmed);
