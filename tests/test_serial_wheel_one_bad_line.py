@@ -137,6 +137,22 @@ def test_a_flag_flipped_in_the_state_5_line_after_the_bare_line_voids_nothing(
     assert verdict(play(replay, texts)) == ("held", ["5"])
 
 
+@pytest.mark.parametrize("then", ["next_game", "silence"])
+@pytest.mark.parametrize(("flag", "reason"), [(2, "same_direction"), (4, "wheel_malfunction")])
+def test_a_flag_on_the_only_state_5_line_is_a_finding_only_if_the_next_line_shows_it(
+        replay: ReplayFn, flag: int, reason: str, then: str) -> None:
+    # The wheel shows state 5 as one line (a habit of real wheels), after the bare line:
+    # its W reads 2 or 4 (one bit from 0), then the next game's state 1 says 0, or nothing
+    # comes. Neither confirms it: held, pointing to 5. The next game's line with the flag
+    # still up confirms it (Art. 12 b or f): void, the straight returned.
+    texts = [OPEN] * 2 + [RIM] * 4 + [NMB] * 4 + [" 5", f"*X;5;094; 5;{flag};100;0"]
+    after = [NEXT] * 2 if then == "next_game" else []
+    assert verdict(play(replay, texts + after)) == ("held", ["5"])
+    latched = play(replay, texts + [NEXT.replace(";0;100;", f";{flag};100;")] * 2)
+    assert [o["reasons"] for o in latched.of("spin_invalid")] == [[reason]]
+    assert [s["payout"] for s in latched.of("settlement")] == [0]
+
+
 def test_the_first_state_5_line_garbled_and_the_bare_line_lost_is_held(
         replay: ReplayFn) -> None:
     # Finding 10: NN ' 5' -> '32', a well-formed line; the three after it say 5.

@@ -236,20 +236,27 @@ class SerialSpin:
         """A reading of this line that is a finding only if the next line shows it too."""
         self._pending.append((confirm, persists, what))
 
+    def after_play(self, t: float, line: StatusLine, rpm: float, min_rpm: float) -> None:
+        """A status line that ends the play (a new game's state 1 or 2) or cuts it (a
+        counter or state it cannot have): the last line of play's lone readings against
+        it (:meth:`_confirm`); its flags and speed are the wheel's still."""
+        self._confirm(line, rpm, min_rpm, f"{line.text!r} at {t:.3f} s")
+
     def _confirm(self, line: StatusLine | None, rpm: float, min_rpm: float,
                  where: str) -> None:
-        """The last line's lone readings against ``line`` (None: no line came after it,
-        the spin ends: they stand). A reading the next line does not show is no finding
-        and no result: one line is no certainty (no checksum; one flipped bit turns a
-        ``W`` of 0 into 2, a ``D`` of 1 into 0, an ``SSS`` of 100 into 000): held."""
+        """The last line's lone readings against ``line``, the line after it (None: none
+        came, a silence, a person's void). A reading the next line does not show, or that
+        no line followed, is no finding and no result: one line is no certainty (no
+        checksum; one flipped bit turns a ``W`` of 0 into 2, a ``D`` of 1 into 0, an
+        ``SSS`` of 100 into 000): held."""
         pending, self._pending = self._pending, []
         for confirm, persists, what in pending:
-            if line is None or persists(line, rpm):
+            if line is not None and persists(line, rpm):
                 confirm()
                 continue
+            after = "no line came after it" if line is None else f"the next ({where}) did not"
             self.held.setdefault("wheel_line", f"one line of play ({self._lone_at}) "
-                                 f"reported {what} and the next ({where}) did not: one "
-                                 "line is no certainty")
+                                 f"reported {what} and {after}: one line is no certainty")
             if what.startswith("the rotor turning"):
                 self.last_direction = self._flipped_from  # the flip was not the rotor's
 
@@ -322,7 +329,7 @@ class SerialSpin:
                 game): the extended revolutions count is its whole run.
             line: the line that concluded the spin (its text), if any.
         """
-        self._confirm(None, 0.0, 0.0, "")  # the last line's readings: no line after it
+        self._confirm(None, 0.0, 0.0, "")  # readings no line came after: held
         if self.stopped_at is not None:
             self.add(art12.wheel_stopped_still())
         else:

@@ -336,7 +336,12 @@ class SerialWheelTracker:
         state-4 line closes bets; a bet taken after its first byte came (a line split
         across reads) came after the wheel's "no va más": held."""
         s = line.state
-        if line.game != spin.game:
+        if line.game != spin.game or s not in (3, 4, 5):
+            # A line that ends or cuts the play: the last line of play's lone readings
+            # (a flag raised on a single state-5 line) against it, never standing alone.
+            spin.after_play(t, line, line.speed * self.cfg.wheel_speed_unit_rpm,
+                            self.cfg.min_rotor_rpm)
+        if line.game != spin.game and s not in (1, 2):  # a new game's line has its own
             self._cut(t, line, "wheel_counter_jump", "wheel_counter",
                       f"the wheel's game counter went from {spin.game:03d} to "
                       f"{line.game:03d} during spin {spin.number} ({line.text!r} at "
