@@ -176,8 +176,10 @@ class Blackjack:
     def place_bet(self, bet: BetPlaced) -> None:
         """Accept a bet of ``bet.amount`` chips: ``main`` (Pot Luck: ``pool``, ``bonus``)
         while bets are open (Art. 7), ``insurance`` while the dealer's question is open
-        (Art. 10: from the deal's end to ``close_insurance``). Its
-        ``bet_placed`` record carries every field of the bet.
+        (Art. 10: from the deal's end to ``close_insurance``; the first insurance bet, as
+        any first input after the deal but ``second_card_exposed``, journals the up card's
+        turn and the question before it, Art. 8). Its ``bet_placed`` record carries every
+        field of the bet.
 
         Raises:
             RuleViolation: the refusals of ``checks.Checks.check_table_bet`` and
