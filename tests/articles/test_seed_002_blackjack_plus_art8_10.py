@@ -90,7 +90,8 @@ def test_art_8_the_up_card_is_journaled_turned_with_the_first_input_after_the_de
     assert turned(run) == [("9S", True), ("KH", False)]
 
 
-def test_art_10_an_ace_up_asks_for_insurance_when_the_deal_ends(tmp_path: Path) -> None:
+def test_art_10_an_ace_up_asks_for_insurance_after_the_deal_with_the_first_input(
+        tmp_path: Path) -> None:
     # "luego de culminada la entrega obligatoria de cartas ... el dealer preguntará a los
     # jugadores si desean un seguro": asked when the deal ends, journaled (with the ace's
     # turn, Art. 8) once an input says the second card was not exposed: here the close.
