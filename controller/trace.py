@@ -3,9 +3,9 @@
 A trace is read and checked whole before anything of it is played, so a bad line stops a
 replay with one error naming the file, line and field, and nothing of it reaches the
 journal. What a line may name (inputs, bet kinds, dealer actions) comes from the games'
-registry entries: the table of the trace's ``meta`` gives its bet kinds; every registered
-game's inputs and actions are known words (a game refuses, with an alarm, what it does not
-take).
+specs (the :class:`~controller.core.specs.Games` the reader is handed): the table of the
+trace's ``meta`` gives its bet kinds; every game's inputs and actions are known words (a
+game refuses, with an alarm, what it does not take).
 """
 
 from __future__ import annotations
@@ -15,13 +15,14 @@ import math
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, BinaryIO
 
 from controller.cards.consent import BY
-from controller.core import registry
 from controller.core.config import BUTTON_INPUTS, Config
 from controller.core.errors import TraceError
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, PackedEvents, SerialData
+from controller.core.specs import Games
 from controller.core.words import given
 
 _EVENT_KEYS = ("meta", "gpio", "serial", "input", "bet")
@@ -51,8 +52,9 @@ class Trace:
         return self.events[-1].t if self.events else 0.0
 
 
-def read_trace(path: str, serial_ports: Iterable[str] | None = None) -> Trace:
-    """Read and check a whole trace file.
+def read_trace(path: str, games: Games, serial_ports: Iterable[str] | None = None) -> Trace:
+    """Read and check a whole trace file against ``games`` (the games its ``meta.table``
+    may name; ``serial_ports``: the ports it may give, by default every game's).
 
     The file is read a chunk of lines at a time and its events kept packed
     (:class:`~controller.core.events.PackedEvents`), so memory follows the events, not
@@ -70,7 +72,7 @@ def read_trace(path: str, serial_ports: Iterable[str] | None = None) -> Trace:
         handle = open(path, "rb")  # noqa: SIM115 (closed by the generator below)
     except OSError as exc:
         raise TraceError(path, None, None, f"cannot read trace: {exc}") from exc
-    return trace_from_objects(path, _objects(path, handle), serial_ports)
+    return trace_from_objects(path, _objects(path, handle), games, serial_ports)
 
 
 _CHUNK = 4096  # lines parsed at a time
@@ -122,7 +124,7 @@ def _decode(path: str, numbered: list[tuple[int, str]]) -> list[tuple[int, Any]]
     return objects
 
 
-def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]],
+def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]], games: Games,
                        serial_ports: Iterable[str] | None = None) -> Trace:
     """Check trace objects (line number, decoded JSON) as :func:`read_trace` does.
 
@@ -132,8 +134,8 @@ def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]],
         TraceError: as :func:`read_trace`.
     """
     trace = Trace(path)
-    ports = set(serial_ports if serial_ports is not None else _words().ports)
-    words = _words()
+    words = _words(games)
+    ports = set(serial_ports if serial_ports is not None else words.ports)
     gpio_names = words.gpio
     last_t = 0.0
     events = trace.events
@@ -171,13 +173,13 @@ def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]],
             if not isinstance(meta, dict):
                 raise TraceError(path, number, "meta", "must be an object")
             line.only("t", "meta")
-            table = meta.get("table", registry.DEFAULT_GAME)
-            if table not in registry.names():
+            table = meta.get("table", games.default.name)
+            if table not in games:
                 raise TraceError(path, number, "meta.table", f"{show(table)} is not one of "
-                                 f"{', '.join(registry.names())}")
+                                 f"{', '.join(games.names)}")
             trace.meta = meta
             continue
-        table = str(trace.meta.get("table", registry.DEFAULT_GAME))
+        table = str(trace.meta.get("table", games.default.name))
         event = _event(line, kind, t, table, ports, words)
         trace.events.append(event)
         if isinstance(event, GpioEdge | SerialData):
@@ -218,8 +220,8 @@ def check_fits(trace: Trace, config: Config) -> None:
 
 @dataclass(frozen=True)
 class _Words:
-    """What a trace line may name, from the registry: GPIO inputs, dealer actions, and the
-    bet kinds of each table."""
+    """What a trace line may name, from the games' specs: GPIO inputs, dealer actions, and
+    the bet kinds of each table."""
 
     gpio: frozenset[str]
     gpio_order: tuple[str, ...]
@@ -229,21 +231,15 @@ class _Words:
     consent: frozenset[str]  # the tables whose bets say who placed them (``by``)
 
 
-_WORDS: _Words | None = None
-
-
-def _words() -> _Words:
-    global _WORDS
-    if _WORDS is None:
-        specs = registry.games().values()
-        order = list(dict.fromkeys([n for s in specs for n in s.gpio_inputs] + list(BUTTON_INPUTS)))
-        _WORDS = _Words(frozenset(order), tuple(order),
-                        frozenset(a for s in specs for a in s.input_actions),
-                        {s.name: s.bet_kinds for s in specs},
-                        frozenset(p for s in specs for p in s.serial_ports),
-                        frozenset(s.name for s in specs
-                                  if any(f.name == "by" for f in s.bet_fields)))
-    return _WORDS
+@cache
+def _words(games: Games) -> _Words:
+    """The words of ``games``, made once for each (a trace is read line by line)."""
+    order = list(dict.fromkeys([n for s in games for n in s.gpio_inputs] + list(BUTTON_INPUTS)))
+    return _Words(frozenset(order), tuple(order),
+                  frozenset(a for s in games for a in s.input_actions),
+                  {s.name: s.bet_kinds for s in games},
+                  frozenset(p for s in games for p in s.serial_ports),
+                  frozenset(s.name for s in games if any(f.name == "by" for f in s.bet_fields)))
 
 
 def write_trace(path: str | os.PathLike[str], objects: Sequence[dict[str, Any]]) -> None:

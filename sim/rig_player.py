@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.core.config import DEFAULT_CONFIG, Config, load_config
+from controller.core.config import DEFAULT_CONFIG, Config
 from controller.core.errors import InputError, TableControllerError
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, SerialData
 from sim.lateness import BOUND_S, EXIT_LATE, Lateness
@@ -161,6 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from controller.cli.compose import load_config
     from controller.cli.control import request
     from controller.trace import read_trace
     from drivers.gpio import GpioOutputs, make_pin_factory
@@ -173,7 +174,7 @@ def _play(args: argparse.Namespace) -> int:
                          f"must be above 0 and at most 1000000, got {args.max_late_ms:g}")
     config = load_config(args.config)
     ports = dict(item.partition("=")[::2] for item in args.serial)
-    trace = read_trace(args.trace, serial_ports={*config.serial, *ports})
+    trace = read_trace(args.trace, config.games, serial_ports={*config.serial, *ports})
     outputs = GpioOutputs(lines_for(config, args.pin), make_pin_factory(args.pin_factory))
     writers: dict[str, Any] = {}
     outputs.start()

@@ -13,15 +13,14 @@ from typing import Any
 import pytest
 
 from controller.cli import main as cli
+from controller.cli.compose import load_config, read_trace
 from controller.core import registry
 from controller.core.clock import VirtualClock
-from controller.core.config import load_config
 from controller.core.logs import ConsoleLines, configure
 from controller.core.loop import EventLoop
 from controller.core.table import Table
 from controller.games.roulette.simulation import SCENARIOS
 from controller.store.journal import Journal
-from controller.trace import read_trace
 
 CONFIGS = {"roulette": "embedded:default.toml",
            "mini_baccarat": "embedded:mini-baccarat-sim.toml",

@@ -13,24 +13,35 @@ import pytest
 from conftest import SHARED, run_replay
 
 from controller.cli import main as cli
+from controller.cli.compose import load_config
 from controller.cli.tablectl.verify import journal_schema
+from controller.core import registry
 from controller.core.clock import VirtualClock
-from controller.core.config import load_config
 from controller.core.loop import EventLoop
-from controller.core.registry import any_schema, schema
 from controller.core.table import Table
 from controller.store.journal import Journal
 from controller.store.records import (
     ABSENT,
     Absent,
     RecordError,
+    Schema,
     _merge,
     check,
     extends,
     record,
 )
+from controller.store.records import any_schema as any_schema_of
+from controller.store.records import schema as schema_of
 from controller.store.shared import RECORDS as SHARED_RECORDS
 from controller.store.verify import check_full
+
+
+def any_schema() -> Schema:
+    return any_schema_of(registry.games())
+
+
+def schema(name: str) -> Schema:
+    return schema_of(registry.spec(name))
 
 
 @pytest.fixture
@@ -147,7 +158,7 @@ def test_a_simulated_table_s_journal_reads_as_its_own_records(tmp_path: Path,
     assert res.rc == 0 and res.records
     game = name.removesuffix("_serial")
     with Journal(res.journal, readonly=True) as journal:
-        known = journal_schema(journal)
+        known = journal_schema(journal, registry.games())
         report = check_full(journal, known)
         checkpoints = journal.last_checkpoint()
     assert report.ok, report.problems

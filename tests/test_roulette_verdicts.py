@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from conftest import REAL_LAPS, one_spin
 
+from controller.cli.compose import games, load_config
 from controller.core.clock import VirtualClock
-from controller.core.config import load_config
 from controller.core.contract import can
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge
@@ -42,7 +42,7 @@ class Desk:
 
     def play(self, objects: list[dict[str, Any]], until: float) -> Desk:
         """Handle the trace objects (CONTRACT §2) up to ``until`` seconds."""
-        events = trace_from_objects("test", enumerate(objects, 1)).events
+        events = trace_from_objects("test", enumerate(objects, 1), games()).events
         self.loop.run_events([e for e in events if e.t <= until])
         return self
 

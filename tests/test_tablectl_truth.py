@@ -202,7 +202,7 @@ def test_config_check_lists_every_error_at_once(tmp_path: Path,
 
 def test_config_check_of_a_good_config_and_the_daemons_single_error(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from controller.core.config import load_config
+    from controller.cli.compose import load_config
     from controller.core.errors import ConfigError
 
     assert tablectl_main(["config", "check", "embedded:mini-baccarat-sim.toml"]) == 0

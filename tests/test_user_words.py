@@ -20,12 +20,19 @@ import pytest
 from controller.cli.control import ControlServer
 from controller.cli.main import main as controller_main
 from controller.cli.tablectl import main as tablectl_main
-from controller.cli.tablectl.recall import line
+from controller.cli.tablectl import recall
 from controller.cli.tablectl.sensors import frame
 from controller.core import registry
 from controller.core.contract import ACCEPTED
 from controller.core.events import BetPlaced, DealerInput, Event, PortStatus, SerialData
 from controller.core.logs import ConsoleLines
+
+GAMES = registry.games()
+
+
+def line(rec: dict[str, Any]) -> str:
+    """A roulette journal's record as recall prints it."""
+    return recall.line(rec, recall.summaries_of(GAMES, GAMES.spec("roulette")))
 
 REPO = Path(__file__).resolve().parents[1]
 CONFIGS = sorted((REPO / "config").glob("*.toml"))
@@ -60,7 +67,8 @@ class Posted(list[Event]):
 @contextmanager
 def socket_of(tmp_path: Path, game: str) -> Iterator[Posted]:
     posted = Posted()
-    server = ControlServer(str(tmp_path / "c.sock"), None, posted, lambda: 7.0, dict, game)
+    server = ControlServer(str(tmp_path / "c.sock"), None, posted, lambda: 7.0, dict,
+                            registry.spec(game), games=GAMES)
     server.start()
     try:
         yield posted
@@ -72,9 +80,8 @@ def socket_of(tmp_path: Path, game: str) -> Iterator[Posted]:
 def live_table(tmp_path: Path, game: str) -> Iterator[Path]:
     """A real table of ``game`` behind its control socket, on the system clock; yields its
     config file."""
-    from controller.cli.compose import compose
+    from controller.cli.compose import compose, load_config
     from controller.core.clock import SystemClock
-    from controller.core.config import load_config
     from controller.core.logs import configure
     from controller.core.loop import start_thread
     from controller.store.journal import Journal
@@ -85,7 +92,8 @@ def live_table(tmp_path: Path, game: str) -> Iterator[Path]:
     clock = SystemClock()
     with Journal(tmp_path / "journal.sqlite", durable=False) as journal:
         loop, _ = compose(config, journal, clock)
-        server = ControlServer(config.control_socket, None, loop.post, clock.now, dict, game)
+        server = ControlServer(config.control_socket, None, loop.post, clock.now, dict,
+                            registry.spec(game), games=GAMES)
         server.start()
         thread = start_thread(loop.run_forever, "loop")
         try:
@@ -145,7 +153,7 @@ SHARED = sorted([*(p for where in SHARED_DIRS for p in (REPO / where).rglob("*.p
 
 @pytest.mark.parametrize("path", SHARED, ids=lambda p: str(p.relative_to(REPO)))
 def test_shared_code_branches_on_no_games_name(path: Path) -> None:
-    names = {spec.name for spec in registry.games().values()}
+    names = {spec.name for spec in registry.games()}
     found = [f"line {n}: {text!r}" for n, text in string_constants(path) if text in names]
     assert not found, f"{path.name} names a game in its code: {found}"
 
@@ -162,7 +170,7 @@ def game_record_types() -> set[str]:
     def names(classes: Iterable[type]) -> set[str]:
         return {cls.SPEC.name for cls in classes if isinstance(cls.SPEC, RecordSpec)}
 
-    games = {name for spec in registry.games().values() for name in names(spec.records)}
+    games = {name for spec in registry.games() for name in names(spec.records)}
     return games - names((*RECORDS, *CARD_RECORDS)) - set(_EVENT_KEYS)
 
 
@@ -350,7 +358,7 @@ def test_usage_errors_name_only_what_is_required(
 
 # -- 6. tablectl sensors on a card table -----------------------------------------------
 def test_sensors_of_a_card_table_say_what_its_shoe_port_last_said(tmp_path: Path) -> None:
-    from controller.core.config import load_config
+    from controller.cli.compose import load_config
     from controller.core.contract import GameContext
 
     config = load_config(str(config_file(tmp_path, "mini_baccarat")))

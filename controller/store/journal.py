@@ -420,7 +420,7 @@ class Journal:
 
     def first_damaged(self, known: Schema) -> UnreadableRecord | None:
         """The first record whose body is not a record of its declared type in ``known``
-        (a schema: every game's, ``controller.core.registry.any_schema``; the error that
+        (a schema: every game's, ``controller.store.records.any_schema``; the error that
         names it), or None: for a tool that tripped over a record's fields, to say which
         (a whole scan, on that path only)."""
         from controller.store.records import RecordError, check

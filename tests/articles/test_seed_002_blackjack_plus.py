@@ -23,13 +23,12 @@ from card_traces import CUT_CARD, NEW_DECKS, Run, Trace, bj_total, play, two_car
 from conftest import REPO
 
 from controller.cli import tablectl
+from controller.cli.compose import load_config, read_trace
 from controller.core.clock import VirtualClock
-from controller.core.config import load_config
 from controller.core.logs import configure
 from controller.core.loop import EventLoop
 from controller.core.table import Table
 from controller.store.journal import Journal
-from controller.trace import read_trace
 
 DECKS = 6
 PACK = DECKS * 52

@@ -21,7 +21,7 @@ WIDTH = 99  # columns of a message for people
 
 def add_parsers(sub: Any, config: Config | None, common: argparse.ArgumentParser) -> None:
     """The ``input`` and ``bet`` commands; their help lists what the configured game takes
-    (its registry entry)."""
+    (its spec)."""
     spec = config.spec if config is not None else None
     inputs = _inputs_help(spec) if spec else "(the config could not be read)"
     inp = sub.add_parser(
