@@ -55,12 +55,8 @@ def request_of(event: DealerInput | BetPlaced) -> dict[str, Any]:
     without ``t``)."""
     if isinstance(event, DealerInput):
         return {"input": event.action, **event.args}
-    message: dict[str, Any] = {"bet": event.kind, "box": event.box, "amount": event.amount}
-    if event.numbers is not None:
-        message["numbers"] = list(event.numbers)
-    if event.which is not None:
-        message["which"] = event.which
-    return message
+    given = event.input()
+    return {"bet": given.pop("kind"), **given}
 
 
 class RigPlayer:

@@ -41,7 +41,7 @@ class Run:
 
     def bet(self, kind: str, box: int, amount: int, **extra: Any) -> Verdict | None:
         self.t += 0.5
-        return self.send(BetPlaced(self.t, kind, box, amount, **extra))
+        return self.send(BetPlaced(self.t, kind, box, amount, extra))
 
     def line(self, text: str) -> None:
         self.t += 0.5

@@ -70,7 +70,7 @@ def test_a_bet_is_posted(server: tuple[ControlServer, list[Event]]) -> None:
     srv, posted = server
     assert request(str(srv.path), {"bet": "split", "box": 1, "amount": 5,
                                    "numbers": ["1", "2"]}) == {"ok": True, "verdict": "accepted"}
-    assert posted == [BetPlaced(12.5, "split", 1, 5, ("1", "2"), None)]
+    assert posted == [BetPlaced(12.5, "split", 1, 5, {"numbers": ("1", "2")})]
 
 
 @pytest.mark.parametrize("message, field", [

@@ -126,8 +126,8 @@ def test_tablectl_bet_offers_the_fields_of_the_configured_games_bets(
     with socket_of(tmp_path, "mini_baccarat") as more:
         assert run(capsys, "--config", str(baccarat), "bet", "punto", "--box", "1",
                    "--amount", "10") == (0, "accepted\n", "")
-    assert posted == [BetPlaced(7.0, "split", 2, 5, ("17", "00")),
-                      BetPlaced(7.0, "dozen", 2, 5, None, 3)]
+    assert posted == [BetPlaced(7.0, "split", 2, 5, {"numbers": ("17", "00")}),
+                      BetPlaced(7.0, "dozen", 2, 5, {"which": 3})]
     assert more == [BetPlaced(7.0, "punto", 1, 10)]
 
 

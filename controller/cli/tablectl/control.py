@@ -48,7 +48,8 @@ def add_parsers(sub: Any, config: Config | None, common: argparse.ArgumentParser
     for fld in spec.bet_fields if spec else ():  # the fields of its bets besides box, amount
         bet.add_argument(f"--{fld.name}", nargs="+" if fld.many else None,
                          type=_yes_no if fld.type is bool else fld.type,
-                         dest=f"field_{fld.name}", metavar=fld.name.upper(), help=fld.kind)
+                         choices=fld.choices or None, dest=f"field_{fld.name}",
+                         metavar=fld.name.upper(), help=fld.kind)
 
 
 def _yes_no(text: str) -> bool:
