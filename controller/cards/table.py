@@ -51,7 +51,7 @@ from controller.core.config import Config
 from controller.core.contract import Checkpointing, Emit
 from controller.core.errors import RuleViolation, UnreadableRecord
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData, bet_of
-from controller.core.table import (
+from controller.core.table_inputs import (
     TABLE_ALARMS,
     TABLE_INPUT_ACTIONS,
     table_input,
