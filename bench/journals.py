@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from controller.store.chain import GENESIS, canonical, chain_hash
 from controller.store.evidence import Batch
-from controller.store.journal import GENESIS, canonical, chain_hash
 
 
 def tile(source: Path, target: Path, records: int) -> int:

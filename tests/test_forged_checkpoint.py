@@ -33,7 +33,8 @@ from controller.cli.tablectl import main as tablectl
 from controller.core.clock import VirtualClock
 from controller.core.config import DEFAULT_CONFIG, Config, apply_overrides
 from controller.core.logs import get_logger
-from controller.store.journal import Journal, canonical
+from controller.store.chain import canonical
+from controller.store.journal import Journal
 from controller.store.seal import Sealer, make_key
 from controller.trace import Trace, trace_from_objects
 

@@ -24,7 +24,8 @@ from controller.cli.tablectl import main as tablectl
 from controller.core.clock import VirtualClock
 from controller.core.config import apply_overrides
 from controller.core.logs import get_logger
-from controller.store.journal import GENESIS, Journal, canonical
+from controller.store.chain import GENESIS, canonical
+from controller.store.journal import Journal
 from controller.store.seal import Sealer, evolve, make_key
 from controller.trace import trace_from_objects
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from controller.core.config import Config
 from controller.core.logs import get_logger
-from controller.store.journal import canonical
+from controller.store.chain import canonical
 
 # Inputs are in the journal already; logging each would drown the rest.
 _INPUT_RECORDS = frozenset({"serial", "input", "evidence", "checkpoint", "seal"})

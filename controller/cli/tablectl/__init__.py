@@ -63,6 +63,7 @@ from controller.core.words import plain
 from controller.store.journal import Journal
 from controller.store.records import any_schema
 from controller.store.seal import key_path_for
+from controller.store.verify import first_damaged
 
 EXIT_BAD = 1
 EXIT_USAGE = 2
@@ -195,7 +196,7 @@ def _run(args: argparse.Namespace) -> int:
             raise _unreadable(journal, exc) from exc
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             # A body of the wrong shape (forged, with its row's seq and type): name it.
-            damaged = journal.first_damaged(any_schema(config.games))
+            damaged = first_damaged(journal, any_schema(config.games))
             if damaged is None:
                 raise
             raise damaged from exc

@@ -19,8 +19,9 @@ from controller.cli.tablectl.verify import parse_time
 from controller.core.config import Config
 from controller.core.errors import InputError
 from controller.core.words import plain
+from controller.store.chain import canonical
 from controller.store.export import evidence_trace, records_between
-from controller.store.journal import Journal, canonical
+from controller.store.journal import Journal
 from controller.trace import write_trace
 
 
