@@ -256,12 +256,12 @@ def test_refusals_name_the_missing_argument_and_the_choices_in_words(
             return rc, out
 
         assert said("void") == (1, "refused: void needs reason= (ball_out_of_wheel, "
-                                   "foreign_object, wheel_malfunction or wheel_stopped)\n")
+                                   "foreign_object,\n  wheel_malfunction or wheel_stopped)\n")
         assert said("set_limits", "min_bet=abc") == (
             1, "refused: set_limits needs max_bet= (whole chips)\n")
         assert said("set_limits", "min_bet=abc", "max_bet=10") == (
-            1, "refused: set_limits: min_bet 'abc' is not a whole number of chips; the limits "
-               "stay 1-1000\n")
+            1, "refused: set_limits: min_bet 'abc' is not a whole number of chips; the limits\n"
+               "  stay 1-1000\n")
         assert said("confirm_result") == (1, "refused: confirm_result needs number= (a pocket "
                                              "of the wheel, e.g. 17 or \"00\")\n")
 
@@ -272,10 +272,10 @@ def test_a_card_tables_refusals_show_no_python_values(
         rc, out, _ = run(capsys, "--config", str(config), "input", "five_choice", "box=[1]",
                          "choice=draw")
         assert (rc, out) == (1, "refused: five_choice needs a box number and draw or stand: "
-                                "box [1], choice 'draw'\n")
+                                "box [1], choice\n  'draw'\n")
         rc, out, _ = run(capsys, "--config", str(config), "input", "five_choice")
         assert (rc, out) == (1, "refused: five_choice needs box= and choice= (box: box "
-                                "number; choice: draw or stand)\n")
+                                "number; choice: draw or\n  stand)\n")
 
 
 def test_config_and_simulate_errors_spell_values_as_written(
@@ -302,8 +302,9 @@ def test_an_unknown_input_names_the_tables_inputs_and_no_trace_line(
         rc, out, err = run(capsys, "--config", str(config), "input", "frobnicate")
         assert (rc, out) == (2, "")
         assert err == ("tablectl: refused by the daemon: unknown dealer input 'frobnicate'; a "
-                       "Roulette table takes\n  open_table, open_bets, close_table, "
-                       "no_more_bets, void, confirm_result, set_limits, dealer,\n  player_late\n")
+                       "Roulette\n  table takes open_table, open_bets, close_table, "
+                       "no_more_bets, void,\n  confirm_result, set_limits, dealer, "
+                       "player_late\n")  # 80 columns at most
         rc, _, err = run(capsys, "--config", str(config), "bet", "red", "--box", "0",
                          "--amount", "5")
         assert rc == 2 and " ".join(err.split()) == (
@@ -378,9 +379,9 @@ def test_sensors_of_a_card_table_say_what_its_shoe_port_last_said(tmp_path: Path
     table.serial(SerialData(8.0, "shoe", b"[Game]<Card:QS>\r\n<W0x01>\r\n"))
     table.port_status(PortStatus(9.0, "shoe", False, "USB unplugged"))
     reply = {"now": 10.5, "sensors": {}, "serial": table.sensors(10.5)}
-    shown = frame(reply, None)[-1]
-    assert shown == ("shoe           reader warning 0x01  2.5 s ago, link DOWN (USB unplugged), "
-                     "lines 2")
+    assert frame(reply, None)[2:] == [
+        "shoe           reader warning 0x01  2.5 s ago, link DOWN (USB unplugged),",
+        "               lines 2"]  # 80 columns at most
     table.serial(SerialData(11.0, "shoe", b"[Game]<Card:7H>\r\n"))
     shown = frame({"now": 11.5, "sensors": {}, "serial": table.sensors(11.5)}, None)[-1]
     assert shown.startswith("shoe           a card  0.5 s ago") and "7H" not in shown

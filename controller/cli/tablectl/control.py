@@ -13,10 +13,10 @@ from controller.cli.control import request
 from controller.core.config import Config
 from controller.core.contract import GameSpec
 from controller.core.errors import InputError
-from controller.core.words import fit
+from controller.core.words import COLUMNS, fit
 from controller.trace import MAX_DEPTH, depth, loads_strict
 
-WIDTH = 99  # columns of a message for people
+WIDTH = COLUMNS  # columns of a message for people
 
 
 def add_parsers(sub: Any, config: Config | None, common: argparse.ArgumentParser) -> None:
@@ -123,5 +123,5 @@ def run(config: Config, args: argparse.Namespace) -> int:
             print("accepted")
         return 0
     if not args.json:
-        print(f"refused: {reply.get('reason')}")
+        print(fit(f"refused: {reply.get('reason')}"))
     return 1
