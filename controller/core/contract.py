@@ -107,7 +107,7 @@ TABLE_INPUTS: tuple[InputSpec, ...] = (
     InputSpec("dealer", "who deals from now on (a dealer record: tablectl stats per dealer)",
               (ArgSpec("name", "the dealer's name or badge, e.g. Ana"),)),
     InputSpec("player_late", "the rig's player drove its trace late: the run is no "
-              "comparison (a player_late alarm; sim/rig_player.py sends it)",
+              "comparison (a player_late alarm; the rig's player sends it)",
               (ArgSpec("message", "how late it was, in words"),)),
 )
 """The inputs every table takes, whatever its game; the table handles them itself."""

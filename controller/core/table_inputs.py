@@ -9,6 +9,7 @@ from __future__ import annotations
 from controller.core.contract import TABLE_INPUTS, Emit
 from controller.core.errors import RuleViolation
 from controller.core.events import DealerInput
+from controller.core.words import given
 
 TABLE_ALARMS = frozenset({"clock_step", "unexpected_edge", "game_open", "journal_chain_broken",
                           "journal_failing"})
@@ -41,7 +42,7 @@ def verify_table_input(inp: DealerInput) -> None:
     name = inp.args.get("name")
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 40:
         raise RuleViolation("bad_dealer", f"a dealer's name is 1 to 40 characters, got "
-                            f"{name!r}")
+                            f"{given(name)}")
 
 
 def table_input(inp: DealerInput, emit: Emit) -> None:
