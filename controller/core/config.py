@@ -197,13 +197,15 @@ def _journal(journal: Section) -> tuple[str, str, float]:
 
 def _inputs(inputs: Section, spec: GameSpec) -> dict[str, InputPin]:
     """``[gpio.inputs.<name>]``: the wiring of the game's own inputs and the dealer's
-    buttons. Each field is read whatever another's error, and a pin given wrong is not
-    taken for another's (``tablectl config check`` lists every error once)."""
+    buttons. Each field is read whatever another's error, a pin given wrong is not taken
+    for another's, and an input whose pin is wrong is still one the file wires
+    (``tablectl config check`` lists every error once, none that follows from another)."""
     pins: dict[str, InputPin] = {}
     used: dict[int, str] = {}
     known = (*spec.gpio_inputs, *BUTTON_INPUTS)
     for name in inputs.data:
         if name not in known:
+            inputs.read.add(name)  # said once: not an "unknown key" too
             inputs._collect(inputs.error(name, f"unknown input {name!r}; a {spec.name} "
                                          f"table's inputs are {', '.join(known)}"), None)
             continue
@@ -221,9 +223,10 @@ def _inputs(inputs: Section, spec: GameSpec) -> dict[str, InputPin]:
         pull = sec.choice("pull", "up", ("up", "down", "none"))
         active = sec.choice("active", "low", ("high", "low"))
         debounce_s = sec.number("debounce_s", 0.0, 0.0, 0.05)
-        if pin is not None:
-            pins[name] = InputPin(name=name, pin=pin, pull=pull, active=active,
-                                  debounce_s=debounce_s)
+        # A pin missing or wrong is an error of its own (raised, or kept by config check,
+        # which reads on): the input is still wired for the checks that follow.
+        pins[name] = InputPin(name=name, pin=pin if pin is not None else -1, pull=pull,
+                              active=active, debounce_s=debounce_s)
     return pins
 
 
