@@ -10,7 +10,8 @@ import io
 from pathlib import Path
 
 import pytest
-from conftest import SHARED, run_replay
+from conftest import TRACES, run_replay
+from mini_baccarat_helpers import EXAMPLE
 
 from controller.cli import main as cli
 from controller.cli.compose import load_config
@@ -107,9 +108,11 @@ def test_a_game_declares_its_records_and_extends_shared_ones() -> None:
 
 @pytest.mark.parametrize("name", ["roulette-two-spins", "mini-baccarat-two-coups"])
 def test_every_record_of_a_replay_is_its_declared_type(tmp_path: Path, name: str) -> None:
-    trace = SHARED / "traces" / f"{name}.jsonl"
-    if not trace.exists():
-        pytest.skip("../shared/traces is not beside the checkout")
+    # The shared folder's traces, as the suite keeps them (it stands alone without it).
+    trace = TRACES / f"{name}.jsonl"
+    if name == "mini-baccarat-two-coups":
+        trace = tmp_path / trace.name
+        trace.write_text(EXAMPLE, encoding="utf-8")
     res = run_replay(trace, tmp_path / "j.sqlite")
     assert res.rc == 0
     assert res.records and not any(r["type"] == "gpio" for r in res.records)
