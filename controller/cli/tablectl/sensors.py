@@ -171,7 +171,7 @@ def device_line(port: str, view: dict[str, Any]) -> str:
     line, what, link = view.get("last_line"), view.get("said"), view.get("link")
     if line is None and what is None:
         return f"{port:<14} {link if link else 'no line yet'}"
-    head = f"'{line}'" if line is not None else what
+    head = f"'{line}'" if line is not None else str(what)
     age = view.get("age_s")
     rest = [f"{k.replace('_', ' ')} {words(v)}" for k, v in view.items()
             if k not in ("last_line", "said", "age_s") and v not in (None, 0)]
