@@ -333,6 +333,15 @@ def test_records_by_time_as_jsonl_and_csv(roulette: tuple[Path, list[dict[str, A
     first = next(r for r in records if r["seq"] == want[0])
     assert json.loads(table[0]["fields"]) == {k: v for k, v in first.items()
                                               if k not in ("seq", "t", "type")}
+    # --json: one JSON document, as every command's (the notes of issue 22).
+    rc, out = ctl("--journal", str(journal), "export", "--since", str(since), "--until",
+                  str(until), "--json")
+    assert rc == 0 and [rec["seq"] for rec in json.loads(out)] == want
+    rc, out = ctl("--journal", str(journal), "export", "--evidence", "2", "--json")
+    trace = json.loads(out)
+    assert rc == 0 and trace[0]["meta"]["table"] == "roulette" and len(trace) > 1
+    assert tablectl(["--journal", str(journal), "export", "--since", "0", "--json",
+                     "--format", "csv"]) == 2
 
 
 def test_an_export_never_shows_a_card_still_face_down(tmp_path: Path) -> None:
