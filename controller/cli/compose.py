@@ -12,7 +12,7 @@ from typing import Any
 
 from controller.cli.daemon.journal_guard import JournalGuard
 from controller.core import registry
-from controller.core.config import DEFAULT_CONFIG, Config, read_config
+from controller.core.config import DEFAULT_CONFIG, Config, check_for_daemon, read_config
 from controller.core.loop import EventLoop
 from controller.core.specs import Games
 from controller.core.table import Table
@@ -61,6 +61,19 @@ def load_config(path: str = DEFAULT_CONFIG, overrides: dict[str, Any] | None = N
         ConfigError: as ``read_config``: names the file, line and key.
     """
     return read_config(games(), path, overrides)
+
+
+def load_daemon_config(path: str) -> Config:
+    """:func:`load_config` and the daemon's own checks
+    (:func:`controller.core.config.check_for_daemon`): the config the daemon would run on
+    (the install checks it so).
+
+    Raises:
+        ConfigError: as both.
+    """
+    config = load_config(path)
+    check_for_daemon(config)
+    return config
 
 
 def read_trace(path: str, serial_ports: Iterable[str] | None = None) -> Trace:
