@@ -124,13 +124,12 @@ def _replay_phases(trace: Path, scratch: Path) -> tuple[float, float, float, flo
     """The replay's two phases timed in this process: reading the trace, then the
     controller on trace time (scratch journal, records printed to nowhere); the wall
     seconds of each, then their CPU seconds."""
-    from controller.cli.compose import compose
+    from controller.cli.compose import compose, load_config, read_trace
     from controller.cli.main import RUN_ON_S
     from controller.core.clock import VirtualClock
-    from controller.core.config import apply_overrides, load_config
+    from controller.core.config import apply_overrides
     from controller.core.logs import configure
     from controller.store.journal import Journal
-    from controller.trace import read_trace
 
     configure("error")
     t0, c0 = time.perf_counter(), time.process_time()
@@ -183,12 +182,11 @@ def _timed_handle(table: Any, journal: Any, decided: list[float], handled: list[
 def bench_commit(run: Run) -> None:
     """Decision to commit on a durable journal, against the bare commits of this run."""
     scratch = run.scratch
-    from controller.cli.compose import compose
+    from controller.cli.compose import compose, load_config, read_trace
     from controller.core.clock import VirtualClock
-    from controller.core.config import apply_overrides, load_config
+    from controller.core.config import apply_overrides
     from controller.core.logs import configure
     from controller.store.journal import Journal
-    from controller.trace import read_trace
 
     trace = scratch / "spins-60.jsonl"
     subprocess.run([BIN / "table-controller", "simulate", "--spins", "60", "--seed", "2",
@@ -286,7 +284,7 @@ _MEMORY_CHILD = r"""
 import os, sys, tempfile
 from dataclasses import replace
 from controller.core.clock import VirtualClock
-from controller.core.config import load_config
+from controller.cli.compose import load_config
 from controller.store.journal import Journal
 from controller.core.logs import configure
 from controller.core.loop import EventLoop
@@ -371,8 +369,8 @@ def _coup_latency(scratch: Path) -> list[float]:
         from controller.games.mini_baccarat.simulation import sim_config_from, simulate
     except ImportError:
         return []
+    from controller.cli.compose import load_config
     from controller.core.clock import VirtualClock
-    from controller.core.config import load_config
     from controller.core.logs import configure
     from controller.core.loop import EventLoop
     from controller.core.table import Table
@@ -385,7 +383,7 @@ def _coup_latency(scratch: Path) -> list[float]:
     # a bet under its minimum is refused, and the coup dealt for it never concludes.
     sim = sim_config_from(config, misread_rate=0, warning_rate=0)
     objects = simulate(COUPS, 5, sim).objects
-    trace = trace_from_objects("bench", enumerate(objects, 1))
+    trace = trace_from_objects("bench", enumerate(objects, 1), config.games)
     journal = Journal(scratch / "coups.sqlite", durable=True)
     clock = VirtualClock()
     loop = EventLoop(clock, lambda e: None)
@@ -445,8 +443,8 @@ def _state5_latency(scratch: Path) -> list[float]:
     """Wall time from handing the bytes that carry each spin's state-5 line to the table to
     its ``spin_result`` being committed, on a durable journal, over a simulated serial
     wheel (standard lines, every habit on): one figure per result."""
+    from controller.cli.compose import load_config
     from controller.core.clock import VirtualClock
-    from controller.core.config import load_config
     from controller.core.logs import configure
     from controller.core.loop import EventLoop
     from controller.core.table import Table
@@ -457,7 +455,7 @@ def _state5_latency(scratch: Path) -> list[float]:
     configure("error")  # the simulated wheel's habits are alarms: not printed here
     config = load_config(str(ROOT / "config" / "roulette-serial-sim.toml"))
     objects, _ = simulate(WHEEL_SPINS, 3, source="serial")
-    trace = trace_from_objects("bench", enumerate(objects, 1), ("wheel",))
+    trace = trace_from_objects("bench", enumerate(objects, 1), config.games, ("wheel",))
     journal = Journal(scratch / "wheel.sqlite", durable=True)
     clock = VirtualClock()
     loop = EventLoop(clock, lambda e: None)

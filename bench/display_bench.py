@@ -141,7 +141,7 @@ def _pit_stats(results: int = 1500, history: int = 500) -> list[float]:
     (every record given whole, as the board gives it, none read from a journal)."""
     import random
 
-    from controller.core.config import load_config
+    from controller.cli.compose import load_config
     from controller.games.roulette.layout import WHEEL_ORDERS
     from display.pitstats import PitStats
 

@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from controller.store.chain import GENESIS, canonical, chain_hash
 from controller.store.evidence import Batch
-from controller.store.journal import GENESIS, canonical, chain_hash
 
 
 def tile(source: Path, target: Path, records: int) -> int:
@@ -80,7 +80,7 @@ import json, sys, time
 t0 = time.perf_counter()
 from controller.cli.daemon.run import start_table
 from controller.core.clock import SystemClock
-from controller.core.config import load_config
+from controller.cli.compose import load_config
 from controller.core.logs import configure, get_logger
 from controller.store.journal import Journal
 config = load_config(sys.argv[2])

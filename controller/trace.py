@@ -3,9 +3,9 @@
 A trace is read and checked whole before anything of it is played, so a bad line stops a
 replay with one error naming the file, line and field, and nothing of it reaches the
 journal. What a line may name (inputs, bet kinds, dealer actions) comes from the games'
-registry entries: the table of the trace's ``meta`` gives its bet kinds; every registered
-game's inputs and actions are known words (a game refuses, with an alarm, what it does not
-take).
+specs (the :class:`~controller.core.specs.Games` the reader is handed): the table of the
+trace's ``meta`` gives its bet kinds; every game's inputs and actions are known words (a
+game refuses, with an alarm, what it does not take).
 """
 
 from __future__ import annotations
@@ -15,14 +15,15 @@ import math
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, BinaryIO
 
-from controller.cards.consent import BY
-from controller.core import registry
 from controller.core.config import BUTTON_INPUTS, Config
+from controller.core.contract import BetField
 from controller.core.errors import TraceError
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, PackedEvents, SerialData
-from controller.core.words import given
+from controller.core.specs import Games
+from controller.core.words import given, one_of
 
 _EVENT_KEYS = ("meta", "gpio", "serial", "input", "bet")
 _RESERVED = frozenset({"type", "seq", "action"})
@@ -51,8 +52,9 @@ class Trace:
         return self.events[-1].t if self.events else 0.0
 
 
-def read_trace(path: str, serial_ports: Iterable[str] | None = None) -> Trace:
-    """Read and check a whole trace file.
+def read_trace(path: str, games: Games, serial_ports: Iterable[str] | None = None) -> Trace:
+    """Read and check a whole trace file against ``games`` (the games its ``meta.table``
+    may name; ``serial_ports``: the ports it may give, by default every game's).
 
     The file is read a chunk of lines at a time and its events kept packed
     (:class:`~controller.core.events.PackedEvents`), so memory follows the events, not
@@ -70,7 +72,7 @@ def read_trace(path: str, serial_ports: Iterable[str] | None = None) -> Trace:
         handle = open(path, "rb")  # noqa: SIM115 (closed by the generator below)
     except OSError as exc:
         raise TraceError(path, None, None, f"cannot read trace: {exc}") from exc
-    return trace_from_objects(path, _objects(path, handle), serial_ports)
+    return trace_from_objects(path, _objects(path, handle), games, serial_ports)
 
 
 _CHUNK = 4096  # lines parsed at a time
@@ -122,7 +124,7 @@ def _decode(path: str, numbered: list[tuple[int, str]]) -> list[tuple[int, Any]]
     return objects
 
 
-def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]],
+def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]], games: Games,
                        serial_ports: Iterable[str] | None = None) -> Trace:
     """Check trace objects (line number, decoded JSON) as :func:`read_trace` does.
 
@@ -132,8 +134,8 @@ def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]],
         TraceError: as :func:`read_trace`.
     """
     trace = Trace(path)
-    ports = set(serial_ports if serial_ports is not None else _words().ports)
-    words = _words()
+    words = _words(games)
+    ports = set(serial_ports if serial_ports is not None else words.ports)
     gpio_names = words.gpio
     last_t = 0.0
     events = trace.events
@@ -171,13 +173,13 @@ def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]],
             if not isinstance(meta, dict):
                 raise TraceError(path, number, "meta", "must be an object")
             line.only("t", "meta")
-            table = meta.get("table", registry.DEFAULT_GAME)
-            if table not in registry.names():
+            table = meta.get("table", games.default.name)
+            if table not in games:
                 raise TraceError(path, number, "meta.table", f"{show(table)} is not one of "
-                                 f"{', '.join(registry.names())}")
+                                 f"{', '.join(games.names)}")
             trace.meta = meta
             continue
-        table = str(trace.meta.get("table", registry.DEFAULT_GAME))
+        table = str(trace.meta.get("table", games.default.name))
         event = _event(line, kind, t, table, ports, words)
         trace.events.append(event)
         if isinstance(event, GpioEdge | SerialData):
@@ -218,32 +220,26 @@ def check_fits(trace: Trace, config: Config) -> None:
 
 @dataclass(frozen=True)
 class _Words:
-    """What a trace line may name, from the registry: GPIO inputs, dealer actions, and the
-    bet kinds of each table."""
+    """What a trace line may name, from the games' specs: GPIO inputs, dealer actions, and
+    the bet kinds of each table and the fields they take (``GameSpec.bet_fields``)."""
 
     gpio: frozenset[str]
     gpio_order: tuple[str, ...]
     actions: frozenset[str]
     bets: dict[str, tuple[str, ...]]
     ports: frozenset[str]
-    consent: frozenset[str]  # the tables whose bets say who placed them (``by``)
+    bet_fields: dict[str, dict[str, BetField]]
 
 
-_WORDS: _Words | None = None
-
-
-def _words() -> _Words:
-    global _WORDS
-    if _WORDS is None:
-        specs = registry.games().values()
-        order = list(dict.fromkeys([n for s in specs for n in s.gpio_inputs] + list(BUTTON_INPUTS)))
-        _WORDS = _Words(frozenset(order), tuple(order),
-                        frozenset(a for s in specs for a in s.input_actions),
-                        {s.name: s.bet_kinds for s in specs},
-                        frozenset(p for s in specs for p in s.serial_ports),
-                        frozenset(s.name for s in specs
-                                  if any(f.name == "by" for f in s.bet_fields)))
-    return _WORDS
+@cache
+def _words(games: Games) -> _Words:
+    """The words of ``games``, made once for each (a trace is read line by line)."""
+    order = list(dict.fromkeys([n for s in games for n in s.gpio_inputs] + list(BUTTON_INPUTS)))
+    return _Words(frozenset(order), tuple(order),
+                  frozenset(a for s in games for a in s.input_actions),
+                  {s.name: s.bet_kinds for s in games},
+                  frozenset(p for s in games for p in s.serial_ports),
+                  {s.name: {f.name: f for f in s.bet_fields} for s in games})
 
 
 def write_trace(path: str | os.PathLike[str], objects: Sequence[dict[str, Any]]) -> None:
@@ -320,6 +316,19 @@ def _finite_float(text: str) -> float:
 
 
 
+_TYPE_WORDS = {str: "a string", int: "a whole number", bool: "true or false"}
+
+
+def _fits(value: Any, spec: BetField) -> bool:
+    """``value`` is one value of the bet field ``spec``: of its type (a whole number within
+    ``MAX_INT``, never a boolean), one of its choices when it has some."""
+    if spec.type is int:
+        typed = type(value) is int and -MAX_INT <= value <= MAX_INT
+    else:
+        typed = isinstance(value, spec.type)
+    return typed and (not spec.choices or value in spec.choices)
+
+
 class _Line:
     def __init__(self, path: str, number: int, obj: dict[str, Any]) -> None:
         self.path, self.n, self.obj = path, number, obj
@@ -360,6 +369,19 @@ class _Line:
         if not isinstance(value, str):
             raise self.error(key, f"must be a name (a string), got {show(value)}")
         return value
+
+    def bet_field(self, spec: BetField) -> Any:
+        """The value of a bet's field as its game declares it (``spec``): a list of values
+        when ``many`` (returned as a tuple), each of its ``type`` and one of its
+        ``choices`` when it has some."""
+        value = self.obj[spec.name]
+        fits = (isinstance(value, list) and all(_fits(v, spec) for v in value) if spec.many
+                else _fits(value, spec))
+        if not fits:
+            each = f"one of {one_of(spec.choices)}" if spec.choices else _TYPE_WORDS[spec.type]
+            shape = f"a list, each {each}" if spec.many else each
+            raise self.error(spec.name, f"must be {shape}: {spec.kind}; got {show(value)}")
+        return tuple(value) if spec.many else value
 
     def only(self, *allowed: str) -> None:
         for key in self.obj:
@@ -417,21 +439,8 @@ def _event(line: _Line, kind: str, t: float, table: str, ports: set[str],
     if bet_kind not in kinds:
         raise line.error("bet", f"unknown bet kind {bet_kind!r} for {table}; kinds: "
                          f"{', '.join(kinds)}")
-    consent = ("by", "authorized") if table in words.consent else ()
-    line.only("t", "bet", "box", "amount", "numbers", "which", *consent)
-    numbers = obj.get("numbers")
-    if numbers is not None and (not isinstance(numbers, list)
-                                or not all(isinstance(n, str) for n in numbers)):
-        raise line.error("numbers", f"must be a list of strings (\"00\" for double zero), "
-                         f"got {show(numbers)}")
-    which = obj.get("which")
-    if which is not None and (isinstance(which, bool) or not isinstance(which, int)
-                              or not -MAX_INT <= which <= MAX_INT):
-        raise line.error("which", f"must be 1, 2 or 3, got {show(which)}")
-    by, authorized = obj.get("by"), obj.get("authorized")
-    if by is not None and by not in BY:
-        raise line.error("by", f"must be one of {', '.join(BY)}, got {show(by)}")
-    if authorized is not None and not isinstance(authorized, bool):
-        raise line.error("authorized", f"must be true or false, got {show(authorized)}")
-    return BetPlaced(t, bet_kind, line.integer("box", 1), line.integer("amount", 1),
-                     tuple(numbers) if numbers is not None else None, which, by, authorized)
+    fields = words.bet_fields.get(table, {})
+    line.only("t", "bet", "box", "amount", *fields)
+    given = {name: line.bet_field(spec) for name, spec in fields.items()
+             if obj.get(name) is not None}  # null: not said
+    return BetPlaced(t, bet_kind, line.integer("box", 1), line.integer("amount", 1), given)

@@ -22,8 +22,8 @@ from typing import Any
 
 from controller.cards.masking import DEAL_STARTS, HIDDEN, LiveMask
 from controller.cli.daemon.lock import daemon_state
-from controller.core import registry
 from controller.core.contract import GameSpec, TableView
+from controller.core.specs import load_attribute
 from controller.store.follow import Follower
 from display.config import DisplayConfig
 from display.pitstats import PitStats
@@ -40,8 +40,8 @@ SETTLE_S = (0.002, 0.005, 0.01, 0.02, 0.05, 0.1)
 
 def make_view(spec: GameSpec, cfg: DisplayConfig) -> TableView:
     """The game's view, from its spec's ``display``."""
-    view_class = registry.load_callable(spec.display)
-    return view_class(cfg.table, cfg.language, cfg.history)  # type: ignore[operator]
+    view_class = load_attribute(spec.display)
+    return view_class(cfg.table, cfg.language, cfg.history)
 
 
 class Board:

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from controller.core.config import Config, load_config
+from controller.cli.compose import load_config
+from controller.core.config import Config
 from controller.core.errors import ConfigError
 from controller.core.section import Loader, parse_toml, read_config_text
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from controller.core import registry
 from controller.core.config import Config
 from controller.core.contract import GameSpec
 from controller.core.errors import InputError
+from controller.core.specs import load_attribute
 from controller.core.stats import Fold, StatsHook
 
 Record = dict[str, Any]
@@ -39,7 +39,7 @@ class PitStats:
         self.table = table
         self.hook: StatsHook | None = None
         if spec.stats:
-            hook = registry.load_callable(spec.stats)
+            hook = load_attribute(spec.stats)
             self.hook = hook if isinstance(hook, StatsHook) else None
         self.fold: Fold | None = self.hook.make(table) if self.hook else None
         self.window: deque[Record] = deque()

@@ -118,6 +118,7 @@ def floor_main(argv: Sequence[str] | None = None) -> int:
 def _report(config: Any, args: argparse.Namespace) -> int:
     import psycopg
 
+    from controller.cli.compose import games
     from feed import floor_report
     from feed.floor import _first_line, _where
     from feed.floor_db import connect
@@ -131,7 +132,7 @@ def _report(config: Any, args: argparse.Namespace) -> int:
     try:
         if args.command == "status":
             return floor_report.status(conn, config, args.json)
-        return floor_report.verify(conn, config, args.table, args.journal)
+        return floor_report.verify(conn, config, args.table, args.journal, games())
     except psycopg.Error as exc:
         print(f"table-floor: PostgreSQL: {_first_line(exc)}", file=sys.stderr)
         return 1

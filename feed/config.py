@@ -23,13 +23,15 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from controller.core.config import load_config
+from controller.cli.compose import load_config
+from controller.core.contract import GameSpec
 from controller.core.errors import ConfigError
 from controller.core.section import Loader, Section, parse_toml, read_config_text
+from controller.core.specs import Games
 
 SCHEMES = {"mqtt": 1883, "mqtts": 8883}
 
@@ -54,15 +56,21 @@ class Broker:
 @dataclass(frozen=True)
 class FeedConfig:
     """What ``table-feed`` needs: the broker, the ``site``, the table's ``table`` name and
-    ``game``, its ``journal`` and the feed's ``cursor`` file."""
+    game (``spec``; ``games``: every registered game, for a journal of another), its
+    ``journal`` and the feed's ``cursor`` file."""
 
     source: str
     broker: Broker
     site: str
     table: str
-    game: str
     journal: str
     cursor: str
+    spec: GameSpec = field(kw_only=True, compare=False, repr=False)
+    games: Games = field(kw_only=True, compare=False, repr=False)
+
+    @property
+    def game(self) -> str:
+        return self.spec.name
 
 
 @dataclass(frozen=True)
@@ -156,7 +164,8 @@ def load_feed_config(path: str, broker_url: str | None = None,
         if any(c in value for c in "/+#"):
             raise ConfigError(path, None, name, f"{value!r}: no / + or # in a topic's level")
     return FeedConfig(source=path, broker=broker, site=site, table=table.table_name,
-                      game=table.game, journal=journal_path, cursor=cursor_path)
+                      journal=journal_path, cursor=cursor_path, spec=table.spec,
+                      games=table.games)
 
 
 def load_floor_config(path: str, broker_url: str | None = None,

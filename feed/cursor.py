@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from controller.store.journal import GENESIS
+from controller.store.chain import GENESIS
 
 
 @dataclass(frozen=True)

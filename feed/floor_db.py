@@ -28,7 +28,7 @@ from typing import Any
 
 import psycopg
 
-from controller.store.journal import GENESIS
+from controller.store.chain import GENESIS
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (

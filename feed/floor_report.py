@@ -19,7 +19,7 @@ import psycopg
 
 from controller.cards.masking import LiveMask
 from controller.cli.tablectl.status import journal_game
-from controller.core import registry
+from controller.core.specs import Games
 from controller.core.words import age
 from controller.store.follow import Follower
 from controller.store.journal import Journal
@@ -129,13 +129,14 @@ def _journal_rows(path: str, game_start: str
 
 
 def verify(conn: psycopg.Connection[Any], config: FloorConfig, table: str,
-           journal_path: str) -> int:
-    """Compare the floor's records of ``table`` with the journal at ``journal_path``.
+           journal_path: str, games: Games) -> int:
+    """Compare the floor's records of ``table`` with the journal at ``journal_path`` (a
+    table of one of ``games``: its game's start record parts the public bodies).
     Returns 0 when they are equal, 1 (the differences printed) when not."""
     with Journal(journal_path, readonly=True) as journal:
-        game = journal_game(journal)
+        game = journal_game(journal, games)
         total = journal.last_seq
-    start = registry.spec_or_default(game).recall.start
+    start = games.named(game).recall.start
     floor, mine = _floor_rows(conn, config.site, table), _journal_rows(journal_path, start)
     differences: list[str] = []
     a, b = next(floor, None), next(mine, None)

@@ -178,7 +178,7 @@ class LocalFloor:
     def _feed_config(self, broker: str) -> tuple[str, str]:
         """var/floor/table.toml: the table's config and a [feed] section; (the table's
         name, its journal)."""
-        from controller.core.config import load_config
+        from controller.cli.compose import load_config
 
         if self.table_config:
             text = Path(self.table_config).read_text(encoding="utf-8")

@@ -33,7 +33,6 @@ import paho.mqtt.client as paho
 import structlog
 
 from controller.cards.masking import DEAL_STARTS, LiveMask
-from controller.core import registry
 from controller.store.follow import CHUNK, Follower, Row
 from feed.config import FeedConfig
 from feed.cursor import Cursor, read_cursor, write_cursor
@@ -92,7 +91,7 @@ class Feed:
         self._resends: deque[bytes] = deque()  # requests from the floor, from paho's thread
         self._refused: str | None = None
         self.follower = Follower(config.journal)
-        self._game_start = registry.spec_or_default(config.game).recall.start
+        self._game_start = config.spec.recall.start
         self.cursor, problem = read_cursor(config.cursor)
         if problem:
             log.warning("cursor_unusable", message=problem)
@@ -297,8 +296,9 @@ class Feed:
         due = self._status_due and now - self._status_at >= STATUS_MIN_S
         if not (force or due or now - self._status_at >= STATUS_EVERY_S):
             return
-        status = table_status(self.config.journal, self.config.table, self.config.game,
-                              self.follower.head(), self.cursor.seq, self._problem)
+        status = table_status(self.config.journal, self.config.table, self.config.spec,
+                              self.config.games, self.follower.head(), self.cursor.seq,
+                              self._problem)
         self.conn.client.publish(self._topic("status"), json.dumps(status).encode(),
                                  qos=1, retain=True)
         self._status_at, self._status_due = now, False

@@ -16,7 +16,8 @@ from typing import Any
 
 from controller.cli.daemon.lock import daemon_state
 from controller.cli.tablectl.status import journal_game, newest
-from controller.core import registry
+from controller.core.contract import GameSpec
+from controller.core.specs import Games
 from controller.store.journal import Journal
 
 HELD_WINDOW = 5000  # records: the held games shown are among the last this many
@@ -28,12 +29,13 @@ def offline(table: str) -> dict[str, Any]:
             "problem": "the feed went offline (the broker lost its link)"}
 
 
-def table_status(journal_path: str, table: str, game: str, head: int,
+def table_status(journal_path: str, table: str, spec: GameSpec, games: Games, head: int,
                  published: int, problem: str | None) -> dict[str, Any]:
-    """The status of the table whose journal is at ``journal_path`` (read-only)."""
+    """The status of the table whose journal is at ``journal_path`` (read-only): a table
+    of ``spec``'s game, unless its journal names another of ``games``."""
     daemon = daemon_state(journal_path)
     status: dict[str, Any] = {
-        "online": True, "t": round(time.time(), 3), "table": table, "game": game,
+        "online": True, "t": round(time.time(), 3), "table": table, "game": spec.name,
         "state": "unknown", "last_game": None, "last_game_seq": None, "held": [],
         "daemon": {"running": daemon.running, "pid": daemon.pid},
         "journal_head": head, "published": published, "problem": problem}
@@ -41,8 +43,8 @@ def table_status(journal_path: str, table: str, game: str, head: int,
         return status
     try:
         with Journal(journal_path, readonly=True) as journal:
-            name = journal_game(journal) or game
-            spec = registry.spec_or_default(name)
+            name = journal_game(journal, games)
+            spec = games.named(name) if name is not None else spec
             last = newest(journal, spec.recall.last_game_types)
             held_types = tuple(t for t in spec.recall.shown if t not in spec.recall.results)
             status.update(game=spec.name, state=spec.status(journal).state,

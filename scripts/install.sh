@@ -142,7 +142,7 @@ fill_venv "$STAGE/venv"
 # stops the install.
 "$STAGE/venv/bin/python" - "$CONFIG" <<'EOF' || exit 2
 import sys
-from controller.core.config import load_daemon_config
+from controller.cli.compose import load_daemon_config
 from controller.core.errors import InputError
 try:
     load_daemon_config(sys.argv[1])

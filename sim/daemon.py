@@ -1,7 +1,7 @@
 """Simulated hardware for the daemon's embedded default: the game's simulator plays into
 gpiozero's mock pins and pseudo-terminals, read back by the real drivers.
 
-The game's registry entry names its simulator (``GameSpec.daemon_simulator``): a function
+The game's spec names its simulator (``GameSpec.daemon_simulator``): a function
 that yields batches of trace events from a start time, and may look at the table's newest
 state between them (:class:`TableState`), as a dealer looks at the table before the next
 game. This module knows no game.
@@ -30,11 +30,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from controller.core import registry
 from controller.core.config import Config
 from controller.core.contract import RecallSpec, Verdict
 from controller.core.events import BetPlaced, DealerInput, Event, SerialData
 from controller.core.loop import start_thread
+from controller.core.specs import load_attribute
 from controller.store.journal import Journal
 from sim.trace_player import TracePlayer
 
@@ -215,7 +215,7 @@ class SimulatedTable:
             return {}
         module = sys.modules.get(path.partition(":")[0])
         if module is None:
-            registry.load_callable(path)
+            load_attribute(path)
             module = sys.modules[path.partition(":")[0]]
         refused = getattr(module, "REFUSED_INPUTS", {})
         return dict(refused) if isinstance(refused, dict) else {}
@@ -269,8 +269,7 @@ class SimulatedTable:
 
     def start(self, gpio: Any) -> None:
         """Play the game's simulated events into ``gpio`` (mock pins) and the ptys."""
-        batches: DaemonSimulator = registry.load_callable(  # type: ignore[assignment]
-            self.spec.daemon_simulator)
+        batches: DaemonSimulator = load_attribute(self.spec.daemon_simulator)
 
         def play() -> None:
             # The generator goes on only once the batch before has been played: what it

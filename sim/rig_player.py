@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.core.config import DEFAULT_CONFIG, Config, load_config
+from controller.core.config import DEFAULT_CONFIG, Config
 from controller.core.errors import InputError, TableControllerError
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, SerialData
 from sim.lateness import BOUND_S, EXIT_LATE, Lateness
@@ -55,12 +55,8 @@ def request_of(event: DealerInput | BetPlaced) -> dict[str, Any]:
     without ``t``)."""
     if isinstance(event, DealerInput):
         return {"input": event.action, **event.args}
-    message: dict[str, Any] = {"bet": event.kind, "box": event.box, "amount": event.amount}
-    if event.numbers is not None:
-        message["numbers"] = list(event.numbers)
-    if event.which is not None:
-        message["which"] = event.which
-    return message
+    given = event.input()
+    return {"bet": given.pop("kind"), **given}
 
 
 class RigPlayer:
@@ -161,6 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from controller.cli.compose import load_config
     from controller.cli.control import request
     from controller.trace import read_trace
     from drivers.gpio import GpioOutputs, make_pin_factory
@@ -173,7 +170,7 @@ def _play(args: argparse.Namespace) -> int:
                          f"must be above 0 and at most 1000000, got {args.max_late_ms:g}")
     config = load_config(args.config)
     ports = dict(item.partition("=")[::2] for item in args.serial)
-    trace = read_trace(args.trace, serial_ports={*config.serial, *ports})
+    trace = read_trace(args.trace, config.games, serial_ports={*config.serial, *ports})
     outputs = GpioOutputs(lines_for(config, args.pin), make_pin_factory(args.pin_factory))
     writers: dict[str, Any] = {}
     outputs.start()

@@ -2,10 +2,11 @@
 
 Pure and deterministic: :func:`simulate_wheel` draws everything from ``random.Random(seed)``,
 does no I/O and never touches GPIO; another module plays the events into pins. The sensors'
-geometry (angles to edges) is :mod:`sim.wheel_geometry`; the sensor faults are
-:mod:`sim.wheel_faults`. What is played on the wheel is not here: the dealer's inputs and the
-bets come from a :class:`Dealer` the caller gives (a game's simulation), and which habit of
-the wheel a game's rules call what is the game's to say.
+geometry (angles to edges) is :mod:`sim.wheel_geometry`, the wheel's settings and the laws
+of a throw :mod:`sim.wheel_physics`, the sensor faults :mod:`sim.wheel_faults`. What is
+played on the wheel is not here: the dealer's inputs and the bets come from a
+:class:`Dealer` the caller gives (a game's simulation), and which habit of the wheel a
+game's rules call what is the game's to say.
 
 Geometry (CONTRACT §1; angles in degrees, clockwise seen from above): ``ball_a`` at 0°,
 ``ball_b`` at ``ball_b_deg``; ``rotor_a`` at 0°, ``rotor_b`` at ``rotor_b_deg``; ``ball_pocket``
@@ -51,7 +52,6 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 from typing import Protocol
 
 from controller.core.words import one_of
@@ -61,7 +61,6 @@ from sim.wheel_geometry import (
     Event,
     Interval,
     Motion,
-    ahead_of,
     ball_motion,
     ball_track_events,
     clip,
@@ -69,6 +68,13 @@ from sim.wheel_geometry import (
     edges,
     rotor_events,
     sign,
+)
+from sim.wheel_physics import (
+    WheelSimConfig,
+    ball_run,
+    brake_after_second_pass,
+    launch_rpm,
+    stoppable_pockets,
 )
 
 __all__ = [  # ball_track_events and rotor_events are re-exported for the tests' traces;
@@ -102,74 +108,6 @@ class Dealer(Protocol):
 
     def launched(self, launch_t: float, laps: Sequence[float]) -> list[Event]:
         """The dealer's inputs on a ball launched at ``launch_t`` (s) that laps ``laps`` (s)."""
-
-
-@dataclass
-class WheelSimConfig:
-    """Wheel geometry and physics of ``simulate``. Times in seconds, angles in degrees.
-
-    Attributes:
-        ball_b_deg, rotor_b_deg: sensor positions clockwise of the ``_a`` sensors (CONTRACT §1).
-        ball_pocket_deg: the pocket sensor's position clockwise of ``rotor_a`` (0° in the
-            contract; a sensor mounted off it, for the commissioning of hardware.md). The
-            "rotor_stops_after_settle" habit brakes for a sensor at 0°.
-        pulse_deg: a sensor is active while its target is within this angle of it.
-        rotor_rpm: (min, max) rotor speed at launch, rpm; the brief's 10-30 rpm.
-        rotor_rpm_median: median launch speed, rpm; 11 rpm = the real median 5.3 s/rev.
-        rotor_decel_rpm_per_min: constant rotor deceleration, rpm per minute. The real series
-            show no trend over 2-4 revolutions under their ~0.1 s jitter; 0.3 rpm/min keeps
-            consecutive periods within 0.3 % at 10 rpm, so the contract's decoding with the
-            last period stays within about 1° of the true pocket (half a pocket is 4.7°).
-        slow_rotor_rpm: (min, max) launch speed of a "slow_rotor" throw, rpm (below 5).
-        respin_accel_deg_s2: the dealer's hand braking and re-spinning the rotor, deg/s².
-        brake_deg_s2: (min, max) deceleration of the croupier's hand bringing the rotor to
-            a stop ("rotor_braked_in_run", "rotor_reversed", "rotor_stops_after_settle"), deg/s².
-        ball_first_lap_s: (min, mode, max) of the triangular law of the first lap time from
-            the launch to the first ``ball_a`` activation: median 0.54 s and 90 % in
-            0.41-0.72 s, as the real first laps (0.39-0.75 s).
-        ball_friction_rev_s2: constant part a of the ball's deceleration, rev/s² (fit).
-        ball_drag_per_rev: drag coefficient c in dω/dt = −a − c·ω², per revolution (fit).
-        ball_leave_speed_rev_s: (min, max) speed at which the ball leaves the track, rev/s;
-            around the fitted 0.45 rev/s; spreads the last laps.
-        bounce_s: (min, max) time the ball bounces between leaving the track and settling.
-        confirm_rotor_revolutions: rotor revolutions the ball rests in its pocket before the
-            dealer removes it; >= 2 so the controller sees two activations to confirm.
-        suspended_rotor_revolutions: in "ball_never_settles", rotor revolutions after the
-            bounce time without any ``ball_pocket`` pulse before the dealer takes the ball.
-        pause_s: (min, max) time between removing the ball and opening the next bets.
-        reverse_rest_s: (min, max) time the rotor rests, stopped, in "rotor_reversed".
-        reverse_launch_revolutions: (min, max) rotor revolutions from the end of the re-spin
-            to the launch in "rotor_reversed" (2-3 otherwise).
-        settle_stop_rotor_rpm: (min, max) launch speed in "rotor_stops_after_settle", rpm.
-        chatter_passes: passes a ``chatter_*`` fault strikes (``chatter_ball_a_worn``:
-            every ``ball_a`` pass of the run).
-        chatter_rises: rises of a chattering pass, all within ``chatter_span_s`` seconds.
-    """
-
-    ball_b_deg: float = 20.0
-    rotor_b_deg: float = 10.0
-    ball_pocket_deg: float = 0.0
-    pulse_deg: float = 2.0
-    rotor_rpm: tuple[float, float] = (10.0, 30.0)
-    rotor_rpm_median: float = 11.0
-    rotor_decel_rpm_per_min: float = 0.3
-    slow_rotor_rpm: tuple[float, float] = (2.5, 4.5)
-    respin_accel_deg_s2: float = 45.0
-    brake_deg_s2: tuple[float, float] = (15.0, 40.0)
-    ball_first_lap_s: tuple[float, float, float] = (0.36, 0.50, 0.80)
-    ball_friction_rev_s2: float = 0.091
-    ball_drag_per_rev: float = 0.031
-    ball_leave_speed_rev_s: tuple[float, float] = (0.42, 0.48)
-    bounce_s: tuple[float, float] = (1.0, 4.0)
-    confirm_rotor_revolutions: float = 3.0
-    suspended_rotor_revolutions: float = 8.0
-    pause_s: tuple[float, float] = (3.0, 8.0)
-    reverse_rest_s: tuple[float, float] = (8.0, 15.0)
-    reverse_launch_revolutions: tuple[float, float] = (0.5, 1.5)
-    settle_stop_rotor_rpm: tuple[float, float] = (10.0, 12.0)
-    chatter_passes: int = 3
-    chatter_rises: int = 5
-    chatter_span_s: float = 0.003
 
 
 @dataclass(frozen=True)
@@ -228,81 +166,6 @@ class WheelRun:
     rotor: Motion
 
 
-def _ball_time(u: float, omega0: float, a: float, c: float) -> float:
-    """Seconds to travel ``u`` revolutions from speed ``omega0`` under dω/dt = −a − c·ω²."""
-    big_a = math.atan(omega0 * math.sqrt(c / a))
-    arg = math.cos(big_a) * math.exp(c * u)
-    return math.inf if arg > 1.0 else (big_a - math.acos(arg)) / math.sqrt(a * c)
-
-
-def _ball_run(rng: random.Random, cfg: WheelSimConfig, few_laps: bool) -> tuple[list[float], float]:
-    """Lap times (s) and degrees travelled after the last activation until the ball leaves."""
-    a, c = cfg.ball_friction_rev_s2, cfg.ball_drag_per_rev
-    leave_speed = rng.uniform(*cfg.ball_leave_speed_rev_s)
-    first = (360.0 - 2.0 * cfg.pulse_deg) / 360.0  # revolutions to the first activation
-    if few_laps:
-        # A weak throw: pick where it leaves (after 1 or 2 activations), then its speed
-        # from ω² = (ω0² + a/c)·e^(−2cu) − a/c.
-        leave_u = first + rng.choice((0, 1)) + rng.uniform(60.0, 300.0) / 360.0
-        omega0 = math.sqrt((leave_speed**2 + a / c) * math.exp(2.0 * c * leave_u) - a / c)
-    else:
-        lap1 = rng.triangular(
-            cfg.ball_first_lap_s[0], cfg.ball_first_lap_s[2], cfg.ball_first_lap_s[1]
-        )
-        lo, hi = first / lap1, 3.0 * first / lap1  # it decelerates: ω0 > mean speed
-        for _ in range(60):
-            mid = (lo + hi) / 2.0
-            lo, hi = (mid, hi) if _ball_time(first, mid, a, c) > lap1 else (lo, mid)
-        omega0 = (lo + hi) / 2.0
-        leave_u = math.log((omega0**2 + a / c) / (leave_speed**2 + a / c)) / (2.0 * c)
-    times = []
-    u = first
-    while u < leave_u:
-        times.append(_ball_time(u, omega0, a, c))
-        u += 1.0
-    laps = [t1 - t0 for t0, t1 in pairwise([0.0, *times])]
-    return laps, (leave_u - (u - 1.0)) * 360.0
-
-
-def _launch_rpm(rng: random.Random, cfg: WheelSimConfig, slow: bool) -> float:
-    if slow:
-        return rng.uniform(*cfg.slow_rotor_rpm)
-    lo, hi = cfg.rotor_rpm
-    # lo + (hi − lo)·U^e has median rotor_rpm_median: most spins near 11 rpm, a tail to 30.
-    exponent = math.log((hi - lo) / (cfg.rotor_rpm_median - lo)) / math.log(2.0)
-    return lo + (hi - lo) * rng.random() ** exponent
-
-
-_PAST_DEG = 0.5  # the croupier brakes the rotor once the ball is this far past ball_pocket
-_STOP_MARGIN_DEG = 1.0  # and it stops at least this short of the rotor_a window
-
-
-def _stoppable_pockets(rotor: Motion, cfg: WheelSimConfig, n: int) -> list[int]:
-    """Pockets (indices) in which a resting ball lets the croupier brake the rotor, turning
-    at ``rotor.omega`` deg/s, to a stop (at most ``brake_deg_s2``) right after the ball's
-    pass under ``ball_pocket`` and short of the next ``rotor_a`` activation."""
-    s, w, p = math.copysign(1.0, rotor.omega), abs(rotor.omega), cfg.pulse_deg
-    need = w * w / (2.0 * cfg.brake_deg_s2[1]) + _STOP_MARGIN_DEG
-    # Braking starts with pocket i at p + _PAST_DEG past the sensor (in the direction of turn),
-    # so the marker, i·360/n behind it, still has this far to go to rotor_a's window.
-    return [i for i in range(n) if (s * i * 360.0 / n - 2.0 * p - _PAST_DEG) % 360.0 >= need]
-
-
-def _brake_after_second_pass(rng: random.Random, rotor: Motion, cfg: WheelSimConfig,
-                             pocket_deg: float, decel: float) -> None:
-    """Coast until the resting ball (``pocket_deg`` clockwise of the marker) has made its
-    second pass under ``ball_pocket``, then brake to a stop before ``rotor_a`` fires again."""
-    s, p = math.copysign(1.0, rotor.omega), cfg.pulse_deg
-    # The first pass ends when the pocket is p past the sensor: the marker at s·p − pocket.
-    turn = rotor.turn_time(ahead_of(rotor, s * p - pocket_deg) + 360.0 + _PAST_DEG, decel)
-    assert turn is not None  # a rotor at about 11 rpm turns two more revolutions
-    rotor.coast(rotor.t + turn, decel)
-    least = rotor.omega**2 / (2.0 * (ahead_of(rotor, -s * p) - _STOP_MARGIN_DEG))
-    lo, hi = cfg.brake_deg_s2
-    assert least <= hi, "the pocket was drawn from _stoppable_pockets"
-    rotor.ramp(0.0, rng.uniform(max(lo, least), hi))
-
-
 def simulate_wheel(spins: int, seed: int, pockets: int, config: WheelSimConfig,
                    habits: Sequence[str], dealer: Dealer
                    ) -> tuple[list[Event], list[WheelSpin]]:
@@ -346,52 +209,115 @@ def run_wheel(spins: int, seed: int, pockets: int, config: WheelSimConfig,
     for name in plan:
         if name not in HABITS:
             raise ValueError(f"unknown habit {name!r}; expected {one_of(HABITS)}")
-
-    rng = random.Random(seed)
-    cfg = config
-    pitch = 360.0 / pockets
-    p = cfg.pulse_deg
-    decel = cfg.rotor_decel_rpm_per_min / 60.0 * 6.0  # deg/s²: 1 rpm = 6 deg/s
-
-    events: list[Event] = list(dealer.opening())
-
-    rotor_dir = rng.choice(("cw", "ccw"))
-    # Start with the marker clear of both rotor sensors: no pulse cut off at t=0.
-    theta0 = rng.uniform(0.0, 360.0)
-    while any(abs((theta0 - s + 180.0) % 360.0 - 180.0) <= p + 1.0 for s in (0, cfg.rotor_b_deg)):
-        theta0 = rng.uniform(0.0, 360.0)
-    rotor = Motion(0.0, theta0, 0.0)
-
-    results: list[WheelSpin] = []
-    resting: list[tuple[int, float, float]] = []  # (index, settle_t, remove_t)
-    rotor_b_dead: list[Interval] = []
-    faults: list[wheel_faults.Fault] = []
-    t_open = 0.0
+    session = _Session(random.Random(seed), pockets, config, dealer)
     for k, habit in enumerate(plan):
+        session.throw(k, habit)
+    return session.end()
+
+
+@dataclass
+class _Ball:
+    """One throw's ball: its direction, lap times (s), ``ball_a`` edges and when it left."""
+
+    direction: str
+    laps: list[float]
+    ball_a: list[Event]
+    leave: float
+
+
+class _Session:
+    """The wheel through a session, throw after throw (:func:`run_wheel`): the rotor's one
+    motion, the events so far, and what strikes the sensors once the session ends (the
+    rotor's and the resting balls' pulses run throughout). Every draw comes from ``rng``,
+    in the order the throws happen."""
+
+    def __init__(self, rng: random.Random, pockets: int, cfg: WheelSimConfig,
+                 dealer: Dealer) -> None:
+        self.rng, self.cfg, self.dealer = rng, cfg, dealer
+        self.pockets, self.pitch, self.p = pockets, 360.0 / pockets, cfg.pulse_deg
+        self.decel = cfg.rotor_decel_rpm_per_min / 60.0 * 6.0  # deg/s²: 1 rpm = 6 deg/s
+        self.events: list[Event] = list(dealer.opening())
+        self.rotor_dir = rng.choice(("cw", "ccw"))
+        # Start with the marker clear of both rotor sensors: no pulse cut off at t=0.
+        theta0 = rng.uniform(0.0, 360.0)
+        while any(abs((theta0 - s + 180.0) % 360.0 - 180.0) <= self.p + 1.0
+                  for s in (0, cfg.rotor_b_deg)):
+            theta0 = rng.uniform(0.0, 360.0)
+        self.rotor = Motion(0.0, theta0, 0.0)
+        self.throws: list[WheelSpin] = []
+        self.resting: list[tuple[int, float, float]] = []  # (index, settle_t, remove_t)
+        self.rotor_b_dead: list[Interval] = []
+        self.faults: list[wheel_faults.Fault] = []
+        self.t_open = 0.0
+
+    def throw(self, k: int, habit: str) -> None:
+        """Throw ``k`` of the session, as ``habit`` says: the re-spin and the bets, the
+        ball's run, its rest and removal, a fault it suffers; then the pause."""
+        rng, rotor = self.rng, self.rotor
+        rest, turns = self._respin(k, habit)
+        rpm, launch = self._launch(k, habit, rest, turns)
+        ball = self._ball(habit, launch)
+        if habit == "rotor_braked_in_run":
+            rotor.coast(launch + rng.uniform(0.2, 0.5) * (ball.leave - launch), self.decel)
+            rotor.ramp(0.0, rng.uniform(*self.cfg.brake_deg_s2))
+            rest = (rotor.t, math.inf)
+        fail_t = launch + rng.uniform(0.1, 0.4) * (ball.leave - launch)
+        index, settle, braked = self._settle(habit, ball.leave)
+        rest = braked or rest
+        remove = self._remove(settle is not None)
+        if rest is not None and rest[1] == math.inf:
+            rest = (rest[0], remove)
+        readings: list[float] = []
+        if index is not None and settle is not None:
+            self.resting.append((index, settle, remove))
+            seen = clip(rotor.active(self.cfg.ball_pocket_deg - index * self.pitch, self.p,
+                                     settle, remove), settle, remove)
+            readings = [round(a, 6) for a, _ in seen]
+        faulty, corrections = self._fault(habit, ball, (launch, remove), readings, settle,
+                                          fail_t)
+        self.throws.append(WheelSpin(
+            pocket_index=index, ball_revolutions=len(ball.laps), ball_direction=ball.direction,
+            rotor_direction=self.rotor_dir, rotor_rpm=rpm, habit=habit,
+            launch_t=round(launch, 6), leave_t=round(ball.leave, 6),
+            settle_t=round(settle, 6) if settle is not None else None,
+            remove_t=round(remove, 6), faulty_input=faulty, corrections=corrections,
+            rotor_rest=(round(rest[0], 6), round(rest[1], 6)) if rest else None,
+            ball_passes=tuple(e["t"] for e in ball.ball_a if e["level"] == 1)))
+        self.t_open = remove + rng.uniform(*self.cfg.pause_s)
+
+    def _respin(self, k: int, habit: str) -> tuple[Interval | None, tuple[float, float]]:
+        """The dealer re-spins the rotor the other way after the last throw (a
+        "rotor_reversed" throw brakes it to rest first): when it stood still, and the
+        rotor revolutions to the launch."""
+        rng, rotor, cfg = self.rng, self.rotor, self.cfg
         if k > 0:
             # No open_bets: the table reopens bets itself once a spin is settled.
-            rotor_dir = "ccw" if rotor_dir == "cw" else "cw"
-            rotor.coast(t_open + rng.uniform(0.5, 2.0), decel)
-        rest: Interval | None = None
-        turns = (2.0, 3.0)
-        if habit == "rotor_reversed":
-            if k == 0:  # turning the other way since before the table opened
-                rotor.omega = -sign(rotor_dir) * 6.0 * _launch_rpm(rng, cfg, False)
-                rotor.coast(rng.uniform(8.0, 12.0), decel)
-            # The croupier brakes it to a stop, leaves it, and spins it up the other way.
-            rotor.ramp(0.0, rng.uniform(*cfg.brake_deg_s2))
-            stopped = rotor.t
-            rotor.run(rng.uniform(*cfg.reverse_rest_s))
-            rest = (stopped, rotor.t)
-            turns = cfg.reverse_launch_revolutions
+            self.rotor_dir = "ccw" if self.rotor_dir == "cw" else "cw"
+            rotor.coast(self.t_open + rng.uniform(0.5, 2.0), self.decel)
+        if habit != "rotor_reversed":
+            return None, (2.0, 3.0)
+        if k == 0:  # turning the other way since before the table opened
+            rotor.omega = -sign(self.rotor_dir) * 6.0 * launch_rpm(rng, cfg, False)
+            rotor.coast(rng.uniform(8.0, 12.0), self.decel)
+        # The croupier brakes it to a stop, leaves it, and spins it up the other way.
+        rotor.ramp(0.0, rng.uniform(*cfg.brake_deg_s2))
+        stopped = rotor.t
+        rotor.run(rng.uniform(*cfg.reverse_rest_s))
+        return (stopped, rotor.t), cfg.reverse_launch_revolutions
+
+    def _launch(self, k: int, habit: str, rest: Interval | None,
+                turns: tuple[float, float]) -> tuple[float, float]:
+        """The rotor's speed at the launch (rpm) and the launch's time, ``turns`` rotor
+        revolutions after the re-spin; the bets are placed before it."""
+        rng, rotor, cfg, decel = self.rng, self.rotor, self.cfg, self.decel
         if habit == "rotor_stops_after_settle":
-            rpm_at_launch = rng.uniform(*cfg.settle_stop_rotor_rpm)
+            rpm = rng.uniform(*cfg.settle_stop_rotor_rpm)
         else:
-            rpm_at_launch = _launch_rpm(rng, cfg, habit == "slow_rotor")
-        # Launch some revolutions after the re-spin; spin the rotor a little faster so that
-        # it has slowed to rpm_at_launch by then (v² = u² − 2·decel·angle).
+            rpm = launch_rpm(rng, cfg, habit == "slow_rotor")
+        # Spin the rotor a little faster so that it has slowed to rpm by the launch
+        # (v² = u² − 2·decel·angle).
         wait_deg = rng.uniform(*turns) * 360.0
-        spun = sign(rotor_dir) * math.sqrt((6.0 * rpm_at_launch) ** 2 + 2.0 * decel * wait_deg)
+        spun = sign(self.rotor_dir) * math.sqrt((6.0 * rpm) ** 2 + 2.0 * decel * wait_deg)
         if k == 0 and rest is None:
             rotor.omega = spun  # already turning at t=0
         else:
@@ -399,93 +325,97 @@ def run_wheel(spins: int, seed: int, pockets: int, config: WheelSimConfig,
         wait = rotor.turn_time(wait_deg, decel)
         assert wait is not None  # spun fast enough to turn wait_deg, by construction
         launch = rotor.t + wait
-        events += dealer.bets(rng, t_open + 0.2, launch - 0.2)
+        self.events += self.dealer.bets(rng, self.t_open + 0.2, launch - 0.2)
         rotor.coast(launch, decel)
+        return rpm, launch
 
-        same = habit == "ball_with_rotor"
-        ball_dir = rotor_dir if same else ("ccw" if rotor_dir == "cw" else "cw")
-        laps, leave_deg = _ball_run(rng, cfg, habit == "weak_throw")
-        ball = ball_motion(laps, ball_dir, launch, p, leave_deg)
-        leave = ball.t
-        ball_a = edges("ball_a", ball.active(0.0, p), math.inf)
-        events += ball_a
-        events += edges("ball_b", ball.active(cfg.ball_b_deg, p), math.inf)
+    def _ball(self, habit: str, launch: float) -> _Ball:
+        """The ball launched at ``launch`` against the rotor ("ball_with_rotor": with it),
+        its run to where it leaves the track, and the dealer's inputs on it."""
+        cfg = self.cfg
+        other = "ccw" if self.rotor_dir == "cw" else "cw"
+        direction = self.rotor_dir if habit == "ball_with_rotor" else other
+        laps, leave_deg = ball_run(self.rng, cfg, habit == "weak_throw")
+        ball = ball_motion(laps, direction, launch, self.p, leave_deg)
+        ball_a = edges("ball_a", ball.active(0.0, self.p), math.inf)
+        self.events += ball_a
+        self.events += edges("ball_b", ball.active(cfg.ball_b_deg, self.p), math.inf)
+        self.events += self.dealer.launched(launch, laps)
+        return _Ball(direction, laps, ball_a, ball.t)
 
-        events += dealer.launched(launch, laps)
+    def _settle(self, habit: str, leave: float
+                ) -> tuple[int | None, float | None, Interval | None]:
+        """After bouncing, the ball's pocket (index) and when it came to rest, or None
+        ("ball_never_settles"); a "rotor_stops_after_settle" rotor's rest, from its stop
+        (open-ended)."""
+        rng, rotor, cfg, p = self.rng, self.rotor, self.cfg, self.p
+        rotor.coast(leave + rng.uniform(*cfg.bounce_s), self.decel)
+        if habit == "ball_never_settles":
+            return None, None, None
+        if habit == "rotor_stops_after_settle":
+            index = rng.choice(stoppable_pockets(rotor, cfg, self.pockets))
+        else:
+            index = rng.randrange(self.pockets)
+        # A ball reaching its pocket under ball_pocket rolls in it until past the sensor,
+        # so every activation is a whole pass, which the contract's rule decodes exactly.
+        pocket_deg = ((rotor.theta + index * self.pitch - cfg.ball_pocket_deg + 180.0)
+                      % 360.0 - 180.0)
+        ahead = math.copysign(1.0, rotor.omega) * pocket_deg
+        rolling = rotor.turn_time(p + 0.5 - ahead, self.decel) if abs(ahead) <= p + 0.5 else None
+        if rolling is not None:
+            rotor.coast(rotor.t + rolling, self.decel)
+        settle = rotor.t
+        if habit != "rotor_stops_after_settle":
+            return index, settle, None
+        brake_after_second_pass(rng, rotor, cfg, index * self.pitch, self.decel)
+        return index, settle, (rotor.t, math.inf)
 
-        if habit == "rotor_braked_in_run":
-            rotor.coast(launch + rng.uniform(0.2, 0.5) * (leave - launch), decel)
-            rotor.ramp(0.0, rng.uniform(*cfg.brake_deg_s2))
-            rest = (rotor.t, math.inf)
-        fail_t = launch + rng.uniform(0.1, 0.4) * (leave - launch)
+    def _remove(self, settled: bool) -> float:
+        """When the dealer takes the ball out: after ``confirm_rotor_revolutions`` of a
+        ball at rest, ``suspended_rotor_revolutions`` of one that never settled; a stopped
+        rotor never turns, so then after a while."""
+        cfg = self.cfg
+        revolutions = cfg.confirm_rotor_revolutions if settled else cfg.suspended_rotor_revolutions
+        wait = self.rotor.turn_time(revolutions * 360.0, self.decel)
+        remove = self.rotor.t + (wait if wait is not None else self.rng.uniform(8.0, 12.0))
+        self.rotor.coast(remove, self.decel)
+        return remove
 
-        rotor.coast(leave + rng.uniform(*cfg.bounce_s), decel)
-        settle: float | None = None
-        index: int | None = None
-        revolutions = cfg.suspended_rotor_revolutions
-        if habit != "ball_never_settles":
-            if habit == "rotor_stops_after_settle":
-                index = rng.choice(_stoppable_pockets(rotor, cfg, pockets))
-            else:
-                index = rng.randrange(pockets)
-            revolutions = cfg.confirm_rotor_revolutions
-            # A ball reaching its pocket under ball_pocket rolls in it until past the sensor,
-            # so every activation is a whole pass, which the contract's rule decodes exactly.
-            pocket_deg = (rotor.theta + index * pitch - cfg.ball_pocket_deg + 180.0) % 360.0 - 180.0
-            ahead = math.copysign(1.0, rotor.omega) * pocket_deg
-            rolling = rotor.turn_time(p + 0.5 - ahead, decel) if abs(ahead) <= p + 0.5 else None
-            if rolling is not None:
-                rotor.coast(rotor.t + rolling, decel)
-            settle = rotor.t
-            if habit == "rotor_stops_after_settle":
-                _brake_after_second_pass(rng, rotor, cfg, index * pitch, decel)
-                rest = (rotor.t, math.inf)
-        wait = rotor.turn_time(revolutions * 360.0, decel)
-        # A stopped rotor never turns: the dealer waits a while, then takes the ball.
-        remove = rotor.t + (wait if wait is not None else rng.uniform(8.0, 12.0))
-        rotor.coast(remove, decel)
-        if rest is not None and rest[1] == math.inf:
-            rest = (rest[0], remove)
+    def _fault(self, habit: str, ball: _Ball, window: Interval, readings: list[float],
+               settle: float | None, fail_t: float) -> tuple[str | None, int]:
+        """A fault ``habit`` strikes its input with between the launch and the removal
+        (``window``): the input and the corrections it costs; (None, 0) for no fault."""
+        if habit not in FAULTS:
+            return None, 0
+        assert settle is not None
+        fault, corrections = wheel_faults.strike(
+            habit, self.rng, ball_a=[e["t"] for e in ball.ball_a if e["level"] == 1],
+            rotor=self.rotor, rotor_b_deg=self.cfg.rotor_b_deg, pulse_deg=self.p,
+            window=window, pocket=readings, settle=settle, fail_t=fail_t,
+            passes=self.cfg.chatter_passes)
+        if fault.kind == "dead":
+            self.rotor_b_dead.append((fail_t, window[1]))
+        else:
+            self.faults.append(fault)
+        return fault.gpio, corrections
 
-        readings: list[float] = []
-        if index is not None and settle is not None:
-            resting.append((index, settle, remove))
-            seen = clip(rotor.active(cfg.ball_pocket_deg - index * pitch, p, settle, remove),
-                        settle, remove)
-            readings = [round(a, 6) for a, _ in seen]
-        corrections, faulty = 0, None
-        if habit in FAULTS:
-            assert settle is not None
-            fault, corrections = wheel_faults.strike(
-                habit, rng, ball_a=[e["t"] for e in ball_a if e["level"] == 1],
-                rotor=rotor, rotor_b_deg=cfg.rotor_b_deg, pulse_deg=p, window=(launch, remove),
-                pocket=readings, settle=settle, fail_t=fail_t, passes=cfg.chatter_passes)
-            faulty = fault.gpio
-            if fault.kind == "dead":
-                rotor_b_dead.append((fail_t, remove))
-            else:
-                faults.append(fault)
-        results.append(WheelSpin(
-            pocket_index=index, ball_revolutions=len(laps), ball_direction=ball_dir,
-            rotor_direction=rotor_dir, rotor_rpm=rpm_at_launch, habit=habit,
-            launch_t=round(launch, 6), leave_t=round(leave, 6),
-            settle_t=round(settle, 6) if settle is not None else None,
-            remove_t=round(remove, 6), faulty_input=faulty, corrections=corrections,
-            rotor_rest=(round(rest[0], 6), round(rest[1], 6)) if rest else None,
-            ball_passes=tuple(e["t"] for e in ball_a if e["level"] == 1)))
-        t_open = remove + rng.uniform(*cfg.pause_s)
-
-    rotor.coast(t_open, decel)
-    end = rotor.t
-    events += edges("rotor_a", rotor.active(0.0, p), end)
-    events += edges("rotor_b", cut(rotor.active(cfg.rotor_b_deg, p), rotor_b_dead), end)
-    for i, settle_t, remove_t in resting:
-        # The resting ball is in pocket i, centred at θ + i·pitch, seen at ball_pocket_deg.
-        seen = clip(rotor.active(cfg.ball_pocket_deg - i * pitch, p, settle_t, remove_t),
-                    settle_t, remove_t)
-        events += edges("ball_pocket", seen, end)
-    events.sort(key=lambda e: e["t"])
-    if faults:
-        events = wheel_faults.apply(events, faults, count=cfg.chatter_rises,
-                                    span_s=cfg.chatter_span_s)
-    return WheelRun(events, results, rotor)
+    def end(self) -> WheelRun:
+        """The session's run: the rotor's and the resting balls' pulses up to the last
+        pause, every event in time order, the faults struck into them."""
+        rotor, cfg, p = self.rotor, self.cfg, self.p
+        rotor.coast(self.t_open, self.decel)
+        end = rotor.t
+        events = self.events
+        events += edges("rotor_a", rotor.active(0.0, p), end)
+        events += edges("rotor_b", cut(rotor.active(cfg.rotor_b_deg, p), self.rotor_b_dead),
+                        end)
+        for i, settle_t, remove_t in self.resting:
+            # The resting ball is in pocket i, centred at θ + i·pitch, seen at ball_pocket_deg.
+            seen = clip(rotor.active(cfg.ball_pocket_deg - i * self.pitch, p, settle_t,
+                                     remove_t), settle_t, remove_t)
+            events += edges("ball_pocket", seen, end)
+        events.sort(key=lambda e: e["t"])
+        if self.faults:
+            events = wheel_faults.apply(events, self.faults, count=cfg.chatter_rises,
+                                        span_s=cfg.chatter_span_s)
+        return WheelRun(events, self.throws, rotor)

@@ -21,15 +21,15 @@ import sys
 import time
 from dataclasses import replace
 
+from controller.cli.compose import load_config, read_trace
 from controller.cli.daemon.run import start_table
 from controller.cli.main import RUN_ON_S
 from controller.core.clock import VirtualClock
-from controller.core.config import apply_overrides, load_config
+from controller.core.config import apply_overrides
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, SerialData
 from controller.core.logs import configure, get_logger
 from controller.core.table import Table
 from controller.store.journal import Journal
-from controller.trace import read_trace
 
 
 def _holding(table: Table, kind: str) -> bool:

@@ -15,6 +15,7 @@ from conftest import REPO, run_replay
 
 from controller.cli import main as cli
 from controller.cli.tablectl import main as tablectl_main
+from controller.cli.tablectl.sensors import frame
 from controller.core import registry
 
 COLUMNS = 80
@@ -70,6 +71,37 @@ def test_config_check_fits_80_columns(toml: Path, tmp_path: Path,
                                 "x = 1\n")
     out, err = _run(tablectl_main, ["config", "check", "bad.toml"])
     assert "error" in out + err and _wide(out + err) == []
+
+
+def test_seal_init_and_the_analyses_fit_80_columns(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    out, err = _run(tablectl_main, ["--journal", "journal.sqlite", "seal-init"])
+    assert "verification key" in out and _wide(out + err) == []
+    for argv in (["mini_baccarat"], ["blackjack"], ["blackjack", "--dealer", "h17", "--decks",
+                                                    "8"]):
+        out, err = _run(tablectl_main, ["analyze", *argv])
+        assert out and _wide(out + err) == [], argv
+
+
+def test_a_look_at_the_sensors_fits_80_columns() -> None:
+    """``tablectl sensors``: a ball running (its periods go on under their column) and an
+    automated wheel's line with all it reports (cut between its parts)."""
+    rises = [90 + 0.777 * i for i in range(12)]
+    reply = {"now": 100.0,
+             "sensors": {"ball_pocket": {"level": 1, "edges": 200, "last_edge_t": 99.9,
+                                         "rises": rises},
+                         "rotor_a": {"level": 0, "edges": 3}},
+             "serial": {"wheel": {"last_line": "*X;3;241;32;0;137;0;  ; ", "age_s": 0.4,
+                                  "state": "3 (ball in the rim)", "link": "talking",
+                                  "version": "SlingShot 2.17 build 2020", "bad_lines": 3,
+                                  "unknown_lines": 12}}}
+    lines = frame(reply, {"now": 99.0, "sensors": {"ball_pocket": {"edges": 150}}})
+    assert _wide("\n".join(lines)) == []
+    text = " ".join(" ".join(lines).split())
+    assert "0.777, 0.777, 0.777, 0.777, 0.777, 0.777 s (running)" in text
+    assert "'*X;3;241;32;0;137;0;  ; '  0.4 s ago" in "\n".join(lines)
+    assert "unknown lines 12" in text
 
 
 def _commands() -> list[list[str]]:

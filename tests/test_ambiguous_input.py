@@ -22,15 +22,17 @@ from typing import Any
 import pytest
 from conftest import run_replay, write_trace
 
+from controller.cli.compose import load_config
 from controller.cli.control import MAX_REQUEST, ControlServer
 from controller.core import registry
 from controller.core.clock import VirtualClock
-from controller.core.config import load_config
 from controller.core.contract import ACCEPTED, Verdict
 from controller.core.events import DealerInput, Event
 from controller.core.loop import EventLoop
 from controller.core.table import Table
 from controller.store.journal import Journal
+
+GAMES = registry.games()
 
 ROULETTE = {"t": 0, "meta": {"table": "roulette"}}
 
@@ -67,7 +69,7 @@ def table_of(game: str, journal: Journal) -> Table:
     return Table(config, journal, EventLoop(clock, lambda e: None).call_at, clock.now)
 
 
-CASES = [(game, inp.action) for game, spec in registry.games().items() for inp in spec.inputs]
+CASES = [(spec.name, inp.action) for spec in registry.games() for inp in spec.inputs]
 
 
 @pytest.mark.parametrize("game, action", CASES)
@@ -142,7 +144,8 @@ class Posted(list[Event]):
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[ControlServer, Posted]]:
     posted = Posted()
-    srv = ControlServer(str(tmp_path / "c.sock"), None, posted, lambda: 7.0, dict, "roulette")
+    srv = ControlServer(str(tmp_path / "c.sock"), None, posted, lambda: 7.0, dict,
+                        GAMES.spec("roulette"), games=GAMES)
     srv.start()
     yield srv, posted
     srv.stop()
@@ -197,7 +200,8 @@ def test_a_verdict_on_an_unknown_argument_reaches_the_sender(tmp_path: Path) -> 
             answers.append(verdict)  # type: ignore[arg-type]
             reply(verdict)
 
-        srv = ControlServer(str(tmp_path / "c.sock"), None, post, lambda: 1.0, dict, "roulette")
+        srv = ControlServer(str(tmp_path / "c.sock"), None, post, lambda: 1.0, dict,
+                            GAMES.spec("roulette"), games=GAMES)
         srv.start()
         try:
             reply = send(srv.path, b'{"input":"no_more_bets","reason":"x"}\n')

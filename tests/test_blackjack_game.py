@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.cards.card import full_deck
+from controller.cli.compose import load_config
 from controller.core import registry
-from controller.core.config import load_config
 from controller.core.contract import GameContext, can
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput, SerialData

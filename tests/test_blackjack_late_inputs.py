@@ -126,7 +126,7 @@ def exposed_after_read() -> Trace:
 def test_art_8_an_exposed_second_card_is_the_up_card_and_the_first_never_shows(
         tmp_path: Path) -> None:
     from controller.cards.masking import HIDDEN, LiveMask
-    from controller.core.config import load_config
+    from controller.cli.compose import load_config
     from controller.games.blackjack.display import BlackjackView
 
     run = play(tmp_path, exposed_after_read())

@@ -21,8 +21,8 @@ from conftest import REPO, run_replay
 
 from controller.cli import main as cli
 from controller.cli import tablectl
+from controller.cli.compose import games, load_config
 from controller.core.clock import VirtualClock
-from controller.core.config import load_config
 from controller.core.errors import ConfigError
 from controller.core.loop import EventLoop
 from controller.core.table import Table
@@ -238,7 +238,7 @@ def coup_objects() -> list[dict[str, Any]]:
 
 def play_on(journal: Path, objects: list[dict[str, Any]]) -> None:
     """A fresh table on ``journal`` (a restart): recover, then play ``objects``."""
-    events = trace_from_objects("coup", enumerate(objects, 1)).events
+    events = trace_from_objects("coup", enumerate(objects, 1), games()).events
     with Journal(journal, durable=False) as j:
         clock = VirtualClock(events[0].t if events else 0.0)
         loop = EventLoop(clock, lambda e: None)

@@ -20,12 +20,12 @@ import pytest
 from conftest import nothing_dealt_while_down, of_the_restart_stop
 
 from controller.cli import main as cli
+from controller.cli.compose import load_config, read_trace
 from controller.core.clock import VirtualClock
-from controller.core.config import DEFAULT_CONFIG, apply_overrides, load_config
+from controller.core.config import DEFAULT_CONFIG, apply_overrides
 from controller.core.loop import EventLoop
 from controller.core.table import Table
 from controller.store.journal import Journal
-from controller.trace import read_trace
 
 TABLES = {  # the record that starts a game, and its number
     "blackjack_plus": ("coup_start", "coup"),

@@ -99,14 +99,14 @@ def test_num_1_the_inspector_voids_a_poker_hand_held_in_the_deal(tmp_path: Path)
 def test_a_void_is_played_again_on_restart_and_never_doubled(tmp_path: Path) -> None:
     # The daemon restarts after the void: its replay gives the journal's records again
     # (no mismatch), the coup stays void, its stakes returned once.
-    from controller.cli.compose import compose
+    from controller.cli.compose import compose, games, load_config
     from controller.core.clock import VirtualClock
-    from controller.core.config import apply_overrides, load_config
+    from controller.core.config import apply_overrides
     from controller.store.journal import Journal
     from controller.trace import trace_from_objects
 
     trace = five_chosen_too_late().inp("void", **VOID)
-    events = trace_from_objects("void", enumerate(trace.events, 1)).events
+    events = trace_from_objects("void", enumerate(trace.events, 1), games()).events
     config = apply_overrides(load_config(), {"table": "mini_baccarat", "decks": 4}, "test")
     path = tmp_path / "journal.sqlite"
     for more, start in ((events, 0.0), ([], events[-1].t + 1.0)):

@@ -19,9 +19,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "articles"))
 from card_traces import Trace, play, two_card_deal
 from poker_traces import PokerTrace, money, payouts, replay, result
 
-from controller.cli.compose import compose
+from controller.cli.compose import compose, games, load_config
 from controller.core.clock import VirtualClock
-from controller.core.config import apply_overrides, load_config
+from controller.core.config import apply_overrides
 from controller.core.events import DealerInput, Event
 from controller.store.journal import Journal
 from controller.trace import trace_from_objects
@@ -149,7 +149,7 @@ def test_a_card_waiting_for_its_decision_still_waits_after_a_restart(
     # The daemon restarts while 5D waits for box 1's decision: the replay of the journal's
     # inputs makes it wait again, and the hit entered after the restart places it (once
     # the dealer said he dealt nothing while the table was down: issue 16, item 2).
-    events = trace_from_objects("bj", enumerate(bj_one_box().cards("5D").events, 1)).events
+    events = trace_from_objects("bj", enumerate(bj_one_box().cards("5D").events, 1), games()).events
     config = apply_overrides(load_config(), {"table": "blackjack_plus", "decks": 6}, "test")
     path = tmp_path / "journal.sqlite"
 

@@ -23,13 +23,12 @@ from mini_baccarat_helpers import Deal, Run, ready, replay_deal
 
 from controller.cards.card import full_deck
 from controller.cli import tablectl
+from controller.cli.compose import load_config, read_trace
 from controller.core.clock import VirtualClock
-from controller.core.config import load_config
 from controller.core.logs import configure
 from controller.core.loop import EventLoop
 from controller.core.table import Table
 from controller.store.journal import Journal
-from controller.trace import read_trace
 
 ART6 = ("shuffle", "cut", "load")  # seed 002 Art. 6
 

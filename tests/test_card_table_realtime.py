@@ -19,8 +19,9 @@ from typing import Any
 import pytest
 
 from controller.cli import main as cli
+from controller.cli.compose import load_config
 from controller.core.clock import ScaledClock
-from controller.core.config import SimulatorConfig, load_config
+from controller.core.config import SimulatorConfig
 from controller.core.events import BetPlaced, DealerInput, Event, PortStatus, SerialData
 from controller.core.loop import EventLoop, start_thread
 from controller.core.table import Table

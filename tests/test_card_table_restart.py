@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from conftest import nothing_dealt_while_down
 
+from controller.cli.compose import games, load_config
 from controller.core.clock import VirtualClock
-from controller.core.config import load_config
 from controller.core.events import Event
 from controller.core.loop import EventLoop
 from controller.core.table import Table
@@ -215,7 +215,7 @@ def coup_events() -> list[Event]:
     add({"input": "no_more_bets"})
     for card in COUP1_CARDS:
         add({"serial": "shoe", "text": f"[Game]<Card:{card}>\r\n"})
-    return trace_from_objects("coup", enumerate(objects, 1)).events
+    return trace_from_objects("coup", enumerate(objects, 1), games()).events
 
 
 def play(path: Path, events: list[Event], start: float = 0.0) -> None:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from controller.cli.compose import load_config
 from controller.core.clock import VirtualClock
-from controller.core.config import load_config
 from controller.core.contract import Verdict
 from controller.core.events import BetPlaced, DealerInput, Event, SerialData
 from controller.core.loop import EventLoop
@@ -41,7 +41,7 @@ class Run:
 
     def bet(self, kind: str, box: int, amount: int, **extra: Any) -> Verdict | None:
         self.t += 0.5
-        return self.send(BetPlaced(self.t, kind, box, amount, **extra))
+        return self.send(BetPlaced(self.t, kind, box, amount, extra))
 
     def line(self, text: str) -> None:
         self.t += 0.5

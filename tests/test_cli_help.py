@@ -9,9 +9,10 @@ from collections.abc import Iterator
 import pytest
 
 from controller.cli import tablectl
+from controller.cli.compose import load_config
 from controller.cli.main import build_parser
 from controller.core import registry
-from controller.core.config import DEFAULT_CONFIG, apply_overrides, load_config
+from controller.core.config import DEFAULT_CONFIG, apply_overrides
 
 
 def _commands(parser: argparse.ArgumentParser, name: str,

@@ -14,8 +14,8 @@ import pytest
 from conftest import write_trace
 
 from controller.cli import main as cli
+from controller.cli.compose import load_config
 from controller.core.clock import VirtualClock
-from controller.core.config import load_config
 from controller.core.contract import Verdict
 from controller.core.errors import JournalWriteError
 from controller.core.events import DealerInput

@@ -10,8 +10,8 @@ import pytest
 from conftest import REPO
 from mini_baccarat_helpers import MINI, write_mini
 
+from controller.cli.compose import load_config
 from controller.core import registry
-from controller.core.config import load_config
 from controller.core.errors import ConfigError
 from controller.games.roulette.config import RouletteConfig
 

@@ -13,15 +13,14 @@ from typing import Any
 import pytest
 
 from controller.cli import main as cli
+from controller.cli.compose import load_config, read_trace
 from controller.core import registry
 from controller.core.clock import VirtualClock
-from controller.core.config import load_config
 from controller.core.logs import ConsoleLines, configure
 from controller.core.loop import EventLoop
 from controller.core.table import Table
 from controller.games.roulette.simulation import SCENARIOS
 from controller.store.journal import Journal
-from controller.trace import read_trace
 
 CONFIGS = {"roulette": "embedded:default.toml",
            "mini_baccarat": "embedded:mini-baccarat-sim.toml",
@@ -95,6 +94,29 @@ def test_every_line_fits_80_columns_and_is_in_words(game: str, tmp_path: Path) -
         assert re.search(rf"#{record['seq']} {words}", said), said
         # A daemon's record carries no trace time: its words without it stay short.
         assert len(re.sub(r" at [\d.]+ s$", "", said)) < 100, said
+
+
+def test_a_mini_baccarat_box_is_said_decided_before_its_bets_are_settled(
+        tmp_path: Path) -> None:
+    """Seed 000 Art. 9 (g): each box is opposed to the Banca, then its losers collected and
+    its winners paid; the log says the box's result first, never a settlement before the
+    result it follows from."""
+    log, _ = simulated_log("mini_baccarat", tmp_path)
+    said = [" ".join(row.strip() for row in entry) for entry in entries(log)]
+    decided: set[tuple[str, str]] = set()
+    settled = 0
+    for text in said:
+        if found := re.search(r"box_result +#\d+ coup (\d+), box (\d+): .* against the "
+                              r"Banca's .*(Punto wins|Banca wins|standoff) \(Art\. 9 [a-f]\)",
+                              text):
+            decided.add((found[1], found[2]))
+        elif " coup_result " in text:
+            decided.clear()
+        elif found := re.search(r"settlement +#\d+ box (\d+) (punto|banca)", text):
+            settled += 1
+            coup = max((c for c, b in decided if b == found[1]), default=None)
+            assert coup is not None, f"a settlement before its box's result: {text}"
+    assert settled
 
 
 def line(event: str, words: Any = None, **fields: Any) -> str:

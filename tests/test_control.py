@@ -13,8 +13,13 @@ import pytest
 
 from controller.cli.control import ControlError, ControlServer, request
 from controller.cli.tablectl import main as tablectl_main
+from controller.core import registry
 from controller.core.contract import ACCEPTED, Verdict
 from controller.core.events import BetPlaced, DealerInput, Event
+
+GAMES = registry.games()
+
+ROULETTE = registry.spec("roulette")
 
 
 class Posted(list[Event]):
@@ -40,7 +45,7 @@ def json_nested(levels: int) -> object:
 def server(tmp_path: Path) -> Iterator[tuple[ControlServer, list[Event]]]:
     posted = Posted()
     srv = ControlServer(str(tmp_path / "control.sock"), None, posted, lambda: 12.5,
-                        lambda: {"ball_a": 1, "rotor_a": 0}, "roulette")
+                        lambda: {"ball_a": 1, "rotor_a": 0}, ROULETTE, games=GAMES)
     srv.start()
     yield srv, posted
     srv.stop()
@@ -65,7 +70,7 @@ def test_a_bet_is_posted(server: tuple[ControlServer, list[Event]]) -> None:
     srv, posted = server
     assert request(str(srv.path), {"bet": "split", "box": 1, "amount": 5,
                                    "numbers": ["1", "2"]}) == {"ok": True, "verdict": "accepted"}
-    assert posted == [BetPlaced(12.5, "split", 1, 5, ("1", "2"), None)]
+    assert posted == [BetPlaced(12.5, "split", 1, 5, {"numbers": ("1", "2")})]
 
 
 @pytest.mark.parametrize("message, field", [
@@ -120,14 +125,14 @@ def test_a_request_nested_a_thousand_levels_deep_is_one_clear_error(
 def test_a_socket_path_over_the_unix_limit_is_refused(tmp_path: Path) -> None:
     path = tmp_path / ("s" * (108 - len(str(tmp_path))))
     assert len(str(path).encode()) == 109
-    srv = ControlServer(str(path), None, lambda e: None, lambda: 0.0, dict, "roulette")
+    srv = ControlServer(str(path), None, lambda e: None, lambda: 0.0, dict, ROULETTE, games=GAMES)
     with pytest.raises(ControlError, match="at most 107 bytes"):
         srv.start()
     assert not path.exists()
 
 
 def test_an_empty_socket_path_is_refused() -> None:
-    srv = ControlServer("", None, lambda e: None, lambda: 0.0, dict, "roulette")
+    srv = ControlServer("", None, lambda e: None, lambda: 0.0, dict, ROULETTE, games=GAMES)
     with pytest.raises(ControlError, match="empty"):
         srv.start()
 
@@ -135,7 +140,7 @@ def test_an_empty_socket_path_is_refused() -> None:
 def test_a_socket_under_a_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "afile").write_text("")
     srv = ControlServer(str(tmp_path / "afile" / "c.sock"), None, lambda e: None, lambda: 0.0,
-                        dict, "roulette")
+                        dict, ROULETTE, games=GAMES)
     with pytest.raises(ControlError, match="is a file, not a folder"):
         srv.start()
 
@@ -182,14 +187,14 @@ def test_live_sensor_view(server: tuple[ControlServer, list[Event]]) -> None:
 def test_a_second_daemon_cannot_take_the_socket(
         server: tuple[ControlServer, list[Event]]) -> None:
     other = ControlServer(str(server[0].path), None, Posted(), lambda: 0.0, dict,
-                          "roulette")
+                          ROULETTE, games=GAMES)
     with pytest.raises(ControlError, match="another controller"):
         other.start()
 
 
 def test_an_unknown_admin_group_is_an_error(tmp_path: Path) -> None:
     srv = ControlServer(str(tmp_path / "c.sock"), "no-such-group-here", Posted(),
-                        lambda: 0.0, dict, "roulette")
+                        lambda: 0.0, dict, ROULETTE, games=GAMES)
     with pytest.raises(ControlError, match="no-such-group-here"):
         srv.start()
 
@@ -242,7 +247,7 @@ def test_a_silent_client_does_not_hold_the_daemon(tmp_path: Path) -> None:
     import threading
 
     srv = ControlServer(str(tmp_path / "c.sock"), None, lambda e: None, lambda: 0.0, dict,
-                        "roulette")
+                        ROULETTE, games=GAMES)
     srv.start()
     idle = socket.socket(socket.AF_UNIX)
     idle.connect(str(srv.path))
@@ -258,7 +263,7 @@ def test_a_silent_client_does_not_hold_the_daemon(tmp_path: Path) -> None:
 def test_a_failed_second_server_leaves_the_first_ones_socket(
         server: tuple[ControlServer, list[Event]]) -> None:
     other = ControlServer(str(server[0].path), None, Posted(), lambda: 0.0, dict,
-                          "roulette")
+                          ROULETTE, games=GAMES)
     with pytest.raises(ControlError):
         other.start()
     other.stop()
@@ -304,9 +309,8 @@ def test_tablectl_prints_the_verdict_of_a_real_table(
         accepted: list[list[str]], refused: list[tuple[list[str], str]]) -> None:
     # Issue 7: the table answers every control-socket request with its game's verdict;
     # `tablectl input` and `tablectl bet` print it and exit 0 (accepted) or 1 (refused).
-    from controller.cli.compose import compose
+    from controller.cli.compose import compose, load_config
     from controller.core.clock import SystemClock
-    from controller.core.config import load_config
     from controller.core.logs import configure
     from controller.core.loop import start_thread
     from controller.store.journal import Journal
@@ -319,7 +323,8 @@ def test_tablectl_prints_the_verdict_of_a_real_table(
     clock = SystemClock()
     with Journal(tmp_path / "journal.sqlite", durable=False) as journal:
         loop, _ = compose(config, journal, clock)
-        srv = ControlServer(config.control_socket, None, loop.post, clock.now, dict, game)
+        srv = ControlServer(config.control_socket, None, loop.post, clock.now, dict,
+                            registry.spec(game), games=GAMES)
         srv.start()
         thread = start_thread(loop.run_forever, "loop")
         try:

@@ -19,8 +19,13 @@ import pytest
 
 from controller.cli import control
 from controller.cli.control import ControlServer, request
+from controller.core import registry
 from controller.core.contract import ACCEPTED
 from controller.core.events import DealerInput, Event
+
+GAMES = registry.games()
+
+ROULETTE = registry.spec("roulette")
 
 SLOW_DEADLINE_S = 0.5  # the request deadline in these tests (2 s in the daemon)
 
@@ -36,7 +41,8 @@ def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         if callable(reply):
             reply(ACCEPTED)
 
-    srv = ControlServer(str(tmp_path / "c.sock"), None, post, lambda: 1.0, dict, "roulette")
+    srv = ControlServer(str(tmp_path / "c.sock"), None, post, lambda: 1.0, dict, ROULETTE,
+                        games=GAMES)
     srv.start()
     yield srv, posted
     srv.stop()
@@ -106,7 +112,7 @@ def test_beyond_the_connections_allowed_the_oldest_silent_client_is_told_busy(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(control, "MAX_CONNECTIONS", 4)
     srv = ControlServer(str(tmp_path / "c.sock"), None, lambda e, r=None: None, lambda: 0.0,
-                        dict, "roulette")
+                        dict, ROULETTE, games=GAMES)
     srv.start()
     idle = [connect(srv.path) for _ in range(4)]
     try:
@@ -186,7 +192,7 @@ def test_only_the_admin_group_can_use_the_socket(groups: list[int], allowed: boo
     posted: list[Event] = []
     srv = ControlServer(str(path), None, lambda e, r=None: (posted.append(e),
                                                             callable(r) and r(ACCEPTED)),
-                        lambda: 0.0, dict, "roulette")
+                        lambda: 0.0, dict, ROULETTE, games=GAMES)
     srv.start()
     try:
         os.chown(path, 0, ADMIN_GID)  # as control.group does for table-admin
@@ -195,7 +201,7 @@ def test_only_the_admin_group_can_use_the_socket(groups: list[int], allowed: boo
         os.chmod(config, 0o644)
         code = ("import os, sys\n"
                 "from controller.cli.tablectl import main\n"
-                "from controller.core.config import load_config\n"
+                "from controller.cli.compose import load_config\n"
                 f"load_config({str(config)!r})\n"
                 f"os.setgroups({groups!r}); os.setgid({NOBODY}); os.setuid({NOBODY})\n"
                 f"sys.exit(main(['--config', {str(config)!r}, 'input', 'no_more_bets']))\n")

@@ -15,11 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from controller.cli.compose import load_config
 from controller.core import registry
 from controller.core.clock import VirtualClock
-from controller.core.config import load_config
 from controller.core.contract import Verdict
 from controller.core.events import DealerInput, Event, SerialData
+from controller.core.specs import load_attribute
 from controller.store.journal import Journal
 from sim.daemon import SimulatedTable, SimulatorResume, TableState
 
@@ -33,7 +34,7 @@ def test_the_simulated_session_begins_at_start_in_time_order(path: Path) -> None
     config = load_config(str(path))
     config = replace(config, simulator=replace(config.simulator, spins=2))
     spec = registry.spec(config.game)
-    play = registry.load_callable(spec.daemon_simulator)
+    play = load_attribute(spec.daemon_simulator)
     # As SimulatedTable calls it: with what it sees of the table (closed at the start).
     batch = next(iter(play(config, START, SimulatorResume(), TableState("closed"))))
     assert batch, f"{path.name}: no event"

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from controller.cards.masking import LiveMask
+from controller.cli.compose import load_config
 from controller.cli.tablectl import main as tablectl_main
 from controller.core import registry
-from controller.core.config import load_config
 from display.pitstats import PitStats
 from tests.display_helpers import REPO, records, simulated_journal
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.core.config import load_config
+from controller.cli.compose import load_config
 from controller.games.mini_baccarat.display import MiniBaccaratView
 
 CONFIG = load_config("embedded:mini-baccarat-sim.toml")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.cards.masking import HIDDEN, LiveMask
-from controller.core.config import load_config
+from controller.cli.compose import load_config
 from controller.games.blackjack.display import BlackjackView
 from controller.games.roulette.display import RouletteView
 

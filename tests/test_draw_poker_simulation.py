@@ -15,7 +15,7 @@ import pytest
 from conftest import REPO, run_replay
 
 from controller.cli import main as cli
-from controller.core.config import load_config
+from controller.cli.compose import load_config
 from controller.games.draw_poker.simulation import SimConfig, simulate
 
 

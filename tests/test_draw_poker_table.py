@@ -14,9 +14,10 @@ from conftest import run_replay
 from hypothesis import given
 from hypothesis import strategies as st
 
+from controller.cli.compose import load_config
 from controller.cli.tablectl import main as tablectl_main
 from controller.core.clock import VirtualClock
-from controller.core.config import apply_overrides, load_config
+from controller.core.config import apply_overrides
 from controller.core.events import BetPlaced, DealerInput, SerialData
 from controller.core.table import Table
 from controller.games.draw_poker.payment import Stake, chips, pay, rake_of, share

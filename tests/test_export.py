@@ -212,6 +212,33 @@ def test_a_card_game_exported_replays_to_the_same_verdict(tmp_path: Path, table:
         assert want and verdict(again.records, kinds, number, last) == want
 
 
+def test_a_bet_exported_keeps_every_field_its_game_declares(tmp_path: Path) -> None:
+    """A standing player's authorized bet (seed 000 Art. 4-5: ``by``, ``authorized``)
+    goes into the exported trace whole, so the replay takes it as the table did, and a
+    bet refused for want of consent is refused again."""
+    trace = Trace().inp("open_bets").bet("punto", 3, 10)
+    trace.add(bet="punto", box=3, amount=20, by="standing", authorized=True)
+    trace.add(bet="punto", box=3, amount=5, by="seated")  # no authorization: refused
+    # Art. 6: box 3's first card, the Banca's face down, then each second card.
+    trace.inp("no_more_bets").cards("9S", "3H", "TC", "4D")
+    path = tmp_path / "coup.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in trace.events), encoding="utf-8")
+    res = run_replay(path, tmp_path / "journal.sqlite")
+    assert res.rc == 0, res.stderr
+    out = tmp_path / "coup-1.jsonl"
+    assert ctl("--journal", str(res.journal), "export", "--evidence", "1", "--out",
+               str(out))[0] == 0
+    bets = [json.loads(line) for line in out.read_text().splitlines() if '"bet"' in line]
+    assert [(b["amount"], b.get("by"), b.get("authorized")) for b in bets] == [
+        (10, None, None), (20, "standing", True), (5, "seated", None)]
+    again = run_replay(out, tmp_path / "again.sqlite")
+    assert again.rc == 0
+    kinds = ("coup_result",)
+    assert verdict(again.records, kinds, "coup", 1) == verdict(res.records, kinds, "coup", 1)
+    assert [a["code"] for a in again.records if a["type"] == "alarm"
+            and a.get("code") == "bet_refused"] == ["bet_refused"]
+
+
 def test_a_pot_luck_coup_after_new_decks_exports_the_pool_as_it_stood(tmp_path: Path) -> None:
     """Seed 004 Art. 7: the pool carries from coup to coup. A coup dealt from new decks
     (its trace starts at the decks' change, seed 004 Art. 4) is replayed with the pool's
@@ -306,6 +333,15 @@ def test_records_by_time_as_jsonl_and_csv(roulette: tuple[Path, list[dict[str, A
     first = next(r for r in records if r["seq"] == want[0])
     assert json.loads(table[0]["fields"]) == {k: v for k, v in first.items()
                                               if k not in ("seq", "t", "type")}
+    # --json: one JSON document, as every command's (the notes of issue 22).
+    rc, out = ctl("--journal", str(journal), "export", "--since", str(since), "--until",
+                  str(until), "--json")
+    assert rc == 0 and [rec["seq"] for rec in json.loads(out)] == want
+    rc, out = ctl("--journal", str(journal), "export", "--evidence", "2", "--json")
+    trace = json.loads(out)
+    assert rc == 0 and trace[0]["meta"]["table"] == "roulette" and len(trace) > 1
+    assert tablectl(["--journal", str(journal), "export", "--since", "0", "--json",
+                     "--format", "csv"]) == 2
 
 
 def test_an_export_never_shows_a_card_still_face_down(tmp_path: Path) -> None:

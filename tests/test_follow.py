@@ -13,8 +13,9 @@ import time
 from pathlib import Path
 
 from controller.cards.masking import HIDDEN, LiveMask
+from controller.store.chain import GENESIS, chain_hash
 from controller.store.follow import Follower
-from controller.store.journal import GENESIS, Journal, chain_hash
+from controller.store.journal import Journal
 
 
 def _write(path: Path, n: int, start: float = 100.0) -> None:

@@ -26,15 +26,17 @@ import pytest
 from conftest import nothing_dealt_while_down, one_spin
 
 from controller.cli import main as cli
+from controller.cli.compose import games, load_config, read_trace
 from controller.cli.daemon.run import start_table
 from controller.cli.main import RUN_ON_S
 from controller.cli.tablectl import main as tablectl
 from controller.core.clock import VirtualClock
-from controller.core.config import DEFAULT_CONFIG, Config, apply_overrides, load_config
+from controller.core.config import DEFAULT_CONFIG, Config, apply_overrides
 from controller.core.logs import get_logger
-from controller.store.journal import Journal, canonical
+from controller.store.chain import canonical
+from controller.store.journal import Journal
 from controller.store.seal import Sealer, make_key
-from controller.trace import Trace, read_trace, trace_from_objects
+from controller.trace import Trace, trace_from_objects
 
 INTERVAL = 20.0
 TABLE_MAX = 1000  # the embedded roulette table's [limits] max_bet
@@ -99,7 +101,7 @@ def last_checkpoint(path: Path) -> dict[str, Any]:
 
 
 def trace_of(objects: list[dict[str, Any]]) -> tuple[Config, Trace]:
-    trace = trace_from_objects("t", enumerate(objects, 1))
+    trace = trace_from_objects("t", enumerate(objects, 1), games())
     return apply_overrides(load_config(), trace.meta, "t"), trace
 
 

@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from controller.core import registry
 from controller.core.errors import JournalError
-from controller.core.registry import any_schema
 from controller.store.journal import Journal
+from controller.store.records import any_schema
 from controller.store.verify import check_full
 
 N = 8
@@ -90,7 +91,7 @@ def test_every_edited_body_is_named_by_the_full_check(path: Path) -> None:
         edited = body_of(path, seq).replace('"amount":10', '"amount":1000')
         sql(path, f"UPDATE records SET body = '{edited}' WHERE seq = {seq}")
     with Journal(path, readonly=True) as journal:
-        report = check_full(journal, any_schema())
+        report = check_full(journal, any_schema(registry.games()))
     assert report.chain.bad_seq == 3
     assert report.problems == ["BROKEN: record 6: hash does not chain"]
 
@@ -169,7 +170,7 @@ def test_corrupted_index_fails_integrity_check(path: Path) -> None:
     # The daemon's start reads no page it does not need (its time must not grow with the
     # journal); `verify --full` reads them all and names the damage.
     with Journal(path, readonly=True) as journal:
-        report = check_full(journal, any_schema())
+        report = check_full(journal, any_schema(registry.games()))
     assert not report.ok and "integrity check" in report.problems[0]
 
 

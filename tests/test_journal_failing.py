@@ -20,10 +20,9 @@ from typing import Any
 
 import pytest
 
-from controller.cli.compose import compose
+from controller.cli.compose import compose, load_config
 from controller.cli.daemon.journal_guard import RETRY_S, JournalGuard
 from controller.core.clock import VirtualClock
-from controller.core.config import load_config
 from controller.core.errors import JournalWriteError
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, SerialData
 from controller.store.journal import Journal

@@ -12,8 +12,9 @@ from pathlib import Path
 
 from conftest import REPO, run_replay, write_trace
 
-from controller.core.registry import any_schema
+from controller.core import registry
 from controller.store.journal import FORMAT, Journal
+from controller.store.records import any_schema
 from controller.store.verify import check_full
 
 FIXTURES = REPO / "tests" / "fixtures"
@@ -64,7 +65,7 @@ def test_a_roulette_journal_of_format_1_is_upgraded_and_resumed(tmp_path: Path) 
     assert sorted(returned) == [(1, "push", 0), (2, "push", 0)]
     with Journal(path, readonly=True) as journal:
         assert journal.format == FORMAT
-        report = check_full(journal, any_schema())
+        report = check_full(journal, any_schema(registry.games()))
     assert report.ok, report.problems
 
 

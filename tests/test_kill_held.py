@@ -27,8 +27,9 @@ from conftest import REPO
 from test_kill import bet_key, rows
 
 from controller.cli import main as cli
-from controller.core.registry import any_schema
+from controller.core import registry
 from controller.store.journal import Journal
+from controller.store.records import any_schema
 from controller.store.verify import check_full
 
 CASES = {  # name: (simulate options, config, what is held at the kill)
@@ -67,7 +68,7 @@ def test_a_kill_while_records_are_held_loses_only_them(tmp_path: Path, case: str
     final = rows(journal)
     assert final[:len(cut)] == cut  # nothing committed changed or lost
     with Journal(journal, readonly=True) as j:
-        report = check_full(j, any_schema())
+        report = check_full(j, any_schema(registry.games()))
     assert report.ok, (report.chain, report.problems)  # every batch matches its record
     recs = [json.loads(body) for _, body, _ in final]
     whole(recs, seq)

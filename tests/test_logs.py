@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
+from controller.cli.compose import games, load_config, read_trace
 from controller.core import registry
 from controller.core.clock import VirtualClock
-from controller.core.config import load_config
 from controller.core.logs import ConsoleLines, configure, get_logger
 from controller.core.loop import EventLoop
 from controller.core.table import Table
 from controller.store.journal import Journal
-from controller.trace import read_trace, trace_from_objects
+from controller.trace import trace_from_objects
 
 TRACES = Path(__file__).resolve().parent / "traces"
 HASH = "41af2d2c608f0bc0d69d7c7c6f8b1804d018fac2d0cad55e9ecc5dde2b200762"
@@ -227,7 +227,7 @@ def test_card_table_accepted_bets_are_logged(tmp_path: Path) -> None:
         objects.append({"t": n + 1, "input": "procedure_step", "step": step})
     objects += [{"t": 8, "serial": "shoe", "text": "[Burn]<Card:3D>\r\n"},
                 {"t": 9, "input": "open_bets"}, {"t": 10, "bet": "punto", "box": 2, "amount": 10}]
-    trace = trace_from_objects("coup", enumerate(objects, 1))
+    trace = trace_from_objects("coup", enumerate(objects, 1), games())
     text = logged("embedded:mini-baccarat-sim.toml", list(trace.events), tmp_path)
     (row,) = [row for row in said(text).splitlines() if "bet_placed" in row]
     assert " info  bet_placed   #" in row

@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 from mini_baccarat_helpers import ART5, Deal, Run, ready, replay_deal
 
+from controller.cli.compose import load_config
 from controller.core.clock import VirtualClock
-from controller.core.config import load_config
 from controller.core.contract import Verdict
 from controller.core.events import BetPlaced, DealerInput, SerialData
 from controller.core.loop import EventLoop

@@ -17,8 +17,9 @@ import pytest
 from conftest import REPO
 
 from controller.cli import main as cli
+from controller.cli.compose import load_config
 from controller.core.clock import VirtualClock
-from controller.core.config import SerialConfig, load_config
+from controller.core.config import SerialConfig
 from controller.core.errors import ConfigError
 from controller.core.events import DealerInput, PortStatus, SerialData
 from controller.core.loop import EventLoop

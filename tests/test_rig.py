@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from controller.core.config import load_config
+from controller.cli.compose import load_config
 
 pytestmark = [
     pytest.mark.rig,

@@ -13,11 +13,15 @@ import pytest
 from conftest import one_spin, write_trace
 from gpiozero.pins.mock import MockConnectedPin
 
-from controller.core.config import load_config
+from controller.cli.compose import games, load_config, read_trace
+from controller.core import registry
 from controller.core.events import DealerInput, GpioEdge
-from controller.trace import read_trace
 from drivers.gpio import GpioInputs, GpioOutputs, make_pin_factory
 from sim.rig_player import RigPlayer, lines_for
+
+GAMES = registry.games()
+
+ROULETTE = registry.spec("roulette")
 
 REPO = Path(__file__).resolve().parents[1]
 RIG_PINS = {"ball_a": 5, "ball_b": 6, "rotor_a": 12, "rotor_b": 13, "ball_pocket": 19}
@@ -156,7 +160,7 @@ def test_a_player_behind_the_bound_exits_5(tmp_path: Path) -> None:
 def trace_of(events: list[dict[str, Any]]) -> Any:
     from controller.trace import trace_from_objects
 
-    return trace_from_objects("trace", enumerate(events, 1))
+    return trace_from_objects("trace", enumerate(events, 1), games())
 
 
 @pytest.mark.parametrize(("max_late_ms", "rc"), [("0.000001", 5), ("1000000", 0)])
@@ -185,7 +189,7 @@ def test_a_rig_player_past_its_bound_has_the_table_journal_player_late(
     with Journal(tmp_path / "journal.sqlite", durable=False) as journal:
         loop, _ = compose(config, journal, clock)
         srv = ControlServer(config.control_socket, None, loop.post, clock.now, dict,
-                            "roulette")
+                            ROULETTE, games=GAMES)
         srv.start()
         thread = start_thread(loop.run_forever, "loop")
         try:

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from conftest import REAL_LAPS, one_spin
 
+from controller.cli.compose import games, load_config
 from controller.core.clock import VirtualClock
-from controller.core.config import load_config
 from controller.core.contract import can
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge
@@ -42,7 +42,7 @@ class Desk:
 
     def play(self, objects: list[dict[str, Any]], until: float) -> Desk:
         """Handle the trace objects (CONTRACT §2) up to ``until`` seconds."""
-        events = trace_from_objects("test", enumerate(objects, 1)).events
+        events = trace_from_objects("test", enumerate(objects, 1), games()).events
         self.loop.run_events([e for e in events if e.t <= until])
         return self
 
@@ -95,7 +95,7 @@ REFUSALS = [
      "no_such_box: red on box 9: this table seats 8 (boxes 1-8, [roulette] boxes)"),
     (opened(), 0.2, BetPlaced(0.5, "red", 1, 5000), "bet_refused",
      "outside_limits: red of 5000 chips on box 1: table limits are 1-1000"),
-    (opened(), 0.2, BetPlaced(0.5, "split", 1, 10, ("17", "21")), "bet_refused",
+    (opened(), 0.2, BetPlaced(0.5, "split", 1, 10, {"numbers": ("17", "21")}), "bet_refused",
      "malformed_bet: split 17-21: "),
 ]
 
@@ -121,7 +121,7 @@ def test_a_refusal_is_the_verdict_and_its_one_alarm(
 
 def test_a_refused_bet_is_journaled_once_with_its_fields(desk: Desk) -> None:
     desk.play(opened(), 0.2)
-    _, records = desk.person(BetPlaced(0.5, "dozen", 3, 5000, None, 2))
+    _, records = desk.person(BetPlaced(0.5, "dozen", 3, 5000, {"which": 2}))
     (alarm,) = records
     assert alarm["bet"] == {"kind": "dozen", "box": 3, "amount": 5000, "which": 2}
     assert (alarm["game"], alarm["t"]) == (1, 0.5)
@@ -129,7 +129,7 @@ def test_a_refused_bet_is_journaled_once_with_its_fields(desk: Desk) -> None:
 
 def test_an_accepted_bet_is_journaled_once_with_its_fields(desk: Desk) -> None:
     desk.play(opened(), 0.2)
-    verdict, records = desk.person(BetPlaced(0.5, "split", 2, 10, ("20", "17")))
+    verdict, records = desk.person(BetPlaced(0.5, "split", 2, 10, {"numbers": ("20", "17")}))
     assert str(verdict) == "accepted"
     (bet,) = records
     assert bet["type"] == "bet"

@@ -17,13 +17,15 @@ from pathlib import Path
 import pytest
 from conftest import one_spin
 
+from controller.cli.compose import games, load_config
 from controller.cli.daemon.run import start_table
 from controller.cli.main import RUN_ON_S
 from controller.cli.tablectl import main as tablectl
 from controller.core.clock import VirtualClock
-from controller.core.config import apply_overrides, load_config
+from controller.core.config import apply_overrides
 from controller.core.logs import get_logger
-from controller.store.journal import GENESIS, Journal, canonical
+from controller.store.chain import GENESIS, canonical
+from controller.store.journal import Journal
 from controller.store.seal import Sealer, evolve, make_key
 from controller.trace import trace_from_objects
 
@@ -33,7 +35,7 @@ BETS = ({"t": 0.5, "bet": "straight", "box": 1, "amount": 10, "numbers": ["17"]}
 
 
 def _play(path: Path, objects: list[dict], key: Path | None) -> None:
-    trace = trace_from_objects("t", enumerate(objects, 1))
+    trace = trace_from_objects("t", enumerate(objects, 1), games())
     config = apply_overrides(load_config(), trace.meta, "t")
     with Journal(path, durable=False) as journal:
         clock = VirtualClock(trace.events[0].t)

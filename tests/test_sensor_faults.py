@@ -268,8 +268,9 @@ def test_replay_names_a_game_still_open_at_the_end(replay: ReplayFn) -> None:
 
 # -- 6. the clock ---------------------------------------------------------------------------
 def test_wall_clock_step_changes_no_verdict(tmp_path: Any) -> None:
+    from controller.cli.compose import games, load_config
     from controller.core.clock import VirtualClock
-    from controller.core.config import apply_overrides, load_config
+    from controller.core.config import apply_overrides
     from controller.core.loop import EventLoop
     from controller.core.table import Table
     from controller.store.journal import Journal
@@ -291,7 +292,7 @@ def test_wall_clock_step_changes_no_verdict(tmp_path: Any) -> None:
         table = Table(apply_overrides(load_config(), tb.meta, "trace"), journal, loop.call_at,
                       clock.now, lambda body: records.append(json.loads(body)), wall=wall)
         loop.handler = table.handle
-        trace = trace_from_objects("trace", enumerate(tb.events(), 1))
+        trace = trace_from_objects("trace", enumerate(tb.events(), 1), games())
         loop.run_events(trace.events)
         loop.run_until_idle(trace.duration + 600)
         journal.close()

@@ -10,10 +10,15 @@ from typing import Any
 
 import pytest
 
+from controller.cli.compose import load_config
 from controller.cli.control import ControlServer
 from controller.cli.tablectl import main as tablectl_main
-from controller.core.config import load_config
+from controller.core import registry
 from drivers.gpio import GpioInputs, make_pin_factory
+
+GAMES = registry.games()
+
+ROULETTE = registry.spec("roulette")
 
 
 def test_the_driver_counts_a_4_ms_pass_that_a_look_at_the_levels_misses() -> None:
@@ -63,7 +68,7 @@ class Sensors:
 def daemon(tmp_path: Path) -> Iterator[tuple[Path, Sensors]]:
     sensors = Sensors()
     srv = ControlServer(str(tmp_path / "c.sock"), None, lambda e, r=None: None,
-                        lambda: sensors.now, sensors.view, "roulette")
+                        lambda: sensors.now, sensors.view, ROULETTE, games=GAMES)
     srv.start()
     config = tmp_path / "table.toml"
     config.write_text(f'[control]\nsocket = "{srv.path}"\n')

@@ -15,11 +15,16 @@ import pytest
 from conftest import REPO, Replay, ReplayFn
 from wheel_lines import SERIAL_CONFIG, WheelScript, status_text
 
-from controller.core.config import load_config
+from controller.cli.compose import load_config
+from controller.core import registry
 from controller.core.errors import ConfigError
 from controller.games.roulette.config import check_daemon
 from controller.games.roulette.simulation import SimulatedSpin, serial_expected, simulate
 from sim.wheel_serial import StatusLineSimConfig
+
+GAMES = registry.games()
+
+ROULETTE = registry.spec("roulette")
 
 SERIAL_TOML = (REPO / "config" / "roulette-serial-sim.toml").read_text()
 
@@ -326,7 +331,7 @@ def test_tablectl_sensors_shows_the_last_status_line_and_its_age() -> None:
                                  lambda t, cb: None, Listener())  # type: ignore[arg-type]
     tracker.serial(SerialData(10.0, "wheel", b"*V 4.12\r*X;6;001;  ;4;000;0\r"))
     server = ControlServer("x.sock", None, lambda e, r: None, lambda: 12.5, lambda: {},
-                           "roulette", ("wheel",), lambda: tracker.sensors(12.5))
+                           ROULETTE, ("wheel",), lambda: tracker.sensors(12.5), games=GAMES)
     reply = server.answer(b'{"query": "sensors"}\n')
     view = reply["serial"]["wheel"]
     assert (view["last_line"], view["age_s"], view["version"]) == (

@@ -19,7 +19,7 @@ import pytest
 from conftest import REPO, Replay, ReplayFn, run_replay, write_trace
 from wheel_lines import SERIAL_CONFIG, WheelScript, status_text
 
-from controller.core.config import load_config
+from controller.cli.compose import load_config
 from controller.core.errors import ConfigError
 
 SERIAL_TOML = (REPO / "config" / "roulette-serial-sim.toml").read_text()
@@ -191,11 +191,11 @@ def play_cut(tmp_path: Path, parts: tuple[list[dict[str, Any]], ...], checkpoint
              ) -> list[dict[str, Any]]:
     """Each part of a trace played by a fresh table on one journal (a restart between
     them; ``checkpoints``: one after every input that allows it); the journal's records."""
+    from controller.cli.compose import read_trace
     from controller.core.clock import VirtualClock
     from controller.core.loop import EventLoop
     from controller.core.table import Table
     from controller.store.journal import Journal
-    from controller.trace import read_trace
 
     config = load_config(SERIAL_CONFIG)
     db = tmp_path / "cut.sqlite"

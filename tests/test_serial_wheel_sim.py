@@ -16,7 +16,7 @@ from typing import Any
 from conftest import REPO, Replay, ReplayFn
 from wheel_lines import SERIAL_CONFIG
 
-from controller.core.config import load_config
+from controller.cli.compose import load_config
 from controller.games.roulette.simulation import daemon_events, serial_expected, simulate
 from sim.daemon import SimulatorResume
 from sim.wheel_serial import StatusLineSimConfig

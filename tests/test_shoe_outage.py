@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from controller.cards.card import full_deck
+from controller.cli.compose import load_config
 from controller.core.clock import VirtualClock
-from controller.core.config import load_config
 from controller.core.events import BetPlaced, DealerInput, Event, PortStatus, SerialData
 from controller.core.loop import EventLoop
 from controller.core.table import Table

@@ -17,7 +17,7 @@ import pytest
 
 from controller.cards.card import Card, parse_card
 from controller.cli import main as cli
-from controller.core.config import load_config
+from controller.cli.compose import load_config, read_trace
 from controller.core.events import DealerInput, SerialData
 from controller.games.mini_baccarat import simulation
 from controller.games.mini_baccarat.simulation import (
@@ -27,7 +27,7 @@ from controller.games.mini_baccarat.simulation import (
     simulate,
     simulated_events,
 )
-from controller.trace import read_trace, write_trace
+from controller.trace import write_trace
 
 REPO = Path(__file__).resolve().parents[1]
 ART5_STEPS = ("show", "turn", "scramble", "shuffle", "cut", "load")  # seed 002 Art. 5 a-f

@@ -11,9 +11,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from controller.cli.compose import load_config
 from controller.cli.main import compose
 from controller.core.clock import VirtualClock
-from controller.core.config import DEFAULT_CONFIG, Config, load_config
+from controller.core.config import DEFAULT_CONFIG, Config
 from controller.core.events import DealerInput, Event, PortStatus
 from controller.games.roulette.simulation import daemon_events
 from controller.store.journal import Journal

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from conftest import nothing_dealt_while_down
 
-from controller.cli.compose import compose
+from controller.cli.compose import compose, load_config
 from controller.core import registry
 from controller.core.clock import VirtualClock
-from controller.core.config import DEFAULT_CONFIG, load_config
+from controller.core.config import DEFAULT_CONFIG
 from controller.core.events import BetPlaced, DealerInput, Event, SerialData
 from controller.games.mini_baccarat.simulation import simulated_events
 from controller.games.roulette.simulation import daemon_events

@@ -79,7 +79,7 @@ def test_make_run_draws_only_invalid_scenarios(monkeypatch: pytest.MonkeyPatch) 
     # An unattended `make run` never throws a spin that waits for an inspector.
     import dataclasses
 
-    from controller.core.config import load_config
+    from controller.cli.compose import load_config
     from controller.games.roulette import simulation
     from controller.games.roulette.simulation import daemon_events
     from sim.daemon import SimulatorResume

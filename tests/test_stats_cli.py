@@ -172,8 +172,9 @@ def test_an_empty_dealer_name_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_page_folds_each_new_result_into_the_same_figures(journal: Path) -> None:
+    from controller.cli.compose import load_config
     from controller.core import stats
-    from controller.core.config import DEFAULT_CONFIG, load_config
+    from controller.core.config import DEFAULT_CONFIG
 
     config = load_config(DEFAULT_CONFIG)
     ts = [r[0] for r in sqlite3.connect(journal).execute(

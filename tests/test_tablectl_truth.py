@@ -200,9 +200,29 @@ def test_config_check_lists_every_error_at_once(tmp_path: Path,
     assert [e["line"] for e in errors] == [3, 5, 7, 10, 13, 17]
 
 
+def test_config_check_says_each_error_of_an_input_once_and_none_that_follows(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A pin out of range is not taken for pin 0 (used again by the next input), nor its
+    input for one the file does not wire; an input of another game is one error, not an
+    unknown key besides."""
+    path = tmp_path / "table.toml"
+    path.write_text('[table]\ngame = "roulette"\n[gpio.inputs.ball_a]\npin = 99\n'
+                    'pull = "sideways"\n[gpio.inputs.ball_b]\npin = 0\n'
+                    '[gpio.inputs.coin_slot]\npin = 5\n')
+    assert tablectl_main(["config", "check", str(path)]) == 2
+    assert capsys.readouterr().out.splitlines() == [
+        f"{path}:3: field 'gpio.inputs': missing wheel inputs: rotor_a, rotor_b, ball_pocket",
+        f"{path}:4: field 'gpio.inputs.ball_a.pin': 99 is out of range [0, 27]",
+        f"{path}:5: field 'gpio.inputs.ball_a.pull': 'sideways' is not one of up, down, none",
+        f"{path}:8: field 'gpio.inputs.coin_slot': unknown input 'coin_slot'; a roulette "
+        "table's inputs are ball_a, ball_b, rotor_a, rotor_b, ball_pocket, open_bets, "
+        "no_more_bets",
+        f"4 errors in {path}"]
+
+
 def test_config_check_of_a_good_config_and_the_daemons_single_error(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from controller.core.config import load_config
+    from controller.cli.compose import load_config
     from controller.core.errors import ConfigError
 
     assert tablectl_main(["config", "check", "embedded:mini-baccarat-sim.toml"]) == 0

@@ -22,7 +22,7 @@ from conftest import REPO, one_spin, run_replay, write_trace
 
 from controller.cli import main as cli
 from controller.cli.tablectl import main as tablectl_main
-from controller.store.journal import GENESIS, canonical
+from controller.store.chain import GENESIS, canonical
 
 EXIT_JOURNAL_UNREADABLE = 3
 

@@ -20,12 +20,19 @@ import pytest
 from controller.cli.control import ControlServer
 from controller.cli.main import main as controller_main
 from controller.cli.tablectl import main as tablectl_main
-from controller.cli.tablectl.recall import line
+from controller.cli.tablectl import recall
 from controller.cli.tablectl.sensors import frame
 from controller.core import registry
 from controller.core.contract import ACCEPTED
 from controller.core.events import BetPlaced, DealerInput, Event, PortStatus, SerialData
 from controller.core.logs import ConsoleLines
+
+GAMES = registry.games()
+
+
+def line(rec: dict[str, Any]) -> str:
+    """A roulette journal's record as recall prints it."""
+    return recall.line(rec, recall.summaries_of(GAMES, GAMES.spec("roulette")))
 
 REPO = Path(__file__).resolve().parents[1]
 CONFIGS = sorted((REPO / "config").glob("*.toml"))
@@ -60,7 +67,8 @@ class Posted(list[Event]):
 @contextmanager
 def socket_of(tmp_path: Path, game: str) -> Iterator[Posted]:
     posted = Posted()
-    server = ControlServer(str(tmp_path / "c.sock"), None, posted, lambda: 7.0, dict, game)
+    server = ControlServer(str(tmp_path / "c.sock"), None, posted, lambda: 7.0, dict,
+                            registry.spec(game), games=GAMES)
     server.start()
     try:
         yield posted
@@ -72,9 +80,8 @@ def socket_of(tmp_path: Path, game: str) -> Iterator[Posted]:
 def live_table(tmp_path: Path, game: str) -> Iterator[Path]:
     """A real table of ``game`` behind its control socket, on the system clock; yields its
     config file."""
-    from controller.cli.compose import compose
+    from controller.cli.compose import compose, load_config
     from controller.core.clock import SystemClock
-    from controller.core.config import load_config
     from controller.core.logs import configure
     from controller.core.loop import start_thread
     from controller.store.journal import Journal
@@ -85,7 +92,8 @@ def live_table(tmp_path: Path, game: str) -> Iterator[Path]:
     clock = SystemClock()
     with Journal(tmp_path / "journal.sqlite", durable=False) as journal:
         loop, _ = compose(config, journal, clock)
-        server = ControlServer(config.control_socket, None, loop.post, clock.now, dict, game)
+        server = ControlServer(config.control_socket, None, loop.post, clock.now, dict,
+                            registry.spec(game), games=GAMES)
         server.start()
         thread = start_thread(loop.run_forever, "loop")
         try:
@@ -118,8 +126,8 @@ def test_tablectl_bet_offers_the_fields_of_the_configured_games_bets(
     with socket_of(tmp_path, "mini_baccarat") as more:
         assert run(capsys, "--config", str(baccarat), "bet", "punto", "--box", "1",
                    "--amount", "10") == (0, "accepted\n", "")
-    assert posted == [BetPlaced(7.0, "split", 2, 5, ("17", "00")),
-                      BetPlaced(7.0, "dozen", 2, 5, None, 3)]
+    assert posted == [BetPlaced(7.0, "split", 2, 5, {"numbers": ("17", "00")}),
+                      BetPlaced(7.0, "dozen", 2, 5, {"which": 3})]
     assert more == [BetPlaced(7.0, "punto", 1, 10)]
 
 
@@ -145,7 +153,7 @@ SHARED = sorted([*(p for where in SHARED_DIRS for p in (REPO / where).rglob("*.p
 
 @pytest.mark.parametrize("path", SHARED, ids=lambda p: str(p.relative_to(REPO)))
 def test_shared_code_branches_on_no_games_name(path: Path) -> None:
-    names = {spec.name for spec in registry.games().values()}
+    names = {spec.name for spec in registry.games()}
     found = [f"line {n}: {text!r}" for n, text in string_constants(path) if text in names]
     assert not found, f"{path.name} names a game in its code: {found}"
 
@@ -162,7 +170,7 @@ def game_record_types() -> set[str]:
     def names(classes: Iterable[type]) -> set[str]:
         return {cls.SPEC.name for cls in classes if isinstance(cls.SPEC, RecordSpec)}
 
-    games = {name for spec in registry.games().values() for name in names(spec.records)}
+    games = {name for spec in registry.games() for name in names(spec.records)}
     return games - names((*RECORDS, *CARD_RECORDS)) - set(_EVENT_KEYS)
 
 
@@ -248,12 +256,12 @@ def test_refusals_name_the_missing_argument_and_the_choices_in_words(
             return rc, out
 
         assert said("void") == (1, "refused: void needs reason= (ball_out_of_wheel, "
-                                   "foreign_object, wheel_malfunction or wheel_stopped)\n")
+                                   "foreign_object,\n  wheel_malfunction or wheel_stopped)\n")
         assert said("set_limits", "min_bet=abc") == (
             1, "refused: set_limits needs max_bet= (whole chips)\n")
         assert said("set_limits", "min_bet=abc", "max_bet=10") == (
-            1, "refused: set_limits: min_bet 'abc' is not a whole number of chips; the limits "
-               "stay 1-1000\n")
+            1, "refused: set_limits: min_bet 'abc' is not a whole number of chips; the limits\n"
+               "  stay 1-1000\n")
         assert said("confirm_result") == (1, "refused: confirm_result needs number= (a pocket "
                                              "of the wheel, e.g. 17 or \"00\")\n")
 
@@ -264,10 +272,10 @@ def test_a_card_tables_refusals_show_no_python_values(
         rc, out, _ = run(capsys, "--config", str(config), "input", "five_choice", "box=[1]",
                          "choice=draw")
         assert (rc, out) == (1, "refused: five_choice needs a box number and draw or stand: "
-                                "box [1], choice 'draw'\n")
+                                "box [1], choice\n  'draw'\n")
         rc, out, _ = run(capsys, "--config", str(config), "input", "five_choice")
         assert (rc, out) == (1, "refused: five_choice needs box= and choice= (box: box "
-                                "number; choice: draw or stand)\n")
+                                "number; choice: draw or\n  stand)\n")
 
 
 def test_config_and_simulate_errors_spell_values_as_written(
@@ -294,8 +302,9 @@ def test_an_unknown_input_names_the_tables_inputs_and_no_trace_line(
         rc, out, err = run(capsys, "--config", str(config), "input", "frobnicate")
         assert (rc, out) == (2, "")
         assert err == ("tablectl: refused by the daemon: unknown dealer input 'frobnicate'; a "
-                       "Roulette table takes\n  open_table, open_bets, close_table, "
-                       "no_more_bets, void, confirm_result, set_limits, dealer,\n  player_late\n")
+                       "Roulette\n  table takes open_table, open_bets, close_table, "
+                       "no_more_bets, void,\n  confirm_result, set_limits, dealer, "
+                       "player_late\n")  # 80 columns at most
         rc, _, err = run(capsys, "--config", str(config), "bet", "red", "--box", "0",
                          "--amount", "5")
         assert rc == 2 and " ".join(err.split()) == (
@@ -350,7 +359,7 @@ def test_usage_errors_name_only_what_is_required(
 
 # -- 6. tablectl sensors on a card table -----------------------------------------------
 def test_sensors_of_a_card_table_say_what_its_shoe_port_last_said(tmp_path: Path) -> None:
-    from controller.core.config import load_config
+    from controller.cli.compose import load_config
     from controller.core.contract import GameContext
 
     config = load_config(str(config_file(tmp_path, "mini_baccarat")))
@@ -370,9 +379,9 @@ def test_sensors_of_a_card_table_say_what_its_shoe_port_last_said(tmp_path: Path
     table.serial(SerialData(8.0, "shoe", b"[Game]<Card:QS>\r\n<W0x01>\r\n"))
     table.port_status(PortStatus(9.0, "shoe", False, "USB unplugged"))
     reply = {"now": 10.5, "sensors": {}, "serial": table.sensors(10.5)}
-    shown = frame(reply, None)[-1]
-    assert shown == ("shoe           reader warning 0x01  2.5 s ago, link DOWN (USB unplugged), "
-                     "lines 2")
+    assert frame(reply, None)[2:] == [
+        "shoe           reader warning 0x01  2.5 s ago, link DOWN (USB unplugged),",
+        "               lines 2"]  # 80 columns at most
     table.serial(SerialData(11.0, "shoe", b"[Game]<Card:7H>\r\n"))
     shown = frame({"now": 11.5, "sensors": {}, "serial": table.sensors(11.5)}, None)[-1]
     assert shown.startswith("shoe           a card  0.5 s ago") and "7H" not in shown

@@ -311,13 +311,13 @@ def test_the_daemon_needs_no_writable_and_executable_memory() -> None:
 def card_table_session(path: Path, objects: list[dict[str, Any]], start: float) -> None:
     """A daemon's life on a card table, in trace time: recover from the journal, handle
     ``objects``, then journal its ``shutdown`` record as a SIGTERM does."""
-    from controller.core.config import load_config
+    from controller.cli.compose import games, load_config
     from controller.core.table import Table
     from controller.store.journal import Journal
     from controller.trace import trace_from_objects
 
     trace = trace_from_objects("session", enumerate(
-        [{"t": 0, "meta": {"table": "mini_baccarat"}}, *objects], 1))
+        [{"t": 0, "meta": {"table": "mini_baccarat"}}, *objects], 1), games())
     with Journal(path, durable=False) as journal:
         clock = VirtualClock(start)
         loop = EventLoop(clock, lambda e: None)

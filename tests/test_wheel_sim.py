@@ -480,7 +480,7 @@ def test_write_trace_round_trips(tmp_path: Path) -> None:
 def test_the_wheel_simulator_knows_no_game() -> None:
     # The wheel is equipment: the game played on it (bets, dealer, Art. 12 cases) is the
     # roulette package's simulation (issue 7).
-    for name in ("wheel_sim.py", "wheel_geometry.py", "wheel_faults.py"):
+    for name in ("wheel_sim.py", "wheel_physics.py", "wheel_geometry.py", "wheel_faults.py"):
         source = (Path(__file__).resolve().parents[1] / "sim" / name).read_text()
         assert "controller.games" not in source, name
         assert "roulette" not in source.lower(), name

@@ -15,10 +15,11 @@ from __future__ import annotations
 from controller.core.contract import BetField
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced
+from controller.core.words import given
 
 BY = ("holder", "seated", "standing")
 """Who placed a bet on a box (``by``)."""
-FIELDS = (BetField("by", "who placed it: holder (default), seated, standing"),
+FIELDS = (BetField("by", "who placed it: holder (default), seated, standing", choices=BY),
           BetField("authorized", "the box holder's consent to a bet by another: yes, no",
                    type=bool))
 """The fields a card table's bets take for consent (its ``BetSpec.fields``)."""
@@ -37,16 +38,16 @@ def check_consent(bet: BetPlaced, box_has_bets: bool, article: str) -> None:
         RuleViolation: ``bad_input`` (``by`` not one of ``BY``; ``authorized`` on the
             holder's own bet), ``not_authorized``, ``standing_on_empty_box``.
     """
-    by = bet.by or "holder"
+    by, authorized = bet.get("by") or "holder", bet.get("authorized")
     if by not in BY:
-        raise RuleViolation("bad_input", f"by {by!r} is not one of {', '.join(BY)}")
+        raise RuleViolation("bad_input", f"by {given(by)} is not one of {', '.join(BY)}")
     if by == "holder":
-        if bet.authorized is not None:
+        if authorized is not None:
             raise RuleViolation("bad_input", "authorized is said of a bet by another than "
                                 "the box's holder (by seated or standing)")
         return
-    if bet.authorized is not True:
-        said = "not given" if bet.authorized is None else "refused"
+    if authorized is not True:
+        said = "not given" if authorized is None else "refused"
         raise RuleViolation("not_authorized", f"a {by} player's bet on box {bet.box}: the "
                             f"holder's authorization is {said} ({article})")
     if by == "standing" and not box_has_bets:

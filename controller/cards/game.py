@@ -113,24 +113,9 @@ class CardGame(Protocol):
 
 def bet_fields(bet: BetPlaced) -> dict[str, Any]:
     """Every field of a bet input, as journaled (CONTRACT §2 ``bet``): ``kind``, ``box``,
-    ``amount``, and ``numbers`` (a list), ``which``, ``by``, ``authorized`` when the bet
-    has them."""
-    fields: dict[str, Any] = {"kind": bet.kind, "box": bet.box, "amount": bet.amount}
-    if bet.numbers is not None:
-        fields["numbers"] = list(bet.numbers)
-    for name in ("which", "by", "authorized"):
-        if getattr(bet, name) is not None:
-            fields[name] = getattr(bet, name)
-    return fields
-
-
-def bet_from_fields(t: float, fields: dict[str, Any]) -> BetPlaced:
-    """The bet input that :func:`bet_fields` journaled (a record's fields, or an alarm's
-    ``bet``), at ``t``."""
-    numbers = fields.get("numbers")
-    return BetPlaced(t, fields["kind"], fields["box"], fields["amount"],
-                     tuple(numbers) if numbers is not None else None, fields.get("which"),
-                     fields.get("by"), fields.get("authorized"))
+    ``amount``, and the fields its game's bets take (``by``, ``authorized``) when said
+    (:meth:`~controller.core.events.BetPlaced.input`)."""
+    return bet.input()
 
 
 def verify_event(chart: StateChart, event: str, **kwargs: Any) -> bool:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from controller.core.errors import RuleViolation
+from controller.core.words import given
 
 CARDS_PER_DECK = 52
 
@@ -179,7 +180,8 @@ class ProcedureRun:
         if step not in dealer_steps:
             raise RuleViolation(
                 "unknown_procedure_step",
-                f"unknown shoe procedure step {step!r}; dealer steps: {', '.join(dealer_steps)}"
+                f"unknown shoe procedure step {given(step)}; dealer steps: "
+                f"{', '.join(dealer_steps)}"
                 " (the burn is read from the shoe)",
             )
         proc = self.due

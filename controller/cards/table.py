@@ -33,7 +33,7 @@ from typing import Any
 from controller.cards import held
 from controller.cards.card import Card, parse_card
 from controller.cards.count_out import CardsConfig
-from controller.cards.game import CardGame, bet_fields, bet_from_fields
+from controller.cards.game import CardGame, bet_fields
 from controller.cards.masking import present_input
 from controller.cards.procedures import ShoeRules
 from controller.cards.replayed import Replayed
@@ -50,8 +50,8 @@ from controller.cards.waiting import WaitingCards
 from controller.core.config import Config
 from controller.core.contract import Checkpointing, Emit
 from controller.core.errors import RuleViolation, UnreadableRecord
-from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
-from controller.core.table import (
+from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData, bet_of
+from controller.core.table_inputs import (
     TABLE_ALARMS,
     TABLE_INPUT_ACTIONS,
     table_input,
@@ -538,7 +538,8 @@ class CardTable:
             else:
                 self._input(inp)
         else:  # a bet: the game's record of it accepted, or the alarm that refused it
-            self._bet(bet_from_fields(t, rec["bet"] if kind == "alarm" else rec))
+            self._bet(bet_of(t, rec["bet"] if kind == "alarm" else rec,
+                             (f.name for f in self.config.spec.bet_fields)))
 
 
 def _correction(args: dict[str, Any]) -> Card:

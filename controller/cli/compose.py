@@ -1,18 +1,24 @@
 """The composition root: the only controller module that wires the table, its loop and its
-journal together (the daemon, both replays and the tests build it here), and the exit
-statuses ``table-controller`` shares. The controller logic itself never touches hardware.
+journal together (the daemon, both replays and the tests build it here), the one place the
+registry of games is asked (:func:`games`: the config, the trace reader and every tool are
+handed what it found), and the exit statuses ``table-controller`` shares. The controller
+logic itself never touches hardware.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from controller.cli.daemon.journal_guard import JournalGuard
-from controller.core.config import Config
+from controller.core import registry
+from controller.core.config import DEFAULT_CONFIG, Config, check_for_daemon, read_config
 from controller.core.loop import EventLoop
+from controller.core.specs import Games
 from controller.core.table import Table
 from controller.store.journal import Journal
+from controller.trace import Trace
+from controller.trace import read_trace as read_trace_of
 
 EXIT_BAD_INPUT = 2
 EXIT_JOURNAL_UNREADABLE = 3
@@ -38,3 +44,43 @@ def compose(config: Config, journal: Journal, clock: Any,
     if guard is not None:
         guard.bind(loop.call_at, table.emit)
     return loop, table
+
+
+def games() -> Games:
+    """The registered games (``controller/games/__init__.py``): the one lookup of the
+    registry, whose result every process hands down."""
+    return registry.games()
+
+
+def load_config(path: str = DEFAULT_CONFIG, overrides: dict[str, Any] | None = None) -> Config:
+    """The config at ``path`` (or the embedded default), read against the registered
+    games, with a trace's ``meta`` keys (``overrides``) applied
+    (:func:`controller.core.config.read_config`).
+
+    Raises:
+        ConfigError: as ``read_config``: names the file, line and key.
+    """
+    return read_config(games(), path, overrides)
+
+
+def load_daemon_config(path: str) -> Config:
+    """:func:`load_config` and the daemon's own checks
+    (:func:`controller.core.config.check_for_daemon`): the config the daemon would run on
+    (the install checks it so).
+
+    Raises:
+        ConfigError: as both.
+    """
+    config = load_config(path)
+    check_for_daemon(config)
+    return config
+
+
+def read_trace(path: str, serial_ports: Iterable[str] | None = None) -> Trace:
+    """The checked trace at ``path``, read against the registered games
+    (:func:`controller.trace.read_trace`).
+
+    Raises:
+        TraceError: names the file, line and field.
+    """
+    return read_trace_of(path, games(), serial_ports)

@@ -35,10 +35,11 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli.line_server import LineServer
-from controller.core import registry
+from controller.core.contract import GameSpec
 from controller.core.errors import TableControllerError, TraceError
 from controller.core.events import Event
 from controller.core.section import socket_path_problem, why_not_made
+from controller.core.specs import Games
 from controller.trace import DuplicateKey, loads_strict, trace_from_objects
 
 MAX_REQUEST = 4096  # bytes: a request is one short JSON line
@@ -73,8 +74,12 @@ class ControlServer:
         now: the controller clock (seconds).
         sensors: returns each GPIO input's live view (``drivers.gpio.GpioInputs.view``:
             level, edges counted, the last edge's and the recent rises' times).
-        table: the table's game, for checking bet kinds (``roulette``/``mini_baccarat``).
+        table: the table's game (``Config.spec``): the bet kinds and fields a request may
+            give, the inputs it takes.
         serial_ports: the config's serial ports (trace words for requests).
+        games: the games whose inputs are words a request may give (``Config.games``: an
+            input of another game reaches the table, which refuses it with an alarm, as
+            in a trace); None: the table's alone.
         devices: returns what the table's serial devices last reported, by port (e.g.
             ``{"wheel": {"last_line": ..., "age_s": ...}}``); called on the socket's thread.
         status: returns the daemon's live status (``{"line": ..., "journal_failing": ...}``)
@@ -89,9 +94,10 @@ class ControlServer:
 
     def __init__(self, path: str, group: str | None, post: Post,
                  now: Callable[[], float], sensors: Callable[[], dict[str, Any]],
-                 table: str, serial_ports: tuple[str, ...] = (),
+                 table: GameSpec, serial_ports: tuple[str, ...] = (),
                  devices: Callable[[], dict[str, Any]] | None = None,
-                 status: Callable[[], dict[str, Any]] | None = None) -> None:
+                 status: Callable[[], dict[str, Any]] | None = None,
+                 games: Games | None = None) -> None:
         self.path = Path(path)
         self._given_path = path  # Path("") is ".": the check needs the text as given
         self.group = group
@@ -99,6 +105,7 @@ class ControlServer:
         self.now = now
         self.sensors = sensors
         self.table = table
+        self.games = games if games is not None else Games((table,))
         self.serial_ports = serial_ports
         self.devices = devices
         self.status = status
@@ -207,8 +214,8 @@ class ControlServer:
                     "('bet') or a query ('query': 'sensors' or 'status')"}
         try:
             trace = trace_from_objects(
-                "control", [(1, {"t": 0, "meta": {"table": self.table}}),
-                            (2, {"t": 0, **request})], self.serial_ports)
+                "control", [(1, {"t": 0, "meta": {"table": self.table.name}}),
+                            (2, {"t": 0, **request})], self.games, self.serial_ports)
         except TraceError as exc:
             return {"ok": False, "error": self._refusal(exc)}
         except RecursionError:  # the trace reader bounds nesting: this is a safety net
@@ -239,8 +246,8 @@ class ControlServer:
         names_it = exc.field in ("input", "bet") and exc.message.startswith("unknown")
         text = exc.message if exc.field is None or names_it else (
             f"field '{exc.field}': {exc.message}")
-        spec = registry.games().get(self.table)
-        if exc.field == "input" and spec is not None and text.startswith("unknown"):
+        if exc.field == "input" and text.startswith("unknown"):
+            spec = self.table
             text += f"; a {spec.title} table takes {', '.join(spec.input_actions)}"
         return text
 

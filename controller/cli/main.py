@@ -20,12 +20,13 @@ from controller.cli.compose import (
     EXIT_JOURNAL_UNREADABLE,
     EXIT_JOURNAL_UNWRITABLE,
     compose,
+    games,
+    load_config,
 )
 from controller.cli.daemon.lifecycle import Hooks, Lifecycle
 from controller.cli.daemon.run import cmd_run
-from controller.core import registry
 from controller.core.clock import ScaledClock, VirtualClock
-from controller.core.config import DEFAULT_CONFIG, Config, apply_overrides, load_config
+from controller.core.config import DEFAULT_CONFIG, Config, apply_overrides
 from controller.core.contract import GameSpec
 from controller.core.errors import (
     InputError,
@@ -40,6 +41,7 @@ from controller.core.events import SerialData
 from controller.core.logs import configure
 from controller.core.loop import start_thread
 from controller.core.section import why_not_made
+from controller.core.specs import load_attribute
 from controller.store.journal import Journal
 from controller.trace import Trace, check_fits, read_trace
 from sim.lateness import BOUND_S, EXIT_LATE
@@ -52,7 +54,9 @@ SIMULATED_GAMES = 10
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The command line of ``table-controller``: ``run``, ``replay``, ``simulate``."""
+    """The command line of ``table-controller``: ``run``, ``replay``, ``simulate`` (its
+    ``--table`` one of the registered games)."""
+    names = games().names
     parser = argparse.ArgumentParser(
         prog="table-controller", description="table-controller: the table's daemon (run), "
         "replay of a trace through the whole controller, and simulate of one.")
@@ -88,20 +92,20 @@ def build_parser() -> argparse.ArgumentParser:
     sim = sub.add_parser("simulate", help="write the trace of simulated spins or coups",
                          description="Write the trace of simulated spins or coups (the "
                          "simulated equipment and dealer), for table-controller replay.")
-    games = {s.name: s.recall.number for s in registry.games().values()}  # spin, coup, hand
+    counted = {s.name: s.recall.number for s in games()}  # spin, coup, hand
     sim.add_argument("--spins", type=int, default=None, help="how many spins (tables: "
-                     f"{', '.join(n for n, g in games.items() if g == 'spin')}; default "
+                     f"{', '.join(n for n, g in counted.items() if g == 'spin')}; default "
                      f"{SIMULATED_GAMES})")
     sim.add_argument("--coups", type=int, default=None, help="how many coups or hands (tables: "
-                     f"{', '.join(n for n, g in games.items() if g != 'spin')}; default "
+                     f"{', '.join(n for n, g in counted.items() if g != 'spin')}; default "
                      f"{SIMULATED_GAMES})")
     sim.add_argument("--seed", type=int, default=1, help="the random seed: the same seed "
                      "writes the same trace (default %(default)s)")
     sim.add_argument("--out", required=True, help="the trace file to write (JSON Lines)")
     sim.add_argument("--config", default=DEFAULT_CONFIG,
                      help="TOML config file (default: the embedded simulated table)")
-    sim.add_argument("--table", choices=registry.names(), default=None, metavar="GAME",
-                     help=f"the game: {', '.join(registry.names())} (default: the "
+    sim.add_argument("--table", choices=names, default=None, metavar="GAME",
+                     help=f"the game: {', '.join(names)} (default: the "
                      "config's table)")
     sim.add_argument("--wheel", choices=("gpio", "serial"), default=None,
                      help="a table with a wheel: write it as GPIO sensor edges or as an "
@@ -164,8 +168,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 # -- replay ---------------------------------------------------------------------------
 def _load_for_trace(trace_path: str, config_path: str) -> tuple[Config, Trace]:
     base = load_config(config_path)
-    ports = {p for spec in registry.games().values() for p in spec.serial_ports}
-    trace = read_trace(trace_path, serial_ports={*base.serial, *ports})
+    ports = {p for spec in base.games for p in spec.serial_ports}
+    trace = read_trace(trace_path, base.games, serial_ports={*base.serial, *ports})
     config = (apply_overrides(base, trace.meta, trace_path,
                               given=config_path != DEFAULT_CONFIG) if trace.meta else base)
     check_fits(trace, config)  # a meta without the setting: the trace's inputs tell it
@@ -293,7 +297,7 @@ def _close_all(fds: list[int]) -> None:
 
 # -- simulate -------------------------------------------------------------------------
 def cmd_simulate(args: argparse.Namespace) -> int:
-    """Write the trace of simulated games, by the game's own simulator (its registry entry)."""
+    """Write the trace of simulated games, by the game's own simulator (its spec's)."""
     config = load_config(args.config)
     table = args.table or config.game
     if table != config.game:
@@ -304,8 +308,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         config = apply_overrides(config, {"table": table, "wheel_source": args.wheel},
                                  "--wheel")
     _writable_out(args.out)
-    write: Callable[..., None] = registry.load_callable(  # type: ignore[assignment]
-        spec.simulate)
+    write: Callable[..., None] = load_attribute(spec.simulate)
     write(config, args.out, count, args.seed, args.scenario)
     print(f"simulate: {_count(count, spec.recall.number)} of a {spec.title} table "
           f"(seed {args.seed}) written to {args.out}", file=sys.stderr)

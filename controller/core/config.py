@@ -11,7 +11,6 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from controller.core import registry
 from controller.core.contract import GameSpec
 from controller.core.errors import ConfigError
 from controller.core.section import (
@@ -21,6 +20,7 @@ from controller.core.section import (
     read_config_text,
     socket_path_problem,
 )
+from controller.core.specs import Games
 
 # The dealer's buttons, every game's (CONTRACT §1); a game names the other inputs it reads.
 BUTTON_INPUTS = ("open_bets", "no_more_bets")
@@ -73,15 +73,14 @@ class Limits:
 
 @dataclass(frozen=True)
 class Config:
-    """The whole configuration; ``source`` is the file it came from (for messages).
-
-    rules = spec.load_config(sub, config.rules if game == config.game else None)
-    sub.finish()
-    applied = replace(config, spec=spec, rules=rules, cards=cards, limits=limits)
-    """
+    """The whole configuration. ``source`` is the file it came from (for messages),
+    ``spec`` the table's game, ``games`` the registered games it was read against (handed
+    down by the composition root: a trace's ``meta.table`` or a journal of another game
+    goes to its spec through them, :func:`apply_overrides`)."""
 
     source: str
     spec: GameSpec = field(kw_only=True, compare=False, repr=False)
+    games: Games = field(kw_only=True, compare=False, repr=False)
     table_name: str = "table"
     journal_path: str = "var/journal.sqlite"
     seal_key: str = ""  # the sealing key file; "": the journal's path + ".sealkey"
@@ -104,8 +103,10 @@ class Config:
         return self.spec.name
 
 
-def load_config(path: str = DEFAULT_CONFIG, overrides: dict[str, Any] | None = None) -> Config:
-    """Load and check a config file (or the embedded default).
+def read_config(games: Games, path: str = DEFAULT_CONFIG,
+                overrides: dict[str, Any] | None = None) -> Config:
+    """Read and check a config file (or the embedded default) against ``games`` (the
+    registered games, handed down by the composition root: ``controller.cli.compose``).
 
     ``overrides`` are a trace's ``meta`` keys (CONTRACT §2), applied to the game's section
     (e.g. ``wheel``, ``decks``) and checked like the file's own values.
@@ -116,15 +117,14 @@ def load_config(path: str = DEFAULT_CONFIG, overrides: dict[str, Any] | None = N
     """
     source, text = read_config_text(path)
     data = parse_toml(source, text)
-    loader = Loader(source, text)
-    config = _parse(loader, data)
+    config = parse(Loader(source, text), data, games)
     if overrides:
         config = apply_overrides(config, overrides, source)
     return config
 
 
 def check_for_daemon(config: Config) -> None:
-    """The checks the daemon adds to :func:`load_config` before it runs the table (the
+    """The checks the daemon adds to :func:`read_config` before it runs the table (the
     game's ``check_daemon``: a GPIO wheel's inputs all wired, a Pot Luck pool's hands): a
     replay needs none of them, the daemon all. ``tablectl config check`` and the install
     run them too, so a config they pass does not stop the daemon.
@@ -137,131 +137,151 @@ def check_for_daemon(config: Config) -> None:
         spec.check_daemon(config)
 
 
-def load_daemon_config(path: str) -> Config:
-    """:func:`load_config` and :func:`check_for_daemon`: the config the daemon runs on.
+def parse(loader: Loader, data: dict[str, Any], games: Games) -> Config:
+    """The config of a parsed file (``data``), its values read through ``loader``'s
+    sections: the table's game first (``[table] game``, one of ``games``), which says what
+    else the file may hold, then each section in turn.
 
     Raises:
-        ConfigError: as both.
+        ConfigError: the first error (or, while ``tablectl config check`` collects them,
+            one that stops the reading: a pin used twice, a section of another game).
     """
-    config = load_config(path)
-    check_for_daemon(config)
-    return config
-
-
-def _parse(loader: Loader, data: dict[str, Any]) -> Config:
     root = loader.section("", data)
-    # [display] is the table-display process's own (display/config.py checks it): the
-    # controller reads none of it.
-    root.read.add("display")
+    # [display] and [feed] are the table-display and table-feed processes' own
+    # (display/config.py, feed/config.py check them): the controller reads none of them.
+    root.read.update(("display", "feed"))
     table = root.section("table")
-    game = table.choice("game", registry.DEFAULT_GAME, registry.names())
-    spec = registry.spec(game)
+    spec = games.spec(table.choice("game", games.default.name, games.names))
     table_name = table.get("name", str, "table")
-
-    journal = root.section("journal")
-    journal_path = journal.get("path", str, "var/journal.sqlite")
-    if not journal_path.strip():
-        raise journal.error("path", "empty: give the journal's file (e.g. "
-                            "/var/lib/table-controller/journal.sqlite)")
-    seal_key = journal.get("seal_key", str, "")
-    seal_interval_s = journal.number("seal_interval_s", 300.0, 1.0, 86400.0)
-
+    journal_path, seal_key, seal_interval_s = _journal(root.section("journal"))
     log = root.section("log")
     log_level = log.choice("level", "info", ("debug", "info", "warning", "error"))
     log_format = log.choice("format", "auto", ("auto", "console", "json"))
-
     gpio = root.section("gpio")
     pin_factory = gpio.choice("pin_factory", None, ("mock", "lgpio", "rpigpio", "pigpio", "native"))
-    inputs_sec = gpio.section("inputs")
-    inputs: dict[str, InputPin] = {}
-    used: dict[int, str] = {}
-    known = (*spec.gpio_inputs, *BUTTON_INPUTS)
-    for name in inputs_sec.data:
-        if name not in known:
-            inputs_sec._collect(inputs_sec.error(name, f"unknown input {name!r}; a {game} "
-                                                 f"table's inputs are {', '.join(known)}"), None)
-            continue
-        # Each field read whatever another's error: config check lists them all.
-        sec = inputs_sec.section(name)
-        pin: int | None = None
-        if "pin" not in sec.data:
-            sec._collect(sec.error("pin", "missing: the BCM pin number (0-27)"), None)
-        else:
-            pin = sec.number("pin", 0, 0, 27, integer=True)
-            if pin in used:
-                sec._collect(sec.error("pin", f"pin {pin} is already used by input "
-                                              f"{used[pin]!r}"), None)
-            used.setdefault(pin, name)
-        pull = sec.choice("pull", "up", ("up", "down", "none"))
-        active = sec.choice("active", "low", ("high", "low"))
-        debounce_s = sec.number("debounce_s", 0.0, 0.0, 0.05)
-        if pin is not None:
-            inputs[name] = InputPin(name=name, pin=pin, pull=pull, active=active,
-                                    debounce_s=debounce_s)
-    own = root.section(spec.config_section)
-    rules = spec.load_config(own, None)
-    cards = None
-    if spec.cards_config is not None:
-        cards = spec.cards_config(root.section("cards"), None)
-    elif "cards" in data:
-        raise root.error("cards", f"a {game} table takes no [cards] settings (its deck has "
-                         "no shoe closed at a cut card to count out): remove [cards]")
-    for other in registry.games().values():
-        if other.config_section != spec.config_section and other.config_section in data:
-            raise root.error(other.config_section, f"the section of a {other.name} table; "
-                             f"this table is {game} ([table] game)")
-
-    serial_sec = root.section("serial")
-    serial: dict[str, SerialConfig] = {}
-    for name in serial_sec.data:
-        sec = serial_sec.section(name)
-        url = sec.get("url", str, "")
-        if not url:
-            raise sec.error("url", "missing: the port URL (/dev/serial/by-id/..., socket://..., loop://)")
-        serial[name] = SerialConfig(
-            name=name,
-            url=url,
-            baudrate=sec.number("baudrate", 9600, 50, 4_000_000, integer=True),
-            codec=sec.choice("codec", "reference", codec_names()),
-        )
-
+    inputs = _inputs(gpio.section("inputs"), spec)
+    rules, cards = _game_sections(root, spec, games)
+    serial = _serial(root.section("serial"))
     control = root.section("control")
     control_socket = control.get("socket", str, "var/control.sock")
     problem = socket_path_problem(control_socket)
     if problem:
         raise control.error("socket", problem)
     control_group = control.get("group", str, None)
-
-    lim = root.section("limits")
-    min_bet = lim.number("min_bet", 1, 1, MAX_LIMIT, integer=True)
-    max_bet = lim.number("max_bet", 1000, 1, MAX_LIMIT, integer=True)
-    if max_bet < min_bet:
-        raise lim.error("max_bet", f"{max_bet} is below min_bet {min_bet}")
-
-    sim = root.section("simulator")
-    simulator = SimulatorConfig(
-        enabled=sim.get("enabled", bool, False),
-        seed=sim.number("seed", 1, 0, 2**63 - 1, integer=True),
-        spins=sim.number("spins", 0, 0, 10**9, integer=True),
-        speed=sim.number("speed", 1.0, 0.01, 1000.0),
-        invalid_rate=sim.number("invalid_rate", 0.0, 0.0, 1.0),
-    )
-    # [feed] is table-feed's (feed/config.py checks it): a process of its own.
-    root.read.add("feed")
+    limits = _limits(root.section("limits"))
+    simulator = _simulator(root.section("simulator"))
     for sec in loader.sections:
         sec.finish()
     config = Config(
-        source=loader.source, spec=spec, table_name=table_name, journal_path=journal_path,
-        seal_key=seal_key, seal_interval_s=seal_interval_s,
+        source=loader.source, spec=spec, games=games, table_name=table_name,
+        journal_path=journal_path, seal_key=seal_key, seal_interval_s=seal_interval_s,
         log_level=log_level, log_format=log_format, pin_factory=pin_factory, inputs=inputs,
-        rules=rules, cards=cards, serial=serial,
-        limits=Limits(min_bet, max_bet), simulator=simulator,
+        rules=rules, cards=cards, serial=serial, limits=limits, simulator=simulator,
         control_socket=control_socket, control_group=control_group,
     )
     if spec.check_config is not None:
         spec.check_config(config, root)
     check_ports(config, root)
     return config
+
+
+def _journal(journal: Section) -> tuple[str, str, float]:
+    """``[journal]``: its path, the sealing key file ("": beside it), the seal interval."""
+    path = journal.get("path", str, "var/journal.sqlite")
+    if not path.strip():
+        raise journal.error("path", "empty: give the journal's file (e.g. "
+                            "/var/lib/table-controller/journal.sqlite)")
+    return (path, journal.get("seal_key", str, ""),
+            journal.number("seal_interval_s", 300.0, 1.0, 86400.0))
+
+
+def _inputs(inputs: Section, spec: GameSpec) -> dict[str, InputPin]:
+    """``[gpio.inputs.<name>]``: the wiring of the game's own inputs and the dealer's
+    buttons. Each field is read whatever another's error, a pin given wrong is not taken
+    for another's, and an input whose pin is wrong is still one the file wires
+    (``tablectl config check`` lists every error once, none that follows from another)."""
+    pins: dict[str, InputPin] = {}
+    used: dict[int, str] = {}
+    known = (*spec.gpio_inputs, *BUTTON_INPUTS)
+    for name in inputs.data:
+        if name not in known:
+            inputs.read.add(name)  # said once: not an "unknown key" too
+            inputs._collect(inputs.error(name, f"unknown input {name!r}; a {spec.name} "
+                                         f"table's inputs are {', '.join(known)}"), None)
+            continue
+        sec = inputs.section(name)
+        pin: int | None = None
+        if "pin" not in sec.data:
+            sec._collect(sec.error("pin", "missing: the BCM pin number (0-27)"), None)
+        else:
+            pin = sec.number("pin", None, 0, 27, integer=True)  # type: ignore[arg-type]
+            if pin is not None and pin in used:
+                sec._collect(sec.error("pin", f"pin {pin} is already used by input "
+                                              f"{used[pin]!r}"), None)
+            elif pin is not None:
+                used[pin] = name
+        pull = sec.choice("pull", "up", ("up", "down", "none"))
+        active = sec.choice("active", "low", ("high", "low"))
+        debounce_s = sec.number("debounce_s", 0.0, 0.0, 0.05)
+        # A pin missing or wrong is an error of its own (raised, or kept by config check,
+        # which reads on): the input is still wired for the checks that follow.
+        pins[name] = InputPin(name=name, pin=pin if pin is not None else -1, pull=pull,
+                              active=active, debounce_s=debounce_s)
+    return pins
+
+
+def _game_sections(root: Section, spec: GameSpec, games: Games) -> tuple[Any, Any]:
+    """The game's own section (its ``load_config``) and the card core's ``[cards]`` (its
+    ``cards_config``, or None); a section of another game is refused."""
+    rules = spec.load_config(root.section(spec.config_section), None)
+    cards = None
+    if spec.cards_config is not None:
+        cards = spec.cards_config(root.section("cards"), None)
+    elif root.has("cards"):
+        raise root.error("cards", f"a {spec.name} table takes no [cards] settings (its deck "
+                         "has no shoe closed at a cut card to count out): remove [cards]")
+    for other in games:
+        if other.config_section != spec.config_section and root.has(other.config_section):
+            raise root.error(other.config_section, f"the section of a {other.name} table; "
+                             f"this table is {spec.name} ([table] game)")
+    return rules, cards
+
+
+def _serial(serial: Section) -> dict[str, SerialConfig]:
+    """``[serial.<port>]``: each port's URL, speed and codec (the ports a game reads are
+    checked once the game's own checks ran: :func:`check_ports`)."""
+    ports: dict[str, SerialConfig] = {}
+    for name in serial.data:
+        sec = serial.section(name)
+        url = sec.get("url", str, "")
+        if not url:
+            raise sec.error("url", "missing: the port URL (/dev/serial/by-id/..., "
+                            "socket://..., loop://)")
+        ports[name] = SerialConfig(
+            name=name, url=url,
+            baudrate=sec.number("baudrate", 9600, 50, 4_000_000, integer=True),
+            codec=sec.choice("codec", "reference", codec_names()))
+    return ports
+
+
+def _limits(lim: Section) -> Limits:
+    """``[limits]``: the table limits in whole chips (seed 001 Art. 16)."""
+    min_bet = lim.number("min_bet", 1, 1, MAX_LIMIT, integer=True)
+    max_bet = lim.number("max_bet", 1000, 1, MAX_LIMIT, integer=True)
+    if max_bet < min_bet:
+        raise lim.error("max_bet", f"{max_bet} is below min_bet {min_bet}")
+    return Limits(min_bet, max_bet)
+
+
+def _simulator(sim: Section) -> SimulatorConfig:
+    """``[simulator]``: the embedded stand-in for the hardware."""
+    return SimulatorConfig(
+        enabled=sim.get("enabled", bool, False),
+        seed=sim.number("seed", 1, 0, 2**63 - 1, integer=True),
+        spins=sim.number("spins", 0, 0, 10**9, integer=True),
+        speed=sim.number("speed", 1.0, 0.01, 1000.0),
+        invalid_rate=sim.number("invalid_rate", 0.0, 0.0, 1.0),
+    )
 
 
 def check_ports(config: Config, root: Section) -> None:
@@ -320,7 +340,7 @@ def apply_overrides(config: Config, meta: dict[str, Any], source: str, *,
     loader = Loader(source, "")
     loader.line_of = lambda dotted: 1  # type: ignore[method-assign]
     sec = loader.section("meta", dict(meta))
-    game = sec.choice("table", config.game, registry.names())
+    game = sec.choice("table", config.game, config.games.names)
     if given and game != config.game:
         raise sec.error("table", f"{game!r}: this trace is of a {game} table, the config "
                         f"{config.source} of a {config.game} table: replay it with a {game} "
@@ -334,7 +354,7 @@ def apply_overrides(config: Config, meta: dict[str, Any], source: str, *,
         if limits.max_bet < limits.min_bet:
             raise lim.error("max_bet", f"{limits.max_bet} is below min_bet {limits.min_bet}")
         lim.finish()
-    spec = config.spec if game == config.game else registry.spec(game)
+    spec = config.spec if game == config.game else config.games.spec(game)
     cards = None
     if spec.cards_config is not None:  # the trace's table's defaults, or the config's own
         cards_sec = sec.section("cards")
@@ -353,7 +373,7 @@ def apply_overrides(config: Config, meta: dict[str, Any], source: str, *,
 
 
 def _check_applied(config: Config, meta: Section, base: Config) -> None:
-    """The checks of the config's file (``_parse``), on ``config`` with a trace's meta
+    """The checks of the config's file (:func:`parse`), on ``config`` with a trace's meta
     applied: what they refuse now, the meta made (the file passed them alone). The meta
     key named is the one that alone makes them refuse (``base``: the config without it)."""
     exc = _refusal(config)

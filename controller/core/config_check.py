@@ -7,16 +7,17 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from controller.core.config import _parse, check_for_daemon
+from controller.core.config import check_for_daemon, parse
 from controller.core.errors import ConfigError
 from controller.core.section import Loader, parse_toml, read_config_text
+from controller.core.specs import Games
 
 MAX_CHECK_PASSES = 200
 
 
-def check_file(path: str) -> list[ConfigError]:
+def check_file(path: str, games: Games) -> list[ConfigError]:
     """Every error of a config file at once (``tablectl config check``), in line order; []
-    when the daemon would load it.
+    when the daemon would load it; ``games``: the registered games.
 
     The getters' errors (a type, a range, an unknown key) are kept and their defaults used;
     a check that raises (a pin used twice, a missing section) is kept, the key it names (or
@@ -24,8 +25,8 @@ def check_file(path: str) -> list[ConfigError]:
     follows from a key taken out is not reported. A bad ``[table] game`` is reported alone:
     the rest cannot be checked without the game. A file that reads through is then put to
     the daemon's own checks (``check_for_daemon``: a GPIO wheel's inputs wired...), so a
-    config that passes does not stop the daemon. :func:`load_config` is unchanged: it
-    raises the first error.
+    config that passes does not stop the daemon. :func:`~controller.core.config.read_config`
+    is unchanged: it raises the first error.
     """
     try:
         source, text = read_config_text(path)
@@ -39,7 +40,7 @@ def check_file(path: str) -> list[ConfigError]:
         loader.collected = []
         raised: ConfigError | None = None
         try:
-            _parse(loader, copy.deepcopy(data))
+            parse(loader, copy.deepcopy(data), games)
         except ConfigError as exc:
             raised = exc
         for error in [*loader.collected, *([raised] if raised else [])]:
@@ -51,15 +52,16 @@ def check_file(path: str) -> list[ConfigError]:
             break
         removed.append(where)
     if not found:
-        found.update({(e.line, e.field, e.message): e for e in _daemon_errors(source, text)})
+        found.update({(e.line, e.field, e.message): e
+                      for e in _daemon_errors(source, text, games)})
     return sorted(found.values(), key=lambda e: (e.line or 0, e.field or ""))
 
 
-def _daemon_errors(source: str, text: str) -> list[ConfigError]:
+def _daemon_errors(source: str, text: str, games: Games) -> list[ConfigError]:
     """What the daemon's own checks (:func:`check_for_daemon`) find in a config that
     reads through, with the line of the key they name."""
     try:
-        check_for_daemon(_parse(Loader(source, text), parse_toml(source, text)))
+        check_for_daemon(parse(Loader(source, text), parse_toml(source, text), games))
     except ConfigError as exc:
         line = exc.line if exc.line is not None or not exc.field else (
             Loader(source, text).line_of(exc.field))

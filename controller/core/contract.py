@@ -107,7 +107,7 @@ TABLE_INPUTS: tuple[InputSpec, ...] = (
     InputSpec("dealer", "who deals from now on (a dealer record: tablectl stats per dealer)",
               (ArgSpec("name", "the dealer's name or badge, e.g. Ana"),)),
     InputSpec("player_late", "the rig's player drove its trace late: the run is no "
-              "comparison (a player_late alarm; sim/rig_player.py sends it)",
+              "comparison (a player_late alarm; the rig's player sends it)",
               (ArgSpec("message", "how late it was, in words"),)),
 )
 """The inputs every table takes, whatever its game; the table handles them itself."""
@@ -117,13 +117,17 @@ TABLE_INPUTS: tuple[InputSpec, ...] = (
 class BetField:
     """A field a bet kind takes besides ``box`` and ``amount`` (CONTRACT §2 ``bet``): its
     ``name``, what it holds in words (``kind``), whether it is a list (``many``: given as
-    several values) and the type of each value (``int`` or ``str``, as the trace holds
-    it). ``tablectl bet`` offers one option per field of the table's bets."""
+    several values), the type of each value (``int``, ``str`` or ``bool``, as the trace
+    holds it) and the values it may take (``choices``; none: any of its type). The trace
+    reader and the control socket check a bet's fields by these; ``tablectl bet`` offers
+    one option per field of the table's bets. What a value means is the game's to check
+    (a roulette's numbers on its layout)."""
 
     name: str
     kind: str
     many: bool = False
     type: type = str
+    choices: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

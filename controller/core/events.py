@@ -8,7 +8,7 @@ daemon, trace time in replay and tests).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
@@ -57,20 +57,35 @@ class DealerInput:
 class BetPlaced:
     """A bet placed on the layout (CONTRACT §2 ``bet``); ``amount`` in chips.
 
-    ``numbers`` (roulette inside bets) are strings, "00" for double zero; ``which`` is the
-    column or dozen (1-3). At a card table, ``by`` says who placed it (``holder``,
-    ``seated``, ``standing``) and ``authorized`` the holder's consent
-    (``controller.cards.consent``); None when not said.
+    ``fields`` are what the bet says besides its kind, box and amount: the fields its
+    game's bet kinds declare (``GameSpec.bet_fields``, which the trace reader checks), a
+    list as a tuple; a field not said is not there.
     """
 
     t: float
     kind: str
     box: int
     amount: int
-    numbers: tuple[str, ...] | None = None
-    which: int | None = None
-    by: str | None = None
-    authorized: bool | None = None
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    def get(self, name: str) -> Any:
+        """The bet's field ``name``, or None when the bet does not say it."""
+        return self.fields.get(name)
+
+    def input(self) -> dict[str, Any]:
+        """Every field of the bet input but its time, as the journal holds it (a list as
+        a list): ``kind``, ``box``, ``amount`` and its own fields. The journal holds each
+        bet input once: in its game's bet record, or in the alarm that refused it."""
+        return {"kind": self.kind, "box": self.box, "amount": self.amount,
+                **{k: list(v) if isinstance(v, tuple) else v for k, v in self.fields.items()}}
+
+
+def bet_of(t: float, given: Mapping[str, Any], names: Iterable[str]) -> BetPlaced:
+    """The bet input at ``t`` that :meth:`BetPlaced.input` journaled (a bet record, or
+    the ``bet`` of the alarm that refused it); ``names``: its game's bet fields."""
+    fields = {name: tuple(value) if isinstance(value, list) else value
+              for name in names if (value := given.get(name)) is not None}
+    return BetPlaced(t, given["kind"], given["box"], given["amount"], fields)
 
 
 Event = GpioEdge | SerialData | PortStatus | DealerInput | BetPlaced

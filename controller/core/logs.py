@@ -278,7 +278,8 @@ class ConsoleLines:
         t = e.get("t")
         if (isinstance(t, int | float) and not isinstance(t, bool) and t < 1e9
                 and not _says_time(" ".join([text, *rest]), t)):
-            rest.append(f"at {t:.3f} s")  # trace time (a replay), not the wall clock
+            # Trace time (a replay), not the wall clock; never cut across lines.
+            rest.append(f"at{_GLUE}{t:.3f}{_GLUE}s")
         seq = f"#{e['seq']}" if e.get("seq") is not None else ""
         body = " ".join(part for part in (seq, text, *rest) if part)
         head = f"{clock} {level:<5} {kind:<12} "
@@ -312,7 +313,10 @@ class ConsoleLines:
             lines += textwrap.wrap(paragraph, self.width, initial_indent=first,
                                    subsequent_indent=indent, break_on_hyphens=False,
                                    break_long_words=True) or [first.rstrip()]
-        return lines
+        return [line.replace(_GLUE, " ") for line in lines]
+
+
+_GLUE = "\x00"  # a space the console's lines are not cut at
 
 
 def _says_time(text: str, t: float) -> bool:

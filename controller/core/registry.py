@@ -1,4 +1,5 @@
-"""The registry of games: the one place the kernel reaches them.
+"""The registry of games: where the controller finds them, asked by the composition root
+alone (:func:`controller.cli.compose.games`), which hands the result down.
 
 ``controller/games/__init__.py`` lists them (``PACKAGES``, and ``DEFAULT_GAME``): each
 entry is a module under ``controller/games/`` (a game's package, or one module of a package
@@ -6,10 +7,9 @@ that holds two variants of a game) that defines ``SPEC``
 (:class:`controller.core.contract.GameSpec`); the table's name is ``SPEC.name``. Adding a
 game is one new package and one line in that list (``controller/games/README.md``).
 
-The kernel imports no game and names none: the packages are loaded by name, here alone,
-and a game's name becomes its spec in one place, the config
-(:attr:`controller.core.config.Config.spec`, from ``[table] game`` or a trace's
-``meta.table``), which hands the spec down.
+The kernel imports no game and names none: the packages are loaded by name, here alone.
+A shared module is handed the games (:class:`controller.core.specs.Games`) or one game's
+spec (``Config.spec``), never this module.
 """
 
 from __future__ import annotations
@@ -18,30 +18,27 @@ import importlib
 from functools import cache
 
 from controller.core.contract import GameSpec
-from controller.store import records
+from controller.core.specs import Games
 
 GAMES = "controller.games"
 """The package that holds the games and lists them (its ``PACKAGES``)."""
-_LISTING = importlib.import_module(GAMES)  # the list alone: no game is imported yet
-PACKAGES: tuple[str, ...] = _LISTING.PACKAGES
-DEFAULT_GAME: str = _LISTING.DEFAULT_GAME
-"""The table of a config without ``[table] game`` and of a trace whose ``meta`` names none."""
 
 
 @cache
-def games() -> dict[str, GameSpec]:
-    """Every registered game's spec, by its table name, in registry order."""
-    specs: dict[str, GameSpec] = {}
-    for module in PACKAGES:
+def games() -> Games:
+    """Every registered game's spec, in registry order, ``DEFAULT_GAME`` the default."""
+    listing = importlib.import_module(GAMES)
+    specs = []
+    for module in listing.PACKAGES:
         spec = importlib.import_module(f"{GAMES}.{module}").SPEC
-        assert isinstance(spec, GameSpec) and spec.name not in specs, module
-        specs[spec.name] = spec
-    return specs
+        assert isinstance(spec, GameSpec), module
+        specs.append(spec)
+    return Games(specs, listing.DEFAULT_GAME)
 
 
 def names() -> tuple[str, ...]:
     """The table names a config's ``[table] game`` or a trace's ``meta.table`` may give."""
-    return tuple(games())
+    return games().names
 
 
 def spec(name: str) -> GameSpec:
@@ -50,32 +47,4 @@ def spec(name: str) -> GameSpec:
     Raises:
         KeyError: no such game is registered.
     """
-    return games()[name]
-
-
-def spec_or_default(name: object) -> GameSpec:
-    """The spec of the game called ``name``, or of ``DEFAULT_GAME`` when no registered game
-    is called so (a journal that names no game yet, a name another version wrote)."""
-    return games().get(name if isinstance(name, str) else "", games()[DEFAULT_GAME])
-
-
-def schema(name: str) -> records.Schema:
-    """The record types the table called ``name`` writes and reads
-    (:func:`controller.store.records.schema` of its spec).
-
-    Raises:
-        KeyError: no such game is registered.
-    """
-    return records.schema(spec(name))
-
-
-def any_schema() -> records.Schema:
-    """Every registered game's record types, for the tools that read a journal whose game
-    they cannot tell (:func:`controller.store.records.any_schema`)."""
-    return records.any_schema(games().values())
-
-
-def load_callable(path: str) -> object:
-    """The object named by ``"package.module:attribute"`` (a spec's simulator, analysis)."""
-    module, _, attribute = path.partition(":")
-    return getattr(importlib.import_module(module), attribute)
+    return games().spec(name)

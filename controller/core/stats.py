@@ -229,12 +229,12 @@ def fold_window(journal: Journal, config: Config, window: Window
     Raises:
         LookupError: the table's game has no statistics.
     """
-    from controller.core import registry
+    from controller.core.specs import load_attribute
 
     spec = config.spec
     if not spec.stats:
         raise LookupError(f"a {spec.title} table has no statistics")
-    hook = registry.load_callable(spec.stats)
+    hook = load_attribute(spec.stats)
     assert isinstance(hook, StatsHook), spec.stats
     fold = hook.make(config)
     carried = tuple(kind for kind in fold.reads if kind == "dealer")

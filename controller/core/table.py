@@ -4,9 +4,9 @@ One transaction per input: every event (a GPIO edge, shoe bytes, a dealer input,
 every timer the game or the table set (a timer is an input too) is handled inside one
 journal transaction. Each record it causes goes through :meth:`Table.emit`, which builds and
 checks the typed record (``controller.store.records``) and stages it; at the end of the
-input they are committed together, with one fsync, and only then shown (the sink, the log)
-and answered (the control socket). After a power cut an input is in the journal with all
-its consequences or not at all.
+input they are committed together, with one fsync, and only then shown (the sink, the
+log: :mod:`controller.core.shown`) and answered (the control socket). After a power cut an
+input is in the journal with all its consequences or not at all.
 
 Serial bytes are held until their line ends (:mod:`controller.core.serial_lines`): a line
 is one input, journaled as one ``serial`` record, never a byte. Records nothing acts on yet
@@ -36,25 +36,18 @@ puts it back to the journal's state).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from controller.core.config import Config
-from controller.core.contract import (
-    ACCEPTED,
-    TABLE_INPUTS,
-    Checkpointing,
-    Emit,
-    GameContext,
-    Verdict,
-)
+from controller.core.contract import ACCEPTED, Checkpointing, GameContext, Verdict
 from controller.core.errors import JournalWriteError, RuleViolation
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, PortStatus, SerialData
 from controller.core.held import HELD_MAX_S, HeldRecords
-from controller.core.logs import get_logger
 from controller.core.serial_lines import LineHold
-from controller.store.journal import Journal, canonical
+from controller.core.shown import Shown
+from controller.core.table_inputs import TABLE_INPUT_ACTIONS, table_input, verify_table_input
+from controller.store.journal import Journal
 from controller.store.records import build, schema
 from controller.store.seal import Sealer
 
@@ -63,19 +56,7 @@ EVIDENCE_MAX_S = 120.0  # an evidence batch is closed at most this long after it
 EVIDENCE_JOIN_S = 60.0  # ... and in the next commit made for another record once this old
 EVIDENCE_MAX_EDGES = 4096  # ... or at this many edges
 CHECKPOINT_EVERY = 500  # records between two checkpoints, at least
-TABLE_ALARMS = frozenset({"clock_step", "unexpected_edge", "game_open", "journal_chain_broken",
-                          "journal_failing"})
-"""The alarm codes the table journals itself (no game makes them; the daemon's journal
-guard journals ``journal_failing`` through it)."""
 
-# Inputs are in the journal already; logging each would drown the rest.
-_INPUT_RECORDS = frozenset({"serial", "input", "evidence", "checkpoint", "seal"})
-# Records of every table a person wants in the log at once; a game adds its own (its spec's
-# ``log``) and its accepted bets (``bet_record``). The rest go at debug level. The daemon's
-# start banner says what the ``startup`` record says.
-_INFO_RECORDS: dict[str, tuple[str, ...] | None] = {
-    name: None for name in ("settlement", "alarm", "state", "config_change", "port",
-                            "recovery", "shutdown")}
 T = TypeVar("T")
 CommitFailure = Callable[[JournalWriteError, "Event | None"], "Verdict | None"]
 
@@ -110,24 +91,14 @@ class Table:
         self.wall = wall or now
         self._wall_clock = wall is not None  # else stamps are ``now``: no step to watch
         self._offset = self.wall() - now()
-        self.sink = sink
+        self.shown = Shown(config, sink)
         self.show_edges = False  # replay --evidence: each batch's edges on the sink
         self.on_commit_failure: CommitFailure = stop_on_commit_failure
         self.checkpoint_every = CHECKPOINT_EVERY
-        # Bound once: a lazy proxy would rebuild the logger on every record.
-        self.log = get_logger(table=config.table_name).bind()
-        self._debug = self.log.is_enabled_for(logging.DEBUG)
-        # The bound logger's level is fixed: a record below it is not even made into fields
-        # (a replay logs warnings only; some 10 records a spin are info).
-        self._logs = {name: self.log.is_enabled_for(getattr(logging, name.upper()))
-                      for name in ("info", "warning", "error")}
         self._bodies: dict[int, str] = {}  # the JSON body of each record of the input
-        bets = {self.spec.bet_record: None} if self.spec.bet_record else {}
-        self._info = {**_INFO_RECORDS, **bets, **self.spec.log}
         self._raw_inputs = frozenset(self.spec.gpio_inputs)
         self._schedule = schedule
         self.levels: dict[str, int] = {}
-        self._stop_level = "info"  # the shutdown record's log level (shutdown())
         self._txn: list[dict[str, Any]] | None = None  # the records of the input in hand
         self._evidence_timer: Any = None
         self._lines = LineHold()  # serial bytes until their line ends
@@ -141,7 +112,7 @@ class Table:
         last = journal.last_checkpoint()
         self._checkpoint_seq = last["seq"] if last else 0
         # Called with each record as shown (its public view), on the controller thread.
-        self.observers: list[Callable[[dict[str, Any]], None]] = []
+        self.observers = self.shown.observers
         self.game: Any = self._make_game()
 
     def _make_game(self) -> Any:
@@ -246,27 +217,9 @@ class Table:
             self.on_commit_failure(exc, None)
 
     def _present(self, records: list[dict[str, Any]]) -> None:
-        if self.show_edges and self.sink is not None:
+        if self.show_edges and self.shown.sink is not None:
             records = self._with_edges(records)
-        bodies = self._bodies
-        for shown in self.game.present(records):
-            type_ = shown["type"]
-            for observe in self.observers:
-                observe(shown)
-            if self.sink is not None:
-                # A record shown as journaled has its body already; a masked one is new.
-                self.sink(bodies.get(id(shown)) or canonical(shown))
-            if type_ in self._info:
-                level = ("warning" if type_ == "alarm" else
-                         self._stop_level if type_ == "shutdown" else "info")
-                if not self._logs[level]:
-                    continue
-                keys = self._info[type_]
-                fields = {k: v for k, v in shown.items()
-                          if k != "type" and (keys is None or k in keys)}
-                getattr(self.log, level)(type_, **fields)
-            elif self._debug and type_ not in _INPUT_RECORDS:
-                self.log.debug(type_, **{k: v for k, v in shown.items() if k != "type"})
+        self.shown.show(self.game.present(records), self._bodies)
 
     def _with_edges(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """``replay --evidence``: before each record that closed a batch, its edges, each
@@ -354,7 +307,7 @@ class Table:
         """The daemon stops in order: the open evidence batch and a ``shutdown`` record;
         ``error``: it stops on an error (a component that could not start, a bug), so the
         record is logged at error level (``journalctl -p err`` shows it), else at info."""
-        self._stop_level = "error" if error else "info"
+        self.shown.stop_level = "error" if error else "info"
 
         def stop() -> None:
             self._close_evidence()
@@ -510,43 +463,3 @@ class Table:
             self.emit("evidence", reason="interval")
         else:
             self._arm_evidence(due)
-
-
-TABLE_INPUT_ACTIONS = frozenset(i.action for i in TABLE_INPUTS)
-"""The inputs the table takes itself, whatever its game (``GameSpec.all_inputs``)."""
-
-
-PLAYER_LATE_MAX = 300  # characters of a player_late message: the rig's few lines
-
-
-def verify_table_input(inp: DealerInput) -> None:
-    """Check one of ``TABLE_INPUT_ACTIONS`` (its arguments are checked against its spec
-    first): a dealer's name is a word of at most 40 characters, as it heads a line of
-    statistics; a ``player_late`` message is 1 to ``PLAYER_LATE_MAX`` characters.
-
-    Raises:
-        RuleViolation: ``bad_dealer``, an empty or overlong name; ``bad_input``, an empty
-            or overlong message.
-    """
-    if inp.action == "player_late":
-        message = inp.args.get("message")
-        if not isinstance(message, str) or not message.strip() or (
-                len(message) > PLAYER_LATE_MAX):
-            raise RuleViolation("bad_input", f"player_late needs message=, 1 to "
-                                f"{PLAYER_LATE_MAX} characters")
-        return
-    name = inp.args.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > 40:
-        raise RuleViolation("bad_dealer", f"a dealer's name is 1 to 40 characters, got "
-                            f"{name!r}")
-
-
-def table_input(inp: DealerInput, emit: Emit) -> None:
-    """Do one of ``TABLE_INPUT_ACTIONS``: ``dealer`` journals who deals from now on (a
-    ``dealer`` record, issue 21); ``player_late`` (the rig's player fell behind its trace,
-    issue 16) a ``player_late`` alarm, as ``replay --realtime`` journals its own. A card
-    table's restart plays it again through here."""
-    if inp.action == "player_late":
-        emit("alarm", code="player_late", message=str(inp.args["message"]).strip())
-        return
-    emit("dealer", t=inp.t, name=str(inp.args["name"]).strip())

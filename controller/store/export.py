@@ -24,7 +24,6 @@ from controller.core.held import lines_of
 from controller.store.journal import Journal
 
 _NOT_ARGS = frozenset({"type", "seq", "t", "action", "source"})
-_BET_FIELDS = ("box", "amount", "numbers", "which")
 
 
 def first_seq_at(journal: Journal, t: float) -> int:
@@ -99,7 +98,7 @@ def evidence_trace(journal: Journal, config: Config, number: int) -> list[dict[s
             raise JournalError(f"{what} is still in play in {journal.path}: its evidence is "
                                "not closed yet; try again after its result")
         raise JournalError(f"no {what} in {journal.path}")
-    events = list(_inputs(journal, window.origin, window.end, spec.bet_record))
+    events = list(_inputs(journal, window.origin, window.end, spec))
     inputs = {obj["gpio"] for _, obj in events if "gpio" in obj} | set(spec.gpio(config))
     events[:0] = _active_at(journal, window.origin, inputs)
     events.sort(key=lambda e: e[0])  # stable: a record's order among equal times is kept
@@ -176,8 +175,13 @@ def _lines(rec: dict[str, Any]) -> Iterator[tuple[float, dict[str, Any]]]:
         yield t, {"serial": rec["port"], "text": line}
 
 
-def _inputs(journal: Journal, origin: int, end: int, bet_record: str
+def _inputs(journal: Journal, origin: int, end: int, spec: GameSpec
             ) -> Iterator[tuple[float, dict[str, Any]]]:
+    """The raw inputs of records ``origin`` to ``end`` as trace lines, at their times: the
+    edges of their evidence batches, the dealer's inputs, the serial lines, and each bet
+    (``spec``'s bet record, or the alarm that refused it) with every field it said."""
+    bet_record = spec.bet_record
+    fields = ("box", "amount", *(f.name for f in spec.bet_fields))
     for seq, type_, body in journal.bodies(origin, end):
         rec = journal.parse(seq, type_, body)
         kind, t = rec.get("type"), rec.get("t", 0.0)
@@ -199,4 +203,4 @@ def _inputs(journal: Journal, origin: int, end: int, bet_record: str
         elif kind == bet_record or (kind == "alarm" and rec.get("code") == "bet_refused"
                                     and isinstance(rec.get("bet"), dict)):
             bet = rec["bet"] if kind == "alarm" else rec
-            yield t, {"bet": bet["kind"], **{k: bet[k] for k in _BET_FIELDS if k in bet}}
+            yield t, {"bet": bet["kind"], **{k: bet[k] for k in fields if k in bet}}

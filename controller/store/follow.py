@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.store.journal import GENESIS
+from controller.store.chain import GENESIS
 
 _IN_MODIFY = 0x002
 _IN_CLOSE_WRITE = 0x008

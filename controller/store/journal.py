@@ -3,10 +3,11 @@
 Each record is one row: its ``seq`` (1, 2, ...), its body (canonical JSON of the whole
 record: ``type``, ``seq``, ``t`` and its fields) and ``hash`` = SHA-256 of the previous
 record's hash and this body, so an edit, an insertion or a deletion anywhere breaks the
-chain from that record on (project standards, Security). The ``type`` and ``t`` columns
-copy the body's for queries; :meth:`Journal.verify` checks them against it. Raw GPIO edges
-are packed into evidence batches (:mod:`controller.store.evidence`), each written with the
-record that closes it, which carries its SHA-256.
+chain from that record on (project standards, Security: :mod:`controller.store.chain`).
+The ``type`` and ``t`` columns copy the body's for queries; :meth:`Journal.verify` checks
+them against it. Raw GPIO edges are packed into evidence batches
+(:mod:`controller.store.evidence`), each written with the record that closes it, which
+carries its SHA-256.
 
 Durability (project standards, Durability): WAL mode with ``synchronous=FULL``. Records are
 written in transactions: the table opens one for each input (:meth:`Journal.transaction`),
@@ -23,20 +24,14 @@ were written, an ``upgrade`` record says so, and new records follow in format 2.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import math
-import os
 import shutil
 import sqlite3
-import tempfile
 import time
 from collections.abc import Generator, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from json.encoder import encode_basestring_ascii as encode_basestring
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from controller.core.errors import (
     RESUME_ADVICE,
@@ -48,12 +43,10 @@ from controller.core.errors import (
     is_damage,
 )
 from controller.core.section import why_not_made
+from controller.store.chain import GENESIS, VerifyResult, canonical, chain_hash
 from controller.store.evidence import Batch, Edge, pack
+from controller.store.readonly import open_readonly
 
-if TYPE_CHECKING:
-    from controller.store.records import Schema
-
-GENESIS = "0" * 64
 FORMAT = 2
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
@@ -79,47 +72,6 @@ _INSERT_BATCH = ("INSERT INTO evidence(batch, seq, first_us, edges, inputs, data
                  "VALUES (?, ?, ?, ?, ?, ?)")
 Row = tuple[int, float, str, str, str]
 BatchRow = tuple[int, int, int, int, str, bytes]
-
-# ASCII only: a body is one line for any reader, whatever characters a record holds
-# (U+0085 and U+2028 end a line for some).
-_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), allow_nan=False)
-
-
-def canonical(record: dict[str, Any]) -> str:
-    """The one JSON text of a record that its hash covers (sorted keys, no spaces, ASCII).
-
-    Flat records of strings and numbers are written directly; the text is the same as
-    the JSON encoder's, only faster.
-    """
-    parts = []
-    for key in sorted(record):
-        value = record[key]
-        kind = type(value)
-        if kind is str:
-            parts.append(f"{encode_basestring(key)}:{encode_basestring(value)}")
-        elif kind is int or (kind is float and math.isfinite(value)):
-            parts.append(f"{encode_basestring(key)}:{value!r}")
-        else:
-            return _ENCODER.encode(record)
-    return "{" + ",".join(parts) + "}"
-
-
-def chain_hash(prev_hash: str, body: str) -> str:
-    """SHA-256 (hex) of the previous record's hash, a newline and this record's body."""
-    return hashlib.sha256(f"{prev_hash}\n{body}".encode()).hexdigest()
-
-
-@dataclass(frozen=True)
-class VerifyResult:
-    """Outcome of :meth:`Journal.verify`: ``ok``, how many records were checked (from
-    ``first``), the first bad one and why; ``damaged`` when SQLite could not read on."""
-
-    ok: bool
-    records: int
-    bad_seq: int | None = None
-    message: str = ""
-    first: int = 1
-    damaged: str | None = None  # SQLite could not read the file past ``bad_seq``: why
 
 
 class Journal:
@@ -154,7 +106,7 @@ class Journal:
             if readonly:
                 if not self.path.exists():
                     raise JournalError(f"{self.path}: no journal there")
-                self._db, self.access, self._copy = _open_readonly(self.path)
+                self._db, self.access, self._copy = open_readonly(self.path)
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._db = sqlite3.connect(self.path, isolation_level=None)
@@ -418,22 +370,6 @@ class Journal:
                                    "are not its row's", self.advice)
         return rec
 
-    def first_damaged(self, known: Schema) -> UnreadableRecord | None:
-        """The first record whose body is not a record of its declared type in ``known``
-        (a schema: every game's, ``controller.core.registry.any_schema``; the error that
-        names it), or None: for a tool that tripped over a record's fields, to say which
-        (a whole scan, on that path only)."""
-        from controller.store.records import RecordError, check
-
-        for seq, type_, body in self.bodies():
-            try:
-                check(known, self.parse(seq, type_, body))
-            except UnreadableRecord as exc:
-                return exc
-            except RecordError as exc:
-                return UnreadableRecord(self.path, seq, str(type_), str(exc), self.advice)
-        return None
-
     def bodies(self, after: int = 0, until: int | None = None
                ) -> Generator[tuple[int, str, str], None, None]:
         """(seq, type column, body) of each record with ``after`` < seq <= ``until``."""
@@ -515,16 +451,6 @@ class Journal:
                 yield {"type": "gpio", "t": t, "input": name, "level": level,
                        "batch": batch.batch}
 
-    def integrity(self) -> str:
-        """SQLite's ``PRAGMA integrity_check`` of the whole file: "ok", or what is wrong
-        (it reads every page: ``tablectl verify --full``, never the daemon's start)."""
-        self.flush()
-        try:
-            rows = self._db.execute("PRAGMA integrity_check").fetchall()
-        except sqlite3.DatabaseError as exc:
-            return str(exc)
-        return "; ".join(r[0] for r in rows)
-
     def verify(self, since: int = 0) -> VerifyResult:
         """Recompute the hash chain from record ``since`` + 1 (from the first by default)
         to the head, with the stored hash of record ``since`` as the chain's start; name
@@ -554,45 +480,3 @@ class Journal:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _open_readonly(path: Path) -> tuple[sqlite3.Connection, str, str | None]:
-    """Open ``path`` for reading only; returns the connection, how it was opened
-    (``access``) and a scratch folder to remove on close, if any.
-
-    A WAL journal's reader must write its ``-shm`` index file beside the journal. While the
-    daemon runs, that file exists and a reader of the admin group may only read it; once the
-    daemon closed the journal it is gone, and a reader who cannot write the folder gets
-    "attempt to write a readonly database". Then, with no ``-wal`` left, the journal is
-    opened ``immutable`` (nobody writes it: no lock, no index); with a ``-wal`` left by a
-    daemon that did not close (power cut, kill) and no index to read, journal and WAL are
-    copied to a private scratch folder and the copy is read, so no committed record is
-    missed. ``access`` is ``read-only``, ``immutable`` or ``copy``.
-
-    Raises:
-        sqlite3.DatabaseError: the journal cannot be read (not a database, no right).
-        OSError: the copy failed.
-    """
-    uri = path.resolve().as_uri()
-    db = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None)
-    try:
-        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        return db, "read-only", None
-    except sqlite3.OperationalError:
-        db.close()
-        if os.access(path.parent, os.W_OK):
-            raise
-    wal = Path(f"{path}-wal")
-    if not wal.exists() or wal.stat().st_size == 0:
-        return (sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, isolation_level=None),
-                "immutable", None)
-    scratch = tempfile.mkdtemp(prefix="journal-copy-")
-    copy = Path(scratch) / path.name
-    try:
-        shutil.copyfile(path, copy)
-        shutil.copyfile(wal, f"{copy}-wal")
-    except OSError:
-        shutil.rmtree(scratch, ignore_errors=True)
-        raise
-    return (sqlite3.connect(f"{copy.as_uri()}?mode=ro", uri=True, isolation_level=None),
-            "copy", scratch)

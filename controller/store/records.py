@@ -288,8 +288,8 @@ def _schema(name: str, records: tuple[type, ...]) -> Schema:
 
 def any_schema(games: Iterable[Declares]) -> Schema:
     """Every record type of each of ``games``, each game's extensions applied: for the
-    tools that read a journal whose game they cannot tell (the registry's every game:
-    ``controller.core.registry.any_schema``). A type two games declare (each table's
+    tools that read a journal whose game they cannot tell (every registered game, the
+    ``Config.games`` they are handed). A type two games declare (each table's
     schema has one of them) reads as either (:func:`_union`)."""
     out: Schema = {}
     for game in games:

@@ -27,12 +27,14 @@ from contextlib import closing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from controller.core.errors import UnreadableRecord
 from controller.core.words import given
+from controller.store.chain import GENESIS, VerifyResult, canonical, chain_hash
 from controller.store.records import RecordError, Schema, check
 
 if TYPE_CHECKING:
     from controller.store.evidence import Batch
-    from controller.store.journal import Journal, VerifyResult
+    from controller.store.journal import Journal
 
 
 def check_chain(journal: Journal, since: int = 0,
@@ -44,8 +46,6 @@ def check_chain(journal: Journal, since: int = 0,
     that ``seq``, when its hash is not the chain hash, when its ``type`` or ``t`` column is
     not its body's, or when a ``seq`` is missing.
     """
-    from controller.store.journal import GENESIS, VerifyResult
-
     prev = journal.hash_of(since)
     first = since + 1
     if prev is None:
@@ -65,8 +65,6 @@ def check_chain(journal: Journal, since: int = 0,
 
 def _chain(rows: Iterable[tuple[int, float, str, str, str]], prev: str, first: int,
            each: Callable[[dict[str, Any]], None] | None, read: list[int]) -> VerifyResult:
-    from controller.store.journal import VerifyResult, canonical, chain_hash
-
     expected = first
     count = 0
     for seq, t, type_, body, digest in rows:
@@ -102,8 +100,6 @@ def checkpoint_fault(journal: Journal, checkpoint: dict[str, Any]) -> str | None
     chains from its hash, and the first seal after it (if any) seals the chain's hash (a
     checkpoint edited and every hash after it rechained shows there). Records after the
     last seal can be rechained unseen (hardware.md §8)."""
-    from controller.store.journal import canonical, chain_hash
-
     seq = checkpoint.get("seq")
     db = journal.db
     row = (db.execute("SELECT body, hash FROM records WHERE seq = ?", (seq,)).fetchone()
@@ -205,6 +201,31 @@ class FullReport:
         return self.chain.ok and not self.problems
 
 
+def first_damaged(journal: Journal, known: Schema) -> UnreadableRecord | None:
+    """The first record of ``journal`` whose body is not a record of its declared type in
+    ``known`` (a schema: every game's, ``controller.store.records.any_schema``; the error
+    that names it), or None: for a tool that tripped over a record's fields, to say which
+    (a whole scan, on that path only)."""
+    for seq, type_, body in journal.bodies():
+        try:
+            check(known, journal.parse(seq, type_, body))
+        except UnreadableRecord as exc:
+            return exc
+        except RecordError as exc:
+            return UnreadableRecord(journal.path, seq, str(type_), str(exc), journal.advice)
+    return None
+
+
+def integrity(journal: Journal) -> str:
+    """SQLite's ``PRAGMA integrity_check`` of the whole file: "ok", or what is wrong (it
+    reads every page: ``tablectl verify --full``, never the daemon's start)."""
+    try:
+        rows = journal.db.execute("PRAGMA integrity_check").fetchall()
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    return "; ".join(r[0] for r in rows)
+
+
 def check_full(journal: Journal, schema: Schema) -> FullReport:
     """Everything in the journal (see the module doc); ``schema`` reads the records.
 
@@ -212,7 +233,7 @@ def check_full(journal: Journal, schema: Schema) -> FullReport:
     order (a batch is written with the record that closes it, so both run in the same
     order), and nothing is kept of either but the problems: memory does not grow with
     the journal."""
-    integrity = journal.integrity()
+    whole = integrity(journal)
     unreadable: list[str] = []
     evidence = _EvidenceWalk(journal)
 
@@ -229,8 +250,8 @@ def check_full(journal: Journal, schema: Schema) -> FullReport:
     report = FullReport(check_chain(journal, 0, each))
     report.problems += _breaks_after(journal, report.chain, each)
     evidence.rest(report.chain.bad_seq if report.chain.damaged is not None else None)
-    if integrity != "ok":
-        report.problems.append(f"SQLite integrity check: {integrity}")
+    if whole != "ok":
+        report.problems.append(f"SQLite integrity check: {whole}")
     report.problems += unreadable + evidence.problems
     report.batches, report.edges = evidence.batches, evidence.edges
     return report

@@ -121,7 +121,7 @@ MUTATIONS = (
              "controller/games/roulette/game.py", 'self.emit("limits_announced", game=',
              "dict(game=", (("001", "16"),)),
     Mutation("consent_not_checked", "a bet on another's box needs its holder's consent",
-             "controller/cards/consent.py", "    if bet.authorized is not True:",
+             "controller/cards/consent.py", "    if authorized is not True:",
              "    if False:", (("000", "4"), ("000", "5"), ("002", "7"), ("004", "7"))),
     Mutation("standing_on_an_empty_box", "a standing player only adds to a box's bets",
              "controller/cards/consent.py", 'if by == "standing" and not box_has_bets:',

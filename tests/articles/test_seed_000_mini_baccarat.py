@@ -29,7 +29,7 @@ from card_traces import Trace, play
 from mini_baccarat_helpers import Deal, ready, replay_deal, write_mini
 
 from controller.cli import main as cli
-from controller.core.config import load_config
+from controller.cli.compose import load_config
 from controller.core.errors import ConfigError
 
 MINI_DECKS = "decks = 4                      # seed 000 Art. 2"

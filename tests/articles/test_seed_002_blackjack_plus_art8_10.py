@@ -29,13 +29,12 @@ import pytest
 from card_traces import Run, Trace, one_box, play, tablectl_out, turned, two_card_deal
 from card_traces import blackjack_plus as table
 
+from controller.cli.compose import load_config, read_trace
 from controller.core.clock import VirtualClock
-from controller.core.config import load_config
 from controller.core.logs import configure
 from controller.core.loop import EventLoop
 from controller.core.table import Table
 from controller.store.journal import Journal
-from controller.trace import read_trace
 
 
 def test_art_8_10_a_second_card_exposed_by_mistake_is_the_up_card(tmp_path: Path) -> None:

@@ -588,7 +588,7 @@ def test_num_16_17_18_the_census_of_every_five_card_hand() -> None:
     with redirect_stdout(out):
         assert command([], None) == 0
     printed = {" ".join(line.split()[:-1]): line.split()[-1]
-               for line in out.getvalue().splitlines()[1:-1]}
+               for line in out.getvalue().splitlines()[2:-1]}  # below its title
     assert printed == {
         "royal flush": "4", "straight flush": "36", "four of a kind": "624",
         "full house": "3,744", "flush": "5,108", "straight": "10,200",

@@ -17,12 +17,11 @@ from typing import Any
 import pytest
 from card_traces import CUT_CARD, NEW_DECKS, Trace, bj_total, play, two_card_deal
 
+from controller.cli.compose import load_config, read_trace
 from controller.core.clock import VirtualClock
-from controller.core.config import load_config
 from controller.core.loop import EventLoop
 from controller.core.table import Table
 from controller.store.journal import Journal
-from controller.trace import read_trace
 
 DECKS = 6
 PACK = DECKS * 52

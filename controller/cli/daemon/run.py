@@ -15,14 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from controller import __version__
-from controller.cli.compose import compose
+from controller.cli.compose import compose, load_config
 from controller.cli.control import ControlServer
 from controller.cli.daemon.health import StatusLine, Supervisor
 from controller.cli.daemon.journal_guard import EXIT_RESTART, JournalGuard
 from controller.cli.daemon.lifecycle import Hooks, Lifecycle
 from controller.cli.daemon.lock import Owner, lock_journal, mark_stopped, write_owner
 from controller.core.clock import ScaledClock, SystemClock
-from controller.core.config import Config, check_for_daemon, load_config
+from controller.core.config import Config, check_for_daemon
 from controller.core.contract import Sensing
 from controller.core.errors import (
     InputError,
@@ -165,9 +165,9 @@ class Daemon:
         # A simulated table refuses what its simulator cannot follow (sim.daemon).
         post = simulated.screen(loop.post) if simulated is not None else loop.post
         control = ControlServer(config.control_socket, config.control_group, post,
-                                self.clock.now, self.hardware.sensors, config.game,
+                                self.clock.now, self.hardware.sensors, config.spec,
                                 tuple(config.serial), _devices_view(table, self.clock.now),
-                                self._status)
+                                self._status, config.games)
         self.lifecycle.add("control socket", control)
         self.lifecycle.add("journal start", Hooks(on_start=self.start))
         self.lifecycle.add("systemd notification", self.supervisor)  # last: READY=1

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import cast
 
+from controller.cli.compose import games, load_config
 from controller.cli.control import ControlError
 from controller.cli.progress import ProgressBar
 from controller.cli.tablectl import (
@@ -49,8 +50,7 @@ from controller.cli.tablectl import (
     status,
     verify,
 )
-from controller.core import registry
-from controller.core.config import DEFAULT_CONFIG, Config, load_config
+from controller.core.config import DEFAULT_CONFIG, Config, apply_overrides
 from controller.core.errors import (
     TOOL_ADVICE,
     InputError,
@@ -61,7 +61,9 @@ from controller.core.errors import (
 )
 from controller.core.words import plain
 from controller.store.journal import Journal
+from controller.store.records import any_schema
 from controller.store.seal import key_path_for
+from controller.store.verify import first_damaged
 
 EXIT_BAD = 1
 EXIT_USAGE = 2
@@ -122,7 +124,7 @@ def _parser(config: Config | None) -> argparse.ArgumentParser:
     sensors.add_parser(sub, common)
     calibrate.add_parser(sub, common)
     config_check.add_parser(sub, common)
-    analyze.add_parser(sub, common)
+    analyze.add_parser(sub, common, games())
     stats.add_parser(sub, common)
     return parser
 
@@ -171,9 +173,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     if args.command == "analyze":
-        return analyze.run(args)
+        return analyze.run(args, games())
     if args.command == "config":
-        return config_check.run(args)
+        return config_check.run(args, games())
     if args.command in ("input", "bet"):
         return control.run(load_config(args.config), args)
     if args.command == "sensors":
@@ -194,7 +196,7 @@ def _run(args: argparse.Namespace) -> int:
             raise _unreadable(journal, exc) from exc
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             # A body of the wrong shape (forged, with its row's seq and type): name it.
-            damaged = journal.first_damaged(registry.any_schema())
+            damaged = first_damaged(journal, any_schema(config.games))
             if damaged is None:
                 raise
             raise damaged from exc
@@ -202,7 +204,8 @@ def _run(args: argparse.Namespace) -> int:
 
 def _on_journal(journal: Journal, config: Config, args: argparse.Namespace) -> int:
     if args.command == "verify":
-        return verify.run(journal, args, key_path_for(journal.path, config.seal_key))
+        return verify.run(journal, args, config.games,
+                          key_path_for(journal.path, config.seal_key))
     if args.command == "export":
         return export.run(journal, _game_of(journal, config), args)
     if args.command == "status":
@@ -211,8 +214,8 @@ def _on_journal(journal: Journal, config: Config, args: argparse.Namespace) -> i
         return stats.run(journal, config, args)
     if args.command == "calibrate":
         return calibrate.run(journal, config, args)
-    return recall.run(journal, _game_of(journal, config).spec, args.game, args.last,
-                      args.json)
+    return recall.run(journal, _game_of(journal, config).spec, config.games, args.game,
+                      args.last, args.json)
 
 
 def _unreadable(journal: Journal, exc: sqlite3.DatabaseError) -> JournalError:
@@ -230,9 +233,7 @@ def _unreadable(journal: Journal, exc: sqlite3.DatabaseError) -> JournalError:
 def _game_of(journal: Journal, config: Config) -> Config:
     """``config`` for the journal's game (its last ``startup`` names it; a replay's journal
     is told by its records)."""
-    from controller.core.config import apply_overrides
-
-    game = status.journal_game(journal)
-    if game in registry.names() and game != config.game:
+    game = status.journal_game(journal, config.games)
+    if game in config.games and game != config.game:
         return apply_overrides(config, {"table": game}, config.source)
     return config

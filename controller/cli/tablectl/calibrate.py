@@ -1,5 +1,5 @@
 """``tablectl calibrate ...``: commissioning a table's sensors through its game's own code
-(the game's registry entry names its calibration: a roulette's pocket sensor angle, from a
+(the game's spec names its calibration: a roulette's pocket sensor angle, from a
 ball at rest in a known pocket; hardware.md)."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from controller.core import registry
 from controller.core.config import Config
 from controller.core.errors import InputError
+from controller.core.specs import load_attribute
 from controller.store.journal import Journal
 
 
@@ -39,5 +39,5 @@ def run(journal: Journal, config: Config, args: argparse.Namespace) -> int:
             return 0
         raise InputError("calibrate", None, None, f"a {spec.title} table has no sensor to "
                          "calibrate")
-    command: Callable[..., int] = registry.load_callable(spec.calibrate)  # type: ignore[assignment]
+    command: Callable[..., int] = load_attribute(spec.calibrate)
     return command(journal, config, list(args.options), args.json, [args.common])

@@ -7,8 +7,9 @@ import argparse
 import json
 from typing import Any
 
-from controller.core.config import load_config
+from controller.core.config import read_config
 from controller.core.config_check import check_file
+from controller.core.specs import Games
 from controller.core.words import fit, plain
 
 EXIT_ERRORS = 2  # the daemon's exit code on a bad config (RestartPreventExitStatus=2)
@@ -24,10 +25,11 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     check.add_argument("file", nargs="?", help="the config (default: --config's)")
 
 
-def run(args: argparse.Namespace) -> int:
-    """Print every error (exit 2) or what the config sets up (exit 0)."""
+def run(args: argparse.Namespace, games: Games) -> int:
+    """Print every error (exit 2) or what the config sets up (exit 0); ``games``: the
+    games its ``[table] game`` may name."""
     path = args.file or args.config
-    errors = check_file(path)
+    errors = check_file(path, games)
     if args.json:
         print(json.dumps({"ok": not errors, "file": path, "errors": [
             {"file": e.path, "line": e.line, "field": e.field, "message": e.message}
@@ -38,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
             print(error)  # one line an error, to grep
         print(f"{len(errors)} error{'s' if len(errors) > 1 else ''} in {path}")
         return EXIT_ERRORS
-    config = load_config(path)
+    config = read_config(games, path)
     title = config.spec.title
     print(fit(f"ok: {path}: a {title} table named {config.table_name}; journal "
               f"{config.journal_path}, control socket {config.control_socket}"

@@ -13,15 +13,15 @@ from controller.cli.control import request
 from controller.core.config import Config
 from controller.core.contract import GameSpec
 from controller.core.errors import InputError
-from controller.core.words import fit
+from controller.core.words import COLUMNS, fit
 from controller.trace import MAX_DEPTH, depth, loads_strict
 
-WIDTH = 99  # columns of a message for people
+WIDTH = COLUMNS  # columns of a message for people
 
 
 def add_parsers(sub: Any, config: Config | None, common: argparse.ArgumentParser) -> None:
     """The ``input`` and ``bet`` commands; their help lists what the configured game takes
-    (its registry entry)."""
+    (its spec)."""
     spec = config.spec if config is not None else None
     inputs = _inputs_help(spec) if spec else "(the config could not be read)"
     inp = sub.add_parser(
@@ -48,7 +48,8 @@ def add_parsers(sub: Any, config: Config | None, common: argparse.ArgumentParser
     for fld in spec.bet_fields if spec else ():  # the fields of its bets besides box, amount
         bet.add_argument(f"--{fld.name}", nargs="+" if fld.many else None,
                          type=_yes_no if fld.type is bool else fld.type,
-                         dest=f"field_{fld.name}", metavar=fld.name.upper(), help=fld.kind)
+                         choices=fld.choices or None, dest=f"field_{fld.name}",
+                         metavar=fld.name.upper(), help=fld.kind)
 
 
 def _yes_no(text: str) -> bool:
@@ -122,5 +123,5 @@ def run(config: Config, args: argparse.Namespace) -> int:
             print("accepted")
         return 0
     if not args.json:
-        print(f"refused: {reply.get('reason')}")
+        print(fit(f"refused: {reply.get('reason')}"))
     return 1

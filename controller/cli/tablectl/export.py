@@ -1,8 +1,9 @@
 """``tablectl export``: records by time (``--since``, ``--until``; ``--format jsonl|csv``), or
 one game's raw inputs as a trace (``--evidence N``) that ``table-controller replay`` turns
 into the same verdict. A card still face down is never shown. Its output is records, one
-JSON object a line (JSON Lines), whether ``--json`` is given or not; ``--format csv`` for a
-spreadsheet.
+JSON object a line (JSON Lines; a trace is JSON Lines too); ``--format csv`` for a
+spreadsheet; with ``--json``, one JSON document as every command's: an array of the records
+(or of the trace's lines).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import contextlib
 import csv
 import json
 import sys
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
@@ -19,8 +21,9 @@ from controller.cli.tablectl.verify import parse_time
 from controller.core.config import Config
 from controller.core.errors import InputError
 from controller.core.words import plain
+from controller.store.chain import canonical
 from controller.store.export import evidence_trace, records_between
-from controller.store.journal import Journal, canonical
+from controller.store.journal import Journal
 from controller.trace import write_trace
 
 
@@ -47,9 +50,14 @@ def run(journal: Journal, config: Config, args: argparse.Namespace) -> int:
     if (args.since is None) == (args.evidence is None):
         raise InputError("export", None, None, "give --since TIME (records) or --evidence N "
                          "(a game's trace)")
+    if args.json and args.format == "csv":
+        raise InputError("--json", None, None, "one JSON document or CSV: not both")
     if args.evidence is not None:
         trace = evidence_trace(journal, config, args.evidence)
-        if args.out:
+        if args.json:
+            _to(args.out, lambda out: _array((json.dumps(o, separators=(",", ":"))
+                                              for o in trace), out))
+        elif args.out:
             write_trace(args.out, trace)
         else:
             for obj in trace:
@@ -60,16 +68,33 @@ def run(journal: Journal, config: Config, args: argparse.Namespace) -> int:
     # Closed here, while the journal is open: a reader that stops early (`| head`) ends the
     # export with BrokenPipeError, and a generator left to the garbage collector would read
     # a closed database (a traceback on stderr).
+    fmt = "json" if args.json else args.format
     with contextlib.closing(records_between(journal, config.spec, since, until)) as records:
-        if args.out:
-            with open(args.out, "w", encoding="utf-8", newline="") as out:
-                _write(records, args.format, out)
-        else:
-            _write(records, args.format, sys.stdout)
+        _to(args.out, lambda out: _write(records, fmt, out))
     return 0
 
 
+def _to(path: str | None, write: Callable[[TextIO], None]) -> None:
+    """``write`` to the file at ``path``, or to standard output."""
+    if path:
+        with open(path, "w", encoding="utf-8", newline="") as out:
+            write(out)
+    else:
+        write(sys.stdout)
+
+
+def _array(items: Iterable[str], out: TextIO) -> None:
+    """JSON texts as one JSON array, an item a line, written as they come."""
+    out.write("[")
+    for n, item in enumerate(items):
+        out.write(("," if n else "") + "\n" + item)
+    out.write("\n]\n")
+
+
 def _write(records: Any, fmt: str, out: TextIO) -> None:
+    if fmt == "json":
+        _array((canonical(rec) for rec in records), out)
+        return
     if fmt == "jsonl":
         for rec in records:
             out.write(canonical(rec) + "\n")

@@ -9,10 +9,9 @@ import textwrap
 from datetime import UTC, datetime
 from typing import Any
 
-from controller.cli.tablectl.status import journal_game
-from controller.core import registry
 from controller.core.contract import GameSpec
 from controller.core.errors import InputError, JournalError
+from controller.core.specs import Games
 from controller.core.words import COLUMNS, fields
 from controller.store.journal import Journal
 from controller.store.recall import game_in_full, games_in_full
@@ -22,10 +21,10 @@ HANG = 16  # the most a record's next lines are indented: a SHA-256 still fits
 INDENT = "   "  # a game's records under its title
 
 
-def run(journal: Journal, spec: GameSpec, number: int | None, last: int | None,
-        as_json: bool) -> int:
+def run(journal: Journal, spec: GameSpec, games: Games, number: int | None,
+        last: int | None, as_json: bool) -> int:
     """Print the game numbered ``number``, or the last ``last`` games (1 by default), of a
-    journal of ``spec``'s game.
+    journal of ``spec``'s game (``games``: every game, whose results it may hold too).
 
     Returns 0; 1 (JournalError) when no game has that number.
 
@@ -42,16 +41,16 @@ def run(journal: Journal, spec: GameSpec, number: int | None, last: int | None,
             game = game_in_full(journal, spec, number)
             if game is None:
                 raise JournalError(f"{journal.path}: no game numbered {number} in the journal")
-            games = [game]
+            found = [game]
         else:
-            games = games_in_full(journal, spec, last or 1)
+            found = games_in_full(journal, spec, last or 1)
     if as_json:
-        print(json.dumps(games if number is None else games[0], indent=2, sort_keys=True))
+        print(json.dumps(found if number is None else found[0], indent=2, sort_keys=True))
         return 0
-    if not games:
+    if not found:
         print("no game in the journal yet")
-    summaries = _summaries(journal_game(journal))
-    for game in games:
+    summaries = summaries_of(games, spec)
+    for game in found:
         print(f"== {game['title']}")
         for rec in game["records"]:
             head, body = _parts(rec, summaries)
@@ -59,26 +58,26 @@ def run(journal: Journal, spec: GameSpec, number: int | None, last: int | None,
     return 0
 
 
-def _summaries(game: str | None = None) -> dict[str, Any]:
+def summaries_of(games: Games, spec: GameSpec) -> dict[str, Any]:
     """Record type -> the recall spec of the game whose result (or hold) it is; where two
-    games journal the same type (``coup_result``), the journal's ``game``'s."""
-    specs = sorted(registry.games().values(), key=lambda spec: spec.name == game)
-    return {kind: spec.recall for spec in specs
-            for kind in (*spec.recall.results, *spec.recall.shown)}
+    games journal the same type (``coup_result``), ``spec``'s (the journal's game)."""
+    specs = sorted(games, key=lambda other: other.name == spec.name)
+    return {kind: other.recall for other in specs
+            for kind in (*other.recall.results, *other.recall.shown)}
 
 
-def line(rec: dict[str, Any], summaries: dict[str, Any] | None = None) -> str:
+def line(rec: dict[str, Any], summaries: dict[str, Any]) -> str:
     """One record in words: a game's result by its game's summary and evidence
-    (``summaries``: by record type, ``_summaries``), any other record as its fields
+    (``summaries``: by record type, :func:`summaries_of`), any other record as its fields
     (``key value; key value``)."""
     return "  ".join(_parts(rec, summaries))
 
 
-def _parts(rec: dict[str, Any], summaries: dict[str, Any] | None) -> tuple[str, str]:
+def _parts(rec: dict[str, Any], summaries: dict[str, Any]) -> tuple[str, str]:
     """A record's line as its head (seq, time, type) and its body in words."""
     kind = rec["type"]
     head = f"seq {rec['seq']:>7}  {when(rec['t'])}  {kind}"
-    recall = (_summaries() if summaries is None else summaries).get(kind)
+    recall = summaries.get(kind)
     if recall is not None:
         return head, f"{recall.summary(rec)}{recall.detail(rec)}"
     return head, fields(rec)

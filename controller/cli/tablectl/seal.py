@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 
 from controller.core.config import Config
-from controller.core.words import plain
+from controller.core.words import fit, plain
 from controller.store.seal import key_path_for, make_key
 
 
@@ -25,8 +25,9 @@ def run(config: Config, journal_path: str) -> int:
     """Make the key (exit 0) or say why not (JournalError: exit 1)."""
     path = key_path_for(journal_path, config.seal_key)
     verification = make_key(path)
-    print(f"sealing key made: {path} (epoch 0; the daemon seals from its next start)")
-    print(f"verification key: {verification}")
-    print("Write it down and keep it off this machine: it is shown only now. The auditor "
-          "checks the journal with `tablectl verify --key <verification key>`.")
+    print(fit(f"sealing key made: {path} (epoch 0; the daemon seals from its next start)"))
+    print(f"verification key (64 hex digits):\n  {verification}")
+    print(fit("Write it down and keep it off this machine: it is shown only now. The "
+              "auditor checks the journal with `tablectl verify --key <verification key>`.",
+              0))
     return 0

@@ -15,12 +15,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 import time
 from typing import Any
 
 from controller.cli.control import request
 from controller.core.config import Config
-from controller.core.words import duration, plain, words
+from controller.core.words import COLUMNS, duration, fit, plain, words
 
 RUN_GAP_S = 15.0  # activations further apart than this are not one run (a ball, a rotor)
 RUN_GROWTH = 2.5  # nor a gap this many times the period after it (a new ball's launch)
@@ -147,12 +148,15 @@ def frame(current: dict[str, Any], previous: dict[str, Any] | None) -> list[str]
         if periods:
             run = (", ".join(f"{p:.3f}" for p in periods) + " s"
                    + (" (running)" if s["running"] else " (ended)"))
-        lines.append(f"{name:<14} {level:<7} {rate:>8}  {last:<13} {run}".rstrip())
+        row = f"{name:<14} {level:<7} {rate:>8}  {last:<13} "
+        # The periods go on under their column when they do not fit on the row.
+        lines += textwrap.wrap(run, COLUMNS, initial_indent=row,
+                               subsequent_indent=" " * len(row)) or [row.rstrip()]
     if shown["serial"]:
         lines += [*([""] if lines else []), f"{'serial port':<14} last line",
                   f"{'':-<14} {'':-<24}"]
     for port, device in sorted(shown["serial"].items()):
-        lines.append(device_line(port, device))
+        lines += device_line(port, device).split("\n")
     if not lines:
         lines.append("no GPIO input and no serial port report to this table")
     return lines
@@ -162,13 +166,21 @@ def device_line(port: str, view: dict[str, Any]) -> str:
     """``wheel          '*X;3;241;32;0;137;0'  0.4 s ago, state 3 (ball in the rim), link
     talking``: a serial device's last line (quoted: an extended line ends in blank fields)
     or, for a device whose lines may carry what must not show (a shoe's cards), what it
-    was in words (``said``); its age (seconds) and the rest of its view."""
+    was in words (``said``); its age (seconds) and the rest of its view; cut into lines of
+    80 columns at most, the next ones under the line's."""
     line, what, link = view.get("last_line"), view.get("said"), view.get("link")
     if line is None and what is None:
         return f"{port:<14} {link if link else 'no line yet'}"
-    head = f"'{line}'" if line is not None else what
+    head = f"'{line}'" if line is not None else str(what)
     age = view.get("age_s")
-    rest = ", ".join(f"{k.replace('_', ' ')} {words(v)}" for k, v in view.items()
-                     if k not in ("last_line", "said", "age_s") and v not in (None, 0))
-    return (f"{port:<14} {head}  {'' if age is None else duration(age) + ' ago'}"
-            + (f", {rest}" if rest else ""))
+    rest = [f"{k.replace('_', ' ')} {words(v)}" for k, v in view.items()
+            if k not in ("last_line", "said", "age_s") and v not in (None, 0)]
+    # Lines are cut between the view's parts, never inside one (a part too long to fit
+    # is cut at its spaces).
+    parts = [head, *([] if age is None else [f" {duration(age)} ago"])]
+    glued = [p.replace(" ", _GLUE) if len(p) < COLUMNS - 15 else p
+             for p in (" ".join(parts), *rest)]
+    return fit(f"{port:<14} " + ", ".join(glued), 15).replace(_GLUE, " ")
+
+
+_GLUE = "\x00"  # a space inside a part of a device's line, not to be cut at

@@ -11,7 +11,7 @@ from typing import Any
 
 from controller.cli.tablectl.status import journal_game
 from controller.cli.tablectl.verify import parse_time
-from controller.core import registry, stats
+from controller.core import stats
 from controller.core.config import Config
 from controller.core.errors import InputError, JournalError
 from controller.core.words import plain
@@ -42,10 +42,10 @@ def run(journal: Journal, config: Config, args: argparse.Namespace) -> int:
         raise InputError("--last", None, None, f"must be at least 1, got {args.last}")
     window = stats.Window(args.last, parse_time(args.since, "--since") if args.since else None,
                           parse_time(args.until, "--until") if args.until else None)
-    game = journal_game(journal)
+    game = journal_game(journal, config.games)
     if game is not None and game != spec.name:
-        other = registry.games().get(game)
-        raise JournalError(f"{journal.path} holds a {other.title if other else game} "
+        other = config.games.spec(game).title if game in config.games else game
+        raise JournalError(f"{journal.path} holds a {other} "
                            f"table's games, not a {spec.title} table's: no statistics "
                            "(give that table's config with --config)")
     try:

@@ -4,7 +4,7 @@ table's state, its last game, sensor faults and recent alarms.
 Whether a daemon writes the journal comes from its lock file (``controller.cli.daemon.lock``);
 when one runs, its live status line comes from the control socket (it shows a table whose
 journal cannot be written, which the journal cannot). What is the game's own (the shoe, the
-limits) comes from the game's registry entry (``GameSpec.status``).
+limits) comes from the game's spec (``GameSpec.status``).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from typing import Any
 from controller.cards.masking import public_view
 from controller.cli.control import ControlError, request
 from controller.cli.daemon.lock import DaemonState, daemon_state
-from controller.core import registry
 from controller.core.config import Config
 from controller.core.contract import GameSpec
+from controller.core.specs import Games
 from controller.core.words import age, duration, fit, labelled, local_time
 from controller.store.journal import Journal
 
@@ -36,8 +36,9 @@ def run(journal: Journal, config: Config, as_json: bool) -> int:
     daemon = daemon_state(journal.path)
     live = _live(daemon, config) if daemon.running else None
     startup = journal.last_of("startup")
-    game = journal_game(journal)
-    spec = registry.spec_or_default(game)
+    game = journal_game(journal, config.games)
+    # A journal with no game yet is the config's table's.
+    spec = config.games.named(game) if game in config.games else config.spec
     last_game = newest(journal, spec.recall.last_game_types)
     last = next(journal.records(after=max(0, journal.last_seq - 1)), None)
     alarms = list(journal.records(after=max(0, journal.last_seq - ALARMS_WINDOW),
@@ -169,14 +170,14 @@ def newest(journal: Journal, types: Sequence[str]) -> dict[str, Any] | None:
     return max(found, key=lambda rec: rec["seq"], default=None)
 
 
-def journal_game(journal: Journal) -> str | None:
-    """The journal's game: the one its newest ``startup`` record names, else the one its
-    records tell (``game_from_records``)."""
+def journal_game(journal: Journal, games: Games) -> str | None:
+    """The journal's game: the one its newest ``startup`` record names, else the one of
+    ``games`` its records tell (``game_from_records``)."""
     startup = journal.last_of("startup")
-    return startup.get("game") if startup else game_from_records(journal)
+    return startup.get("game") if startup else game_from_records(journal, games)
 
 
-def game_from_records(journal: Journal) -> str | None:
+def game_from_records(journal: Journal, games: Games) -> str | None:
     """The game, when no ``startup`` record names it (a replay journals none): the game
     whose games the journal holds (their start and result records), the newest if several;
     in a journal with no game yet, the one its markers name (two card tables journal the
@@ -185,7 +186,7 @@ def game_from_records(journal: Journal) -> str | None:
     more of its own record types in the journal wins, then the first registered."""
     for kinds in (_own_records, _markers):
         best: tuple[int, int, GameSpec] | None = None
-        for spec in registry.games().values():
+        for spec in games:
             found = [rec for kind in dict.fromkeys(kinds(spec))
                      if (rec := journal.last_of(kind))]
             if not found:

@@ -22,11 +22,11 @@ import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
-from controller.core import registry
 from controller.core.errors import InputError, JournalError
+from controller.core.specs import Games
 from controller.core.words import fit, plain
 from controller.store.journal import Journal
-from controller.store.records import Schema
+from controller.store.records import Schema, any_schema, schema
 from controller.store.seal import Sealer, SealReport, parse_verification_key, verify_seals
 from controller.store.verify import check_full, check_start
 
@@ -80,29 +80,31 @@ def _key(args: argparse.Namespace) -> bytes | None:
         raise InputError("--key", None, None, str(exc)) from exc
 
 
-def journal_schema(journal: Journal) -> Schema:
+def journal_schema(journal: Journal, games: Games) -> Schema:
     """The record types ``journal`` may hold: its table's, when its ``startup`` records (a
-    daemon's journal) or else its checkpoints (a replay's) name one registered game; else
-    every game's (:func:`~controller.core.registry.any_schema`)."""
-    games: set[object] = set()
+    daemon's journal) or else its checkpoints (a replay's) name one of ``games``; else
+    every game's (:func:`~controller.store.records.any_schema`)."""
+    named: set[object] = set()
     for kind in ("startup", "checkpoint"):
         try:
-            games = {game for (game,) in journal.db.execute(
+            named = {game for (game,) in journal.db.execute(
                 "SELECT DISTINCT json_extract(body, '$.game') FROM records WHERE type = ? "
                 "AND json_valid(body)", (kind,))}
         except sqlite3.DatabaseError:  # a damaged page: read as any table's
-            return registry.any_schema()
-        if games:
+            return any_schema(games)
+        if named:
             break
-    (game, *more) = games or {None}
-    if not more and isinstance(game, str) and game in registry.names():
-        return registry.schema(game)
-    return registry.any_schema()
+    (game, *more) = named or {None}
+    if not more and isinstance(game, str) and game in games:
+        return schema(games.spec(game))
+    return any_schema(games)
 
 
-def run(journal: Journal, args: argparse.Namespace, key_file: Path | None = None) -> int:
-    """Check, print what holds and each problem; 0 when all holds, else 1. ``key_file``:
-    the daemon's sealing key, whose epoch says how many seals were made."""
+def run(journal: Journal, args: argparse.Namespace, games: Games,
+        key_file: Path | None = None) -> int:
+    """Check, print what holds and each problem; 0 when all holds, else 1. ``games``: the
+    games whose records the journal may hold; ``key_file``: the daemon's sealing key,
+    whose epoch says how many seals were made."""
     key = _key(args)
     until = parse_time(args.until, "--until") if args.until else None
     if not (args.full or key is not None or until is not None):
@@ -120,7 +122,7 @@ def run(journal: Journal, args: argparse.Namespace, key_file: Path | None = None
         print(fit(f"ok: {chain.records} records {where} to the head, hash chain and columns "
                   f"intact ({journal.path}); `verify --full` checks every record"))
         return 0
-    report = check_full(journal, journal_schema(journal))
+    report = check_full(journal, journal_schema(journal, games))
     problems = list(report.problems)
     if not report.chain.ok:
         problems.insert(0, f"BROKEN: {report.chain.message}")  # the message names the record

@@ -92,7 +92,7 @@ def format_distribution(dist: dict[str, Fraction], decks: int | None, dealer: st
     """The distribution as lines of text, six decimals each, and their sum."""
     shoe = "an infinite deck" if decks is None else f"a full shoe of {decks} decks"
     rule = "stands on all 17s" if dealer == "s17" else "hits soft 17"
-    lines = [f"Black Jack, the dealer's finished hand: {shoe}, the dealer {rule} ({dealer})"]
+    lines = [f"Black Jack dealer's finished hand: {rule} ({dealer}), {shoe}"]
     lines += [f"{outcome:<10} {float(p):.6f}" for outcome, p in dist.items()]
     lines.append(f"{'total':<10} {float(sum(dist.values())):.6f}")
     return "\n".join(lines)

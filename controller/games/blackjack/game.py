@@ -17,6 +17,7 @@ from controller.cards.game import verify_event
 from controller.core.contract import Emit
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput
+from controller.core.words import given
 from controller.games.blackjack.chart import BET_RECORD, CoupChart
 from controller.games.blackjack.config import BlackjackConfig
 from controller.games.blackjack.hands import DEALER
@@ -232,7 +233,8 @@ class Blackjack:
         if action in DECISIONS:
             box = inp.args.get("box")
             if not _is_box_number(box):
-                raise RuleViolation("bad_input", f"{action} needs the box: {inp.args}")
+                raise RuleViolation("bad_input", f"{action} needs box= (a box number, e.g. "
+                                    f"box=2), got {given(box)}")
             kwargs: dict[str, Any] = {"box": box}
             if action == "stand" and "by" in inp.args:
                 kwargs["by"] = inp.args["by"]

@@ -271,7 +271,8 @@ def simulated_events(config: Config, start: float, port: str = DEFAULT_PORT) -> 
     sim = config.simulator
     coups = sim.spins or DAEMON_BATCH_COUPS
     objects = simulate(coups, sim.seed, sim_config_from(config, port)).objects
-    events = trace_from_objects("shoe simulator", enumerate(objects, 1), (port,)).events
+    events = trace_from_objects("shoe simulator", enumerate(objects, 1), config.games,
+                                (port,)).events
     shift = start + (time.monotonic() - began) * sim.speed
     return [replace(event, t=event.t + shift) for event in events]
 

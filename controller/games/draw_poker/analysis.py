@@ -95,8 +95,8 @@ def bare_enumeration() -> tuple[int, float]:
 
 def format_census(result: Census) -> str:
     """The census as lines of text, the highest category first."""
-    lines = ["Draw poker (seed 003 num. 16-18): every five-card hand of one deck, ranked "
-             "by the table's code"]
+    lines = ["Draw poker (seed 003 num. 16-18): every five-card hand of one deck,",
+             "  ranked by the table's code"]
     for category in sorted(result.categories, reverse=True):
         lines.append(f"{category.name.replace('_', ' '):<18}{result.categories[category]:>12,}")
     lines += [f"{'hands':<18}{result.hands:>12,}",

@@ -339,7 +339,8 @@ def daemon_events(config: Config, start: float, resume: Any,
     began = time.monotonic()
     sim = config.simulator
     objects = simulate(sim.spins or DAEMON_BATCH_HANDS, sim.seed, sim_config_from(config))
-    events = trace_from_objects("poker simulator", enumerate(objects, 1), (DEFAULT_PORT,))
+    events = trace_from_objects("poker simulator", enumerate(objects, 1), config.games,
+                                (DEFAULT_PORT,))
     resumed = resume_events([replace(event, t=event.t + start) for event in events.events],
                             resume)
     shift = (time.monotonic() - began) * sim.speed

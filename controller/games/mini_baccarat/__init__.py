@@ -91,8 +91,9 @@ SPEC = GameSpec(
     stats="controller.games.mini_baccarat.stats:STATS",
     daemon_simulator="controller.games.mini_baccarat.simulation:daemon_events",
     analyze="controller.games.mini_baccarat.analysis:command",
-    log={name: None for name in ("coup_start", "coup_result", "shoe_procedure", "cut_card",
-                                 "count_out")},
+    # A box's result before its settlements (Art. 9 g), the coup's after them.
+    log={name: None for name in ("coup_start", "box_result", "coup_result", "shoe_procedure",
+                                 "cut_card", "count_out")},
     log_words=log.WORDS,
     bet_record=BET_RECORD,
     records=records.RECORDS,

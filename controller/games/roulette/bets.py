@@ -45,8 +45,9 @@ def check_bet(bet: BetPlaced, state: str, layout: Layout, seats: int, limits: Li
         raise RuleViolation("no_such_box", f"no_such_box: {bet.kind} on box {show(bet.box)}: "
                             f"this table seats {seats} (boxes 1-{seats}, [roulette] boxes)")
     try:
+        numbers = bet.get("numbers")
         placed = make_bet(layout, bet.kind, bet.box, bet.amount,
-                          list(bet.numbers) if bet.numbers is not None else None, bet.which)
+                          list(numbers) if numbers is not None else None, bet.get("which"))
         if not limits.min_bet <= bet.amount <= limits.max_bet:
             raise RuleViolation("outside_limits", f"{bet.kind} of {bet.amount} chips on box "
                                 f"{bet.box}: table limits are {limits.min_bet}-{limits.max_bet}")
@@ -59,12 +60,7 @@ def bet_input(bet: BetPlaced) -> dict[str, Any]:
     """Every field of the bet input (CONTRACT §2 ``bet``) but its time: ``kind``, ``box``,
     ``amount``, and ``numbers`` or ``which`` when given. The journal holds each bet input
     once: in its ``bet`` record when it is taken, in its ``bet_refused`` alarm when not."""
-    fields: dict[str, Any] = {"kind": bet.kind, "box": bet.box, "amount": bet.amount}
-    if bet.numbers is not None:
-        fields["numbers"] = list(bet.numbers)
-    if bet.which is not None:
-        fields["which"] = bet.which
-    return fields
+    return bet.input()
 
 
 def bet_fields(bet: RouletteBet) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from typing import Any
 
 from controller.core.config import Config
 from controller.core.errors import InputError
-from controller.core.words import local_time, plain
+from controller.core.words import fit, local_time, plain
 from controller.games.roulette.gpio_wheel import pockets
 from controller.games.roulette.gpio_wheel.rotor import Revolution
 from controller.games.roulette.gpio_wheel.spin_record import PocketReading
@@ -220,8 +220,8 @@ def _live(journal: Journal, config: Config, pocket: str, turns: int,
     disturbed = _disturbance(journal, start, [])
     if disturbed is not None:
         return measure([], config, pocket), disturbed
-    print(f"reading the rotor and the pocket sensor: turn the rotor slowly, {turns // 2} "
-          f"turns each way, the ball at rest in pocket {pocket} (up to {timeout:g} s)",
+    print(fit(f"reading the rotor and the pocket sensor: turn the rotor slowly, {turns // 2} "
+              f"turns each way, the ball at rest in pocket {pocket} (up to {timeout:g} s)"),
           flush=True)
     records: list[dict[str, Any]] = []
     deadline = time.monotonic() + timeout
@@ -250,26 +250,26 @@ def _report(result: Calibration, as_json: bool) -> int:
         print(json.dumps(data, indent=2, sort_keys=True))
         return 0 if result.turns and not disagree else 1
     if not result.turns:
-        print("no rotor turn with a pocket reading: is the ball at rest in the pocket, and "
-              "the rotor turning? (tablectl sensors --watch shows each sensor)")
+        print(fit("no rotor turn with a pocket reading: is the ball at rest in the pocket, "
+                  "and the rotor turning? (tablectl sensors --watch shows each sensor)"))
         return 1
     for turn in result.turns:
-        print(f"turn at {_when(turn.start)}, {turn.period:.3f} s, {turn.direction}: the "
-              f"sensor is at {turn.offset_deg:.1f} deg; decoded {turn.decoded}")
+        print(fit(f"turn at {_when(turn.start)}, {turn.period:.3f} s, {turn.direction}: the "
+                  f"sensor is at {turn.offset_deg:.1f} deg; decoded {turn.decoded}"))
     summary = result.as_json()
     for direction in ("cw", "ccw"):
         mean = summary[f"{direction}_deg"]
         print(f"{direction:<4} {'none turned this way' if mean is None else f'{mean} deg'}")
     ok = summary["mapping_ok"]
-    print(f"the mapping with ball_pocket_deg = {result.config_offset_deg:g} "
-          f"{'gives pocket ' + result.pocket + ' every turn: OK' if ok else 'is WRONG'}")
+    print(fit(f"the mapping with ball_pocket_deg = {result.config_offset_deg:g} "
+              f"{'gives pocket ' + result.pocket + ' every turn: OK' if ok else 'is WRONG'}"))
     if summary["ccw_deg"] is None or summary["cw_deg"] is None:
-        print("turn the rotor the other way too: the mean of both ways cancels the width of "
-              "the sensor's window")
+        print(fit("turn the rotor the other way too: the mean of both ways cancels the width "
+                  "of the sensor's window"))
     if disagree:
-        print(f"the turns disagree by up to {result.spread():.1f} deg, more than a quarter "
-              "pocket: the ball moved, or a sensor misses passes; no offset from these "
-              "turns: repeat (hardware.md §1, the wiring check)")
+        print(fit(f"the turns disagree by up to {result.spread():.1f} deg, more than a "
+                  "quarter pocket: the ball moved, or a sensor misses passes; no offset from "
+                  "these turns: repeat (hardware.md §1, the wiring check)"))
         return 1
     print("put this line in the config's [roulette] section:")
     print(f"ball_pocket_deg = {summary['ball_pocket_deg']}")

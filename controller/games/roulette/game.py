@@ -461,4 +461,27 @@ class RouletteGame:
         """
         checkpoint, records = since_checkpoint(journal, self.config.spec)
         found = recovery.from_checkpoint(checkpoint["state"] if checkpoint else None)
-        recovery.recover(self, recovery.scan_journal(records, found))
+        self.resume(recovery.recover(recovery.scan_journal(records, found), self.layout,
+                                     self.config.limits))
+
+    def resume(self, plan: recovery.Resumption) -> None:
+        """Take up the game where a restart found it (:func:`.recovery.recover`): the
+        game's numbers, limits, held and parked spins and bets as the journal left them,
+        the round in the state it resumes in, then the restart's records journaled (its
+        state's move, a voided spin with its bets returned, unsettled bets named) and a
+        limits change waiting applied when no game is open (Art. 16)."""
+        self.game_number = plan.game_number
+        self.dealer_closed = plan.dealer_closed
+        self.parked.update(plan.parked)
+        if plan.limits is not None:
+            self.limits = plan.limits
+        self.pending_limits = plan.pending_limits
+        self.held_spin = plan.held_spin
+        self.bets.extend(plan.bets)
+        if plan.ball_may_run:
+            self.tracker.resumed(ball_may_run=True)
+        self.machine = RoundMachine(self.journal_transition, start_value=plan.state)
+        for type_, fields in plan.records:
+            self.emit(type_, **fields)
+        if plan.apply_limits:
+            self.apply_pending_limits(game_over=True)

@@ -55,8 +55,9 @@ def decision_target(game: RouletteGame, inp: DealerInput) -> int | None:
         return waiting[0]
     if not waiting:
         if action == "void":
-            raise RuleViolation("input_refused", f"void ({inp.args.get('reason')}): no spin "
-                                "in play")
+            reason = inp.args.get("reason")
+            said = reason if isinstance(reason, str) else show(reason)
+            raise RuleViolation("input_refused", f"void ({said}): no spin in play")
         raise RuleViolation("input_refused", "confirm_result: no spin is held (only a held "
                             "spin's number is given by hand)")
     raise RuleViolation("input_refused", f"{action}: spins {', '.join(map(str, waiting))} "

@@ -4,7 +4,8 @@ CONTRACT §5 held spins).
 :func:`scan_journal` reads what a restart needs from the records after the last checkpoint
 (a settled spin or a closed table: :func:`checkpoint_state` is what it keeps) and from the
 checkpoint itself (:func:`from_checkpoint`): the last table state, the spins started and
-concluded, the bets not yet settled, the limits. :func:`recover` resumes the game from it: a
+concluded, the bets not yet settled, the limits. :func:`recover` says how the game resumes
+from it (a :class:`Resumption`, which the game takes up: ``RouletteGame.resume``): a
 spin cut by the stop, or a game cut after "no va más" and before its launch, is voided
 (``interrupted``) and its bets returned, a held spin stays held, a game with bets still open
 goes on under its limits, nothing journaled is repeated. Spins parked while held (issue 16,
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller.core.config import Limits
 from controller.games.roulette.bets import bet_fields, bet_key, settlement
-from controller.games.roulette.layout import make_bet
+from controller.games.roulette.layout import Layout, RouletteBet, make_bet
 from controller.games.roulette.parked import Parked
 from controller.games.roulette.round import RoundMachine
 
@@ -140,8 +141,31 @@ def scan_journal(records: list[dict[str, Any]], found: RouletteRecovery | None =
     return found
 
 
-def recover(game: RouletteGame, found: RouletteRecovery) -> None:
-    """Resume ``game`` after a restart from what the journal holds (``found``).
+@dataclass
+class Resumption:
+    """What a restart decided (:func:`recover`), for the game to take up
+    (``RouletteGame.resume``): its next game's number, the round's state, who closed the
+    table, the limits in force and one waiting, the held spin, the parked spins with their
+    frozen bets, the bets still on the layout, whether the last ball may still run, the
+    records to journal (type, fields; in order), and whether a limits change waiting applies
+    at once (no game is open)."""
+
+    game_number: int
+    state: str
+    dealer_closed: bool
+    limits: Limits | None
+    pending_limits: Limits | None
+    held_spin: dict[str, Any] | None
+    parked: dict[int, Parked]
+    bets: list[RouletteBet]
+    ball_may_run: bool
+    records: list[tuple[str, dict[str, Any]]]
+    apply_limits: bool
+
+
+def recover(found: RouletteRecovery, layout: Layout, limits: Limits) -> Resumption:
+    """How the game resumes after a restart from what the journal holds (``found``), on
+    ``layout`` under the config's ``limits``.
 
     A spin that was in play when the controller stopped cannot be finished (its evidence
     stopped at the cut): it is voided with reason ``interrupted`` and its bets are
@@ -156,74 +180,90 @@ def recover(game: RouletteGame, found: RouletteRecovery) -> None:
     game it lets go on.
     """
     last = found.last_spin
-    game.game_number = last + 1
-    game.dealer_closed = found.dealer_closed
-    for spin, held in found.parked.items():
-        game.parked[spin] = Parked(held, [])
-    if found.limits is not None:
-        game.limits = found.limits
-    game.pending_limits = found.pending_limits
-    interrupted = found.interrupted_spin
+    plan = Resumption(
+        game_number=last + 1, state=found.state, dealer_closed=found.dealer_closed,
+        limits=found.limits, pending_limits=found.pending_limits, held_spin=None,
+        parked={spin: Parked(held, []) for spin, held in found.parked.items()}, bets=[],
+        ball_may_run=False, records=[], apply_limits=False)
+    interrupted = _resumed_state(found, plan)
     why = "the controller stopped while the spin was in play"
+    if interrupted is None and plan.ball_may_run:
+        # "No va más" was called and no launch journaled: a ball thrown while the
+        # controller was down went unseen, so this game cannot be played on; it is voided
+        # like a spin in play, and only then may a pending change apply (Art. 16).
+        interrupted = last + 1
+        why = ("the controller stopped after \"no va más\", before a launch was seen "
+               "(a ball thrown while it was down is not known)")
+    in_force = plan.limits or limits
+    if plan.state != found.state:
+        plan.records.append(("state", {
+            "game": last + 1, "trigger": "restart", "from": found.state, "to": plan.state,
+            "limits": {"min_bet": in_force.min_bet, "max_bet": in_force.max_bet}}))
+    if interrupted is not None:
+        plan.records.append(("spin_invalid", {
+            "spin": interrupted, "reason": "interrupted", "reasons": ["interrupted"],
+            "details": {"interrupted": f"{why}; voided on restart, bets returned; the "
+                        "dealer reopens bets when the wheel is ready"}}))
+        plan.game_number = max(last, interrupted) + 1
+    for record in found.unsettled:
+        _resume_bet(record, layout, interrupted, found, plan)
+    # No game in progress (or it was just concluded): a change requested during it applies
+    # now (Art. 16); with bets open or a spin held it waits for that game's settlement.
+    plan.apply_limits = plan.state == "closed" or (
+        plan.state == "bets_open" and found.state != "bets_open")
+    return plan
+
+
+def _resumed_state(found: RouletteRecovery, plan: Resumption) -> int | None:
+    """The round's state the game resumes in (``plan.state``), and the spin cut in play
+    that the restart voids (None: none)."""
+    interrupted = found.interrupted_spin
     state = found.state
     if found.held is not None and found.held["spin"] == interrupted:
         # A held spin's evidence is all journaled: it stays held for the inspector.
-        game.held_spin = found.held
-        game.game_number = found.held["spin"]
-        interrupted = None
-        state = "held"
-    elif state not in RoundMachine.states_map:
-        game.alarm("journal_state_unknown", f"the journal's last table state {state!r} is "
-                   "not a state of a roulette table: starting closed")
-        state = "closed"
+        plan.held_spin = found.held
+        plan.game_number = found.held["spin"]
+        plan.state = "held"
+        return None
+    if state not in RoundMachine.states_map:
+        plan.records.append(("alarm", {
+            "code": "journal_state_unknown", "game": plan.game_number, "message": (
+                f"the journal's last table state {state!r} is not a state of a roulette "
+                "table: starting closed")}))
+        plan.state = "closed"
     elif interrupted is not None or state == "no_more_bets":
         # The ball of the interrupted spin may still be running: the table stays closed
         # to bets and launches until the dealer opens bets again (no late bet is taken
         # and no spin is started from the middle of a throw); a wheel that reports its
         # states says when that ball is out.
-        state = "closed"
-        game.tracker.resumed(ball_may_run=True)
-        if interrupted is None:
-            # "No va más" was called and no launch journaled: a ball thrown while the
-            # controller was down went unseen, so this game cannot be played on; it is
-            # voided like a spin in play, and only then may a pending change apply (Art. 16).
-            interrupted = last + 1
-            why = ("the controller stopped after \"no va más\", before a launch was seen "
-                   "(a ball thrown while it was down is not known)")
+        plan.state = "closed"
+        plan.ball_may_run = True
     elif state in ("ball_in_play", "result", "invalid", "settled"):
-        state = "bets_open"
-    if state != found.state:
-        game.emit("state", game=last + 1, trigger="restart",
-                  **{"from": found.state, "to": state}, limits=game.limits_record())
-    game.machine = RoundMachine(game.journal_transition, start_value=state)
-    if interrupted is not None:
-        game.emit("spin_invalid", spin=interrupted, reason="interrupted",
-                  reasons=["interrupted"],
-                  details={"interrupted": f"{why}; voided on restart, bets returned; the "
-                           "dealer reopens bets when the wheel is ready"})
-        game.game_number = max(last, interrupted) + 1
-    for record in found.unsettled:
-        bet = make_bet(game.layout, record["kind"], record["box"], record["amount"],
-                       record.get("numbers"), record.get("which"))
-        spin = record["game"]
-        if spin == interrupted:  # voided: its bets are returned
-            game.emit("settlement", game=spin, note="settled on restart",
-                      **settlement(bet, None))
-        elif spin in game.parked:  # frozen until the decision
-            game.parked[spin].bets.append(bet)
-        elif spin in found.outcomes:
-            game.emit("alarm", code="unsettled_bet", game=spin, bet=bet_input_of(record),
-                      message=f"record {record.get('seq')}: a {record['kind']} bet of "
-                      f"{record['amount']} on box {record['box']} for spin {spin}, which is "
-                      "concluded, has no settlement (the journal was cut in the middle of an "
-                      "input): not paid by the restart; the inspector settles it")
-        else:
-            game.bets.append(bet)
-    if state == "closed" or (state == "bets_open" and found.state != "bets_open"):
-        # No game in progress (or it was just concluded): a change requested during it
-        # applies now (Art. 16); with bets open or a spin held it waits for that game's
-        # settlement.
-        game.apply_pending_limits(game_over=True)
+        plan.state = "bets_open"
+    return interrupted
+
+
+def _resume_bet(record: dict[str, Any], layout: Layout, interrupted: int | None,
+                found: RouletteRecovery, plan: Resumption) -> None:
+    """A bet with no settlement yet: returned with the voided spin, frozen with its parked
+    spin, named in an alarm when its spin is concluded, else still on the layout."""
+    bet = make_bet(layout, record["kind"], record["box"], record["amount"],
+                   record.get("numbers"), record.get("which"))
+    spin = record["game"]
+    if spin == interrupted:  # voided: its bets are returned
+        plan.records.append(("settlement", {"game": spin, "note": "settled on restart",
+                                            **settlement(bet, None)}))
+    elif spin in plan.parked:  # frozen until the decision
+        plan.parked[spin].bets.append(bet)
+    elif spin in found.outcomes:
+        plan.records.append(("alarm", {
+            "code": "unsettled_bet", "game": spin, "bet": bet_input_of(record),
+            "message": f"record {record.get('seq')}: a {record['kind']} bet of "
+            f"{record['amount']} on box {record['box']} for spin {spin}, which is "
+            "concluded, has no settlement (the journal was cut in the middle of an "
+            "input): not paid by the restart; the inspector settles it"}))
+    else:
+        plan.bets.append(bet)
 
 
 def bet_input_of(record: dict[str, Any]) -> dict[str, Any]:

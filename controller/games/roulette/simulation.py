@@ -338,7 +338,8 @@ def daemon_events(config: Config, start: float, resume: Any,
                                       serial)
         else:
             objects, truth = simulate(count, seed + batch_index, table, scenarios)
-        trace = trace_from_objects("simulator", enumerate(objects, 1), tuple(config.serial))
+        trace = trace_from_objects("simulator", enumerate(objects, 1), config.games,
+                                   tuple(config.serial))
         events = [replace(e, t=e.t + offset) for e in trace.events]
         if batch_index > 0 or resume.table_open:
             # The table is already open (from the previous batch, or before a restart).

@@ -37,6 +37,16 @@ class Gap(NamedTuple):
     since: float
     until: float
 
+    def words(self, burst_gap_s: float, when: str) -> str:
+        """Why a spin the link was blind to ``when`` ("while the ball was in play") is
+        held: what is not known of it (``burst_gap_s``: the gap the link tolerates)."""
+        return (f"no line from the wheel from {self.since:.3f} s to {self.until:.3f} s "
+                f"({self.until - self.since:.1f} s, more than wheel_burst_gap_s "
+                f"{burst_gap_s:g} s) {when}, or its lines came at once after it: when the "
+                "ball was launched, when the wheel called \"no va más\" and what it reported "
+                f"in between are not known; a bet taken after {self.since:.3f} s may have "
+                "come after \"no va más\"")
+
 
 class Link:
     """Watches the wheel's link: its silence and its blind stretches.

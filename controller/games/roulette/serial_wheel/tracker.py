@@ -59,7 +59,6 @@ second: the tracker acts on changes only.
 from __future__ import annotations
 
 from dataclasses import replace
-from types import MappingProxyType
 from typing import Any
 
 from controller.core.contract import Schedule
@@ -67,10 +66,11 @@ from controller.core.events import GpioEdge, PortStatus, SerialData
 from controller.games.roulette import art12
 from controller.games.roulette.config import WHEEL_PORT, RouletteConfig
 from controller.games.roulette.serial_wheel.aftermath import OUTSIDE_PLAY, Aftermath
-from controller.games.roulette.serial_wheel.link import Gap, Link
-from controller.games.roulette.serial_wheel.play import SerialSpin, Verdict
+from controller.games.roulette.serial_wheel.conclusion import conclude
+from controller.games.roulette.serial_wheel.link import Link
+from controller.games.roulette.serial_wheel.play import SerialSpin
 from controller.games.roulette.serial_wheel.view import WheelView
-from controller.games.roulette.wheel import SpinOutcome, WheelListener
+from controller.games.roulette.wheel import WheelListener
 from controller.protocols import make_codec
 from controller.protocols.wheel_status import (
     FLAG_NAMES,
@@ -309,15 +309,8 @@ class SerialWheelTracker:
                                 f"after {ended:.1f} s of silence")
         gap, spin = self.link.blind, self.spin
         if gap is not None and spin is not None and self.in_play:
-            spin.held.setdefault("wheel_link", self._blind(gap, "while the ball was in play"))
-
-    def _blind(self, gap: Gap, when: str) -> str:
-        return (f"no line from the wheel from {gap.since:.3f} s to {gap.until:.3f} s "
-                f"({gap.until - gap.since:.1f} s, more than wheel_burst_gap_s "
-                f"{self.cfg.wheel_burst_gap_s:g} s) {when}, or its lines came at once after "
-                "it: when the ball was launched, when the wheel called \"no va más\" and what "
-                f"it reported in between are not known; a bet taken after {gap.since:.3f} s "
-                "may have come after \"no va más\"")
+            spin.held.setdefault("wheel_link", gap.words(self.cfg.wheel_burst_gap_s,
+                                                         "while the ball was in play"))
 
     def _status(self, t: float, line: StatusLine, first: float) -> None:
         self._heard(t, first)
@@ -446,7 +439,8 @@ class SerialWheelTracker:
                                       names=self.model.flag_names)
         spin.launched(prev, prev_t, line)
         if self.link.blind is not None:
-            spin.held["wheel_link"] = self._blind(self.link.blind, "before the launch line")
+            spin.held["wheel_link"] = self.link.blind.words(self.cfg.wheel_burst_gap_s,
+                                                            "before the launch line")
         spin.measure(t, line, line.speed * self.cfg.wheel_speed_unit_rpm,
                      self.cfg.min_rotor_rpm)
 
@@ -507,46 +501,12 @@ class SerialWheelTracker:
     # -- conclusion ----------------------------------------------------------------
     def _conclude(self, t: float, number: str | None, final: bool,
                   line: StatusLine | None) -> None:
-        """Conclude the spin: its frozen :class:`SpinOutcome` to the listener, once; then
-        watch what the wheel reports of it (:class:`Aftermath`)."""
+        """Conclude the spin (:func:`.conclusion.conclude`): its frozen outcome to the
+        listener, once; then watch what the wheel reports of it (``self.after``)."""
         spin = self.spin
         assert spin is not None
         spin.concluded = True
-        text = None if line is None else line.text
-        verdict = spin.judge(number, self.order, self.cfg.min_ball_revolutions, final, text)
-        held = {} if spin.declared else verdict.held
-        result = verdict.number
-        evidence = verdict.evidence
-        candidates = spin.candidates(self.order)
-        if held:
-            evidence["candidates"] = candidates  # what the wheel's lines gave, each once
-        self.after = Aftermath(
-            spin.number, _words(verdict, spin.declared, bool(held)), number,
-            at_five=line is not None and line.state == 5,
-            line="no line" if line is None else f"{line.text!r} at {t:.3f} s",
-            game=spin.game if line is None else line.game,
-            flags=spin.up if line is None else line.flags, alarm=self.listener.alarm,
-            on_ball=line is None or line.state not in OUTSIDE_PLAY,
-            names=self.model.flag_names)
-        self.listener.spin_concluded(SpinOutcome(
-            spin=spin.number, t=t, number=result,
-            index=None if result is None else self.order.index(result),
-            reasons=verdict.reasons,
-            rotor_direction=evidence["rotor_direction"],
-            rotor_rpm=evidence["rotor_rpm"],
-            evidence=MappingProxyType(evidence),
-            held=MappingProxyType(held),
-            candidate=candidates[0] if held and len(candidates) == 1 else None,
-            declared=spin.declared,
-        ))
-
-
-def _words(verdict: Verdict, declared: bool, held: bool) -> str:
-    """A spin's conclusion in words, for the alarms about it."""
-    if declared:
-        return f"voided by a person ({verdict.reasons[0]})"
-    if held:
-        return "held for the inspector"
-    if verdict.number is not None:
-        return f"result {verdict.number}"
-    return f"invalid ({', '.join(verdict.reasons)})"
+        outcome, self.after = conclude(spin, t, number, final, line, self.order,
+                                       self.cfg.min_ball_revolutions, self.model.flag_names,
+                                       self.listener.alarm)
+        self.listener.spin_concluded(outcome)
