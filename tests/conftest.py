@@ -350,6 +350,16 @@ def run_replay(trace: Path, journal: Path, *args: str) -> Replay:
     return Replay(rc, records, err.getvalue(), journal)
 
 
+def tablectl_on(journal: Path, *argv: str) -> tuple[int, str, str]:
+    """``tablectl --journal DB ARGV`` in this process: its exit code, stdout, stderr."""
+    from controller.cli.tablectl import main as tablectl_main
+
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        rc = tablectl_main(["--journal", str(journal), *argv])
+    return rc, out.getvalue(), err.getvalue()
+
+
 def power_cut(journal: Path, t: float) -> None:
     """The controller lost power at trace time ``t``: what it journaled later never was
     (a replay runs time on after its trace's last line, as the daemon would)."""

@@ -102,11 +102,14 @@ class UnreadableRecord(JournalError):
 class JournalDamaged(JournalError):
     """SQLite cannot read the journal's file (a damaged page, the likeliest corruption
     on an SD card; not a database at all): the start stops (exit 3, restarting cannot
-    help) with one line saying so and what to do (``advice``)."""
+    help) with one line saying so and what to do (``advice``); ``why`` says what shows
+    it when SQLite did not (``exc`` is then None)."""
 
-    def __init__(self, path: object, exc: object, advice: str = RESUME_ADVICE) -> None:
+    def __init__(self, path: object, exc: object, advice: str = RESUME_ADVICE,
+                 why: str | None = None) -> None:
         self.path = path
-        super().__init__(f"{path}: the journal's file is damaged (SQLite: {exc}). {advice}")
+        why = why or f"SQLite: {exc}"
+        super().__init__(f"{path}: the journal's file is damaged ({why}). {advice}")
 
 
 def is_damage(exc: BaseException) -> bool:
