@@ -26,18 +26,6 @@ EXIT_JOURNAL_UNREADABLE = 3
 ADVICE = "`tablectl verify --full` lists what else cannot be read (hardware.md §8)"
 
 
-@pytest.fixture(scope="module")
-def spins(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The journal of three simulated spins (the tester's: seed 7; spin 3 gives 30)."""
-    folder = tmp_path_factory.mktemp("spins")
-    trace = folder / "sim.jsonl"
-    with contextlib.redirect_stderr(io.StringIO()):
-        assert cli.main(["simulate", "--spins", "3", "--seed", "7", "--out", str(trace)]) == 0
-    path = folder / "journal.sqlite"
-    assert run_replay(trace, path).rc == 0
-    return path
-
-
 def index_page(path: Path) -> tuple[int, int]:
     """The offset of the type index's root page in the file, and the page size."""
     con = sqlite3.connect(path)
@@ -72,22 +60,23 @@ DAMAGE: dict[str, Callable[[Path], None]] = {"cells": overwrite_cells, "count": 
 
 
 @pytest.fixture(params=sorted(DAMAGE))
-def damaged(request: pytest.FixtureRequest, spins: Path, tmp_path: Path) -> Path:
+def damaged(request: pytest.FixtureRequest, three_spins: Path, tmp_path: Path
+            ) -> Path:
     path = tmp_path / "damaged.sqlite"
-    shutil.copyfile(spins, path)
+    shutil.copyfile(three_spins, path)
     DAMAGE[request.param](path)
     return path
 
 
-def test_the_undamaged_journal_answers_spin_3(spins: Path) -> None:
+def test_the_undamaged_journal_answers_spin_3(three_spins: Path) -> None:
     # What the damaged copies must never contradict: spin 3 exists and gave 30.
-    rc, out, _ = tablectl(spins, "status")
+    rc, out, _ = tablectl(three_spins, "status")
     assert rc == 0 and "last game    spin 3: 30" in out
-    rc, out, _ = tablectl(spins, "recall", "3")
+    rc, out, _ = tablectl(three_spins, "recall", "3")
     assert rc == 0 and "spin 3" in out
-    rc, out, _ = tablectl(spins, "stats")
+    rc, out, _ = tablectl(three_spins, "stats")
     assert rc == 0 and out.splitlines()[0].endswith(": 3 spins")
-    rc, out, _ = tablectl(spins, "verify")
+    rc, out, _ = tablectl(three_spins, "verify")
     assert rc == 0 and out.startswith("ok: ")
 
 
