@@ -15,6 +15,7 @@ from __future__ import annotations
 from controller.core.contract import BetField
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced
+from controller.core.words import given
 
 BY = ("holder", "seated", "standing")
 """Who placed a bet on a box (``by``)."""
@@ -39,7 +40,7 @@ def check_consent(bet: BetPlaced, box_has_bets: bool, article: str) -> None:
     """
     by = bet.by or "holder"
     if by not in BY:
-        raise RuleViolation("bad_input", f"by {by!r} is not one of {', '.join(BY)}")
+        raise RuleViolation("bad_input", f"by {given(by)} is not one of {', '.join(BY)}")
     if by == "holder":
         if bet.authorized is not None:
             raise RuleViolation("bad_input", "authorized is said of a bet by another than "

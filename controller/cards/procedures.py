@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from controller.core.errors import RuleViolation
+from controller.core.words import given
 
 CARDS_PER_DECK = 52
 
@@ -179,15 +180,15 @@ class ProcedureRun:
         if step not in dealer_steps:
             raise RuleViolation(
                 "unknown_procedure_step",
-                f"unknown shoe procedure step {step!r}; dealer steps: {', '.join(dealer_steps)}"
-                " (the burn is read from the shoe)",
+                f"unknown shoe procedure step {given(step)}; dealer steps: "
+                f"{', '.join(dealer_steps)} (the burn is read from the shoe)",
             )
         proc = self.due
         if proc is None:
             raise RuleViolation(
                 "procedure_out_of_order",
-                f"step {step!r}: no shoe procedure is due ({self.rules.citations.procedures}), "
-                "the shoe is in play",
+                f"step {given(step)}: no shoe procedure is due "
+                f"({self.rules.citations.procedures}), the shoe is in play",
             )
         steps = proc.steps
         index = next((i for i, s in enumerate(steps) if s.name == step and not s.read), -1)
@@ -196,14 +197,14 @@ class ProcedureRun:
             done = steps[self.last].name if self.last >= 0 else "nothing"
             raise RuleViolation(
                 "procedure_out_of_order",
-                f"step {step!r} out of order in the {proc.name} procedure "
+                f"step {given(step)} out of order in the {proc.name} procedure "
                 f"({self.article()}): last done {done}, next due {self.next_due()}",
             )
         who = steps[index].by
         if who and by not in who:
             raise RuleViolation(
                 "procedure_step_by",
-                f"step {step!r}: say who did it, one of {', '.join(who)} ({proc.article})",
+                f"step {given(step)}: say who did it, one of {', '.join(who)} ({proc.article})",
             )
         return index
 

@@ -54,6 +54,7 @@ from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, Port
 from controller.core.held import HELD_MAX_S, HeldRecords
 from controller.core.logs import get_logger
 from controller.core.serial_lines import LineHold
+from controller.core.words import given
 from controller.store.journal import Journal, canonical
 from controller.store.records import build, schema
 from controller.store.seal import Sealer
@@ -538,7 +539,7 @@ def verify_table_input(inp: DealerInput) -> None:
     name = inp.args.get("name")
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 40:
         raise RuleViolation("bad_dealer", f"a dealer's name is 1 to 40 characters, got "
-                            f"{name!r}")
+                            f"{given(name)}")
 
 
 def table_input(inp: DealerInput, emit: Emit) -> None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from controller.core.config import Limits
+from controller.core.words import given
 from controller.games.roulette.bets import bet_fields, bet_key, settlement
 from controller.games.roulette.layout import make_bet
 from controller.games.roulette.parked import Parked
@@ -173,7 +174,7 @@ def recover(game: RouletteGame, found: RouletteRecovery) -> None:
         interrupted = None
         state = "held"
     elif state not in RoundMachine.states_map:
-        game.alarm("journal_state_unknown", f"the journal's last table state {state!r} is "
+        game.alarm("journal_state_unknown", f"the journal's last table state {given(state)} is "
                    "not a state of a roulette table: starting closed")
         state = "closed"
     elif interrupted is not None or state == "no_more_bets":
