@@ -13,6 +13,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -114,3 +115,30 @@ def time_to_ready(journal: Path, config: str, runs: int = 5) -> dict[str, float]
         found.append(json.loads(out.splitlines()[-1]))
     found.sort(key=lambda f: f["ready_s"])
     return found[len(found) // 2]  # type: ignore[no-any-return]
+
+
+def index_check_cost(journal: Path, config: str, runs: int = 5) -> tuple[float, float]:
+    """CPU seconds (the median of ``runs``) of the check of the type index every tool makes
+    before it answers (:func:`controller.store.type_index.check_type_index`), and of
+    ``tablectl status``'s own reading of ``journal`` after it."""
+    import contextlib
+    import io
+
+    from controller.cli.tablectl import status
+    from controller.core.config import load_config
+    from controller.store.journal import Journal
+    from controller.store.type_index import check_type_index
+
+    table = load_config(config)
+    found = []
+    for _ in range(runs):
+        with Journal(journal, readonly=True) as opened:
+            began = time.process_time()
+            check_type_index(opened)
+            checked = time.process_time()
+            with contextlib.redirect_stdout(io.StringIO()), \
+                    contextlib.redirect_stderr(io.StringIO()):
+                status.run(opened, table, False)
+            found.append((checked - began, time.process_time() - checked))
+    found.sort()
+    return found[len(found) // 2]

@@ -194,12 +194,21 @@ def check_fits(trace: Trace, config: Config) -> None:
     table configured to read the same equipment over serial): played, each would be an
     alarm and the game would never run; the trace was written for another setting of the
     table. A stray input among those the table reads stays what it is live: an alarm.
+    Bytes on a serial port its game has none of (``wheel`` at a card table) are refused
+    whatever else the trace gives: no table of that game reads them, live or not
+    (hardware.md §4).
 
     Raises:
         TraceError: names the trace's first line with such an input, its field (``gpio``
             or ``serial``), what the config reads instead.
     """
     spec = config.spec
+    for (kind, name), number in sorted(trace.first_lines.items(), key=lambda item: item[1]):
+        if kind == "serial" and name not in spec.serial_ports:
+            raise TraceError(trace.path, number, "serial",
+                             f"a {spec.title} table reads no port {name!r} (its ports: "
+                             f"{', '.join(spec.serial_ports) or 'none'}): the trace was "
+                             "written for another table")
     reads = {*(("gpio", n) for n in spec.gpio(config)),
              *(("serial", p) for p in spec.ports(config))}
     own = {*(("gpio", n) for n in spec.gpio_inputs), *(("serial", p) for p in spec.serial_ports)}

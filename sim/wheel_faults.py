@@ -162,8 +162,9 @@ def apply(events: list[Event], faults: Sequence[Fault], *, count: int = 5,
                 pending[name] = (i, struck[name].pop(ts.pop(k)))
     left = sorted(t for kinds in struck.values() for t in kinds)
     if pending or left:
-        raise ValueError(f"no whole pass of a struck input rises at {left} s "
-                         f"(or it never falls: {sorted(pending)})")
+        raise ValueError(f"no whole pass of a struck input rises at "
+                         f"{', '.join(map(str, left)) or 'no time'} s (or it never falls: "
+                         f"{', '.join(sorted(pending)) or 'none'})")
     out: list[Event] = []
     for i, event in enumerate(events):
         if i in chattered:

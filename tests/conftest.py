@@ -350,6 +350,30 @@ def run_replay(trace: Path, journal: Path, *args: str) -> Replay:
     return Replay(rc, records, err.getvalue(), journal)
 
 
+@pytest.fixture(scope="module")
+def three_spins(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The journal of a replay of three simulated spins (seed 7: the held-out tester's;
+    spin 3 gives 30, spin 1's verdict, record 8, closes evidence batch 2). Copy it to
+    change it."""
+    folder = tmp_path_factory.mktemp("three_spins")
+    trace = folder / "sim.jsonl"
+    with redirect_stderr(io.StringIO()):
+        assert cli.main(["simulate", "--spins", "3", "--seed", "7", "--out", str(trace)]) == 0
+    path = folder / "journal.sqlite"
+    assert run_replay(trace, path).rc == 0
+    return path
+
+
+def tablectl_on(journal: Path, *argv: str) -> tuple[int, str, str]:
+    """``tablectl --journal DB ARGV`` in this process: its exit code, stdout, stderr."""
+    from controller.cli.tablectl import main as tablectl_main
+
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        rc = tablectl_main(["--journal", str(journal), *argv])
+    return rc, out.getvalue(), err.getvalue()
+
+
 def power_cut(journal: Path, t: float) -> None:
     """The controller lost power at trace time ``t``: what it journaled later never was
     (a replay runs time on after its trace's last line, as the daemon would)."""

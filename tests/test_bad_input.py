@@ -113,6 +113,20 @@ def test_bad_trace_line(tmp_path: Path, case: str) -> None:
     assert_rejected(tmp_path, trace, str(trace), 4, field)
 
 
+@pytest.mark.parametrize(("table", "port", "reads"), [
+    ("mini_baccarat", "wheel", "shoe"), ("blackjack_plus", "wheel", "shoe"),
+    ("pot_luck", "wheel", "shoe"), ("draw_poker", "wheel", "shoe"),
+    ("roulette", "shoe", "wheel")])
+def test_bytes_on_a_port_the_table_does_not_read_are_refused(
+        tmp_path: Path, table: str, port: str, reads: str) -> None:
+    # The held-out tester's finding 11: a shoe's bytes sent as `wheel` on a card table were
+    # journaled, not read, exit 0 (hardware.md §4: a port the table does not read).
+    trace = write_lines(tmp_path / "port.jsonl", [{"t": 0, "meta": {"table": table}},
+                                                  {"t": 1, "serial": port, "text": "x"}])
+    line = assert_rejected(tmp_path, trace, str(trace), 2, "serial")
+    assert f"reads no port '{port}' (its ports: {reads})" in line
+
+
 @pytest.mark.parametrize(("meta", "field"), [
     ({"table": "roulette", "colour": "green"}, "colour"),
     ({"table": "roulette", "wheel": "triple_zero"}, "wheel"),

@@ -167,6 +167,24 @@ def test_tablectl_input_nested_too_deep_is_refused_before_sending(
     assert posted == []
 
 
+@pytest.mark.parametrize("argv, key", [(["stand", "box=2", "box=1"], "box"),
+                                       (["hit", "box=1", "box=1"], "box"),
+                                       (["stand", "input=hit", "box=1"], "input")])
+def test_tablectl_input_giving_a_key_twice_is_refused_before_sending(
+        server: tuple[ControlServer, list[Event]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str], argv: list[str], key: str) -> None:
+    # The held-out tester's finding 9: `stand box=2 box=1` stood box 1. Ambiguous, as the
+    # same request straight to the socket is: refused in one line, nothing sent.
+    srv, posted = server
+    config = tmp_path / "table.toml"
+    config.write_text(f'[control]\nsocket = "{srv.path}"\n')
+    assert tablectl_main(["--config", str(config), "input", *argv]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1
+    assert err.startswith(f"tablectl: input: field '{key}': ") and "given twice" in err
+    assert posted == []
+
+
 @pytest.mark.parametrize("action", ["{}", "[]"])
 def test_tablectl_input_with_an_object_for_the_action_is_refused(
         server: tuple[ControlServer, list[Event]], tmp_path: Path,

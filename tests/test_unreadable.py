@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, one_spin, run_replay, write_trace
+from conftest import tablectl_on as tablectl
 
 from controller.cli import main as cli
-from controller.cli.tablectl import main as tablectl_main
 from controller.store.chain import GENESIS, canonical
 
 EXIT_JOURNAL_UNREADABLE = 3
@@ -142,13 +142,6 @@ def long_journal(tmp_path: Path) -> Path:
     assert run_replay(trace, path).rc == 0
     assert count(path) > 300
     return path
-
-
-def tablectl(journal: Path, *argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        rc = tablectl_main(["--journal", str(journal), *argv])
-    return rc, out.getvalue(), err.getvalue()
 
 
 def test_a_damaged_page_stops_the_daemon_with_exit_3_and_one_line(

@@ -278,6 +278,45 @@ def test_a_card_tables_refusals_show_no_python_values(
                                 "number; choice: draw or\n  stand)\n")
 
 
+def test_a_black_jack_decision_with_a_bad_box_shows_no_python_values(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The held-out tester's finding 9: "refused: hit needs the box: {'box': 'x'}".
+    with live_table(tmp_path, "blackjack_plus") as config:
+        rc, out, _ = run(capsys, "--config", str(config), "input", "hit", "box=x")
+        assert (rc, out) == (1, "refused: hit needs a box number: box 'x'\n")
+        rc, out, _ = run(capsys, "--config", str(config), "input", "stand", 'box=["3"]')
+        assert (rc, out) == (1, 'refused: stand needs a box number: box ["3"]\n')
+
+
+# What Python prints of a list, a dict or a tuple holding text, never JSON or words.
+PYTHON_TEXT = re.compile(r"""[\[{(]'|'[\]})]|', '|': """)
+ODD_VALUES = (["3"], {"box": "x"}, ["a", "b"], "x")
+
+
+@pytest.mark.parametrize("game", sorted(registry.names()))
+def test_no_refusal_of_a_value_of_the_wrong_kind_shows_python_values(
+        tmp_path: Path, game: str) -> None:
+    # Issue 22: no Python list or dict text in any message. Every input of every table,
+    # each argument given a list, an object or a word, one at a time and all at once.
+    from controller.core.clock import VirtualClock
+    from controller.core.config import load_config
+    from controller.core.loop import EventLoop
+    from controller.core.table import Table
+    from controller.store.journal import Journal
+
+    config = load_config("embedded:default.toml", {"table": game})
+    with Journal(tmp_path / "journal.sqlite", durable=False) as journal:
+        clock = VirtualClock()
+        table = Table(config, journal, EventLoop(clock, lambda e: None).call_at, clock.now)
+        for inp in config.spec.all_inputs:
+            for value in ODD_VALUES:
+                names = [a.name for a in inp.args] or ["box"]
+                for args in ({n: value for n in names}, *({n: value} for n in names)):
+                    verdict = table.handle(DealerInput(1.0, inp.action, args))
+                    assert not PYTHON_TEXT.search(verdict.reason or ""), (inp.action, args,
+                                                                         verdict.reason)
+
+
 def test_config_and_simulate_errors_spell_values_as_written(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.toml"

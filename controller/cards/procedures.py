@@ -188,8 +188,8 @@ class ProcedureRun:
         if proc is None:
             raise RuleViolation(
                 "procedure_out_of_order",
-                f"step {step!r}: no shoe procedure is due ({self.rules.citations.procedures}), "
-                "the shoe is in play",
+                f"step {given(step)}: no shoe procedure is due "
+                f"({self.rules.citations.procedures}), the shoe is in play",
             )
         steps = proc.steps
         index = next((i for i, s in enumerate(steps) if s.name == step and not s.read), -1)
@@ -198,14 +198,14 @@ class ProcedureRun:
             done = steps[self.last].name if self.last >= 0 else "nothing"
             raise RuleViolation(
                 "procedure_out_of_order",
-                f"step {step!r} out of order in the {proc.name} procedure "
+                f"step {given(step)} out of order in the {proc.name} procedure "
                 f"({self.article()}): last done {done}, next due {self.next_due()}",
             )
         who = steps[index].by
         if who and by not in who:
             raise RuleViolation(
                 "procedure_step_by",
-                f"step {step!r}: say who did it, one of {', '.join(who)} ({proc.article})",
+                f"step {given(step)}: say who did it, one of {', '.join(who)} ({proc.article})",
             )
         return index
 

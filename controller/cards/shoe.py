@@ -68,7 +68,7 @@ from controller.cards.shoe_lines import (
 )
 from controller.core.contract import Emit
 from controller.core.errors import RuleViolation
-from controller.core.words import one_of
+from controller.core.words import given, one_of
 
 
 class ShoeSession:
@@ -200,7 +200,7 @@ class ShoeSession:
         by_name = {p.name: p for p in self.rules.procedures()}
         procedure = by_name.get(state["procedure"])
         if procedure is None:
-            raise ValueError(f"procedure {state['procedure']!r} is not one of "
+            raise ValueError(f"procedure {given(state['procedure'])} is not one of "
                              f"{', '.join(by_name)}")
         self._run.start(procedure)
         self._loaded = False

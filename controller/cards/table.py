@@ -57,6 +57,7 @@ from controller.core.table_inputs import (
     table_input,
     verify_table_input,
 )
+from controller.core.words import given
 from controller.protocols import make_codec
 from controller.store.journal import Journal
 from controller.store.resume import since_checkpoint
@@ -145,7 +146,7 @@ class CardTable:
         args = inp.args
         match inp.action:
             case "procedure_step":
-                self.shoe.verify_procedure_step(str(args.get("step")), _by(args))
+                self.shoe.verify_procedure_step(args.get("step", ""), _by(args))
             case "inspector_clear":
                 self.shoe.verify_inspector_clear()
             case "count_out_done":
@@ -204,7 +205,7 @@ class CardTable:
         t, args = inp.t, inp.args
         match inp.action:
             case "procedure_step":
-                self.shoe.procedure_step(t, str(args.get("step")), _by(args))
+                self.shoe.procedure_step(t, args.get("step", ""), _by(args))
             case "inspector_clear":
                 self.shoe.inspector_clear(t, str(args.get("note", "")))
             case "count_out_done":
@@ -548,8 +549,11 @@ def _correction(args: dict[str, Any]) -> Card:
     Raises:
         RuleViolation: ``bad_card``, not a card of a French deck.
     """
+    card = args.get("card")
+    if not isinstance(card, str):
+        raise RuleViolation("bad_card", f"correction: not a card: {given(card)}")
     try:
-        return parse_card(str(args.get("card")))
+        return parse_card(card)
     except ValueError as exc:
         raise RuleViolation("bad_card", f"correction: {exc}") from None
 

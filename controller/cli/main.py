@@ -43,6 +43,7 @@ from controller.core.loop import start_thread
 from controller.core.section import why_not_made
 from controller.core.specs import load_attribute
 from controller.store.journal import Journal
+from controller.store.type_index import check_type_index
 from controller.trace import Trace, check_fits, read_trace
 from sim.lateness import BOUND_S, EXIT_LATE
 
@@ -207,6 +208,8 @@ def cmd_replay(trace_path: str, config_path: str, realtime: bool, speed: float,
         path = journal_path or os.path.join(scratch, "journal.sqlite")
         journal = Journal(path, durable=False)
         try:
+            if journal.last_seq:  # recovery finds its checkpoint through the type index
+                check_type_index(journal)
             if realtime:
                 late = _replay_realtime(config, trace, journal, speed, sink, evidence, late_s)
             else:

@@ -99,14 +99,28 @@ class UnreadableRecord(JournalError):
         super().__init__(f"{path}: record {seq} ({type_}) cannot be read: {why}. {advice}")
 
 
+class UnreadableBatch(JournalError):
+    """An evidence batch a tool cannot use (missing, altered: not the one its record
+    closed, or not decodable): one line naming it and what to do (``advice``)."""
+
+    def __init__(self, path: object, batch: int, why: str, advice: str = RESUME_ADVICE
+                 ) -> None:
+        self.path = path
+        self.batch = batch
+        super().__init__(f"{path}: evidence batch {batch} cannot be read: {why}. {advice}")
+
+
 class JournalDamaged(JournalError):
     """SQLite cannot read the journal's file (a damaged page, the likeliest corruption
     on an SD card; not a database at all): the start stops (exit 3, restarting cannot
-    help) with one line saying so and what to do (``advice``)."""
+    help) with one line saying so and what to do (``advice``); ``why`` says what shows
+    it when SQLite did not (``exc`` is then None)."""
 
-    def __init__(self, path: object, exc: object, advice: str = RESUME_ADVICE) -> None:
+    def __init__(self, path: object, exc: object, advice: str = RESUME_ADVICE,
+                 why: str | None = None) -> None:
         self.path = path
-        super().__init__(f"{path}: the journal's file is damaged (SQLite: {exc}). {advice}")
+        why = why or f"SQLite: {exc}"
+        super().__init__(f"{path}: the journal's file is damaged ({why}). {advice}")
 
 
 def is_damage(exc: BaseException) -> bool:

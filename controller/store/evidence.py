@@ -56,6 +56,16 @@ class Batch:
         return list(_decode(self.data, self.first_us, names))
 
 
+def batch_fault(batch: Batch, ref: object, closing: int) -> str | None:
+    """Why ``batch`` is not the batch record ``closing`` closed (``ref``: that record's
+    ``evidence`` reference: number, edges, SHA-256), in words; None when it is."""
+    if not isinstance(ref, dict) or ref.get("batch") != batch.batch:
+        return f"record {closing}, which it names as closing it, does not carry its reference"
+    if ref.get("sha256") != batch.sha256 or ref.get("edges") != batch.edges:
+        return f"its SHA-256 is not the one record {closing} carries: the batch was altered"
+    return None
+
+
 def pack(batch: int, edges: Sequence[Edge]) -> Batch:
     """Pack ``edges`` (at least one, at most ``MAX_INPUTS`` distinct inputs) as batch
     number ``batch``."""

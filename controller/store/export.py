@@ -19,7 +19,7 @@ from typing import Any
 
 from controller.core.config import Config
 from controller.core.contract import GameSpec
-from controller.core.errors import InputError, JournalError
+from controller.core.errors import InputError, JournalError, UnreadableBatch
 from controller.core.held import lines_of
 from controller.store.journal import Journal
 
@@ -145,8 +145,8 @@ def _edges_back(journal: Journal, origin: int
     if journal.format >= 2:
         for (number,) in db.execute("SELECT batch FROM evidence WHERE seq <= ? "
                                     "ORDER BY batch DESC", (origin,)):
-            for _, batch in journal.batches(number, number):
-                yield from reversed(batch.decode())
+            for closing, batch in journal.batches(number, number):
+                yield from reversed(journal.edges_of(closing, batch))
     for seq, body in db.execute("SELECT seq, body FROM records WHERE type = 'gpio' AND "
                                 "seq <= ? ORDER BY seq DESC", (origin,)):
         rec = journal.parse(seq, "gpio", body)
@@ -187,10 +187,12 @@ def _inputs(journal: Journal, origin: int, end: int, spec: GameSpec
         kind, t = rec.get("type"), rec.get("t", 0.0)
         ref = rec.get("evidence")
         if isinstance(ref, dict):
-            batch = next((b for _, b in journal.batches(ref["batch"], ref["batch"])), None)
-            if batch is not None:
-                for edge_t, name, level in batch.decode():
-                    yield edge_t, {"gpio": name, "level": level}
+            found = next(journal.batches(ref["batch"], ref["batch"]), None)
+            if found is None:  # a trace without its edges would be another game's
+                raise UnreadableBatch(journal.path, ref["batch"], "it is missing",
+                                      journal.advice)
+            for edge_t, name, level in journal.edges_of(*found):
+                yield edge_t, {"gpio": name, "level": level}
         if kind == "gpio":  # a journal of format 1
             yield t, {"gpio": rec["input"], "level": rec["level"]}
         elif kind == "input" and rec.get("source") is None:  # a button is in its edges

@@ -39,12 +39,13 @@ from controller.core.errors import (
     JournalDamaged,
     JournalError,
     JournalWriteError,
+    UnreadableBatch,
     UnreadableRecord,
     is_damage,
 )
 from controller.core.section import why_not_made
 from controller.store.chain import GENESIS, VerifyResult, canonical, chain_hash
-from controller.store.evidence import Batch, Edge, pack
+from controller.store.evidence import Batch, Edge, batch_fault, pack
 from controller.store.readonly import open_readonly
 
 FORMAT = 2
@@ -442,14 +443,44 @@ class Journal:
         """The raw GPIO edges the journal holds, as ``gpio`` records (``t`` journal time,
         ``input``, ``level``, ``batch``): those of the evidence batches after batch
         ``after_batch``, in order, and (a journal of format 1) its ``gpio`` records. The
-        edges of the batch still open are not written yet: they come once it closes."""
+        edges of the batch still open are not written yet: they come once it closes.
+
+        Raises:
+            UnreadableBatch: a batch is missing, or not the one its record closed
+                (:meth:`edges_of`).
+        """
         if self.format < 2:
             for rec in self.records(types=("gpio",)):
                 yield {**rec, "batch": 0}
-        for _, batch in self.batches(after_batch + 1):
-            for t, name, level in batch.decode():
+        number = after_batch + 1  # batches are numbered on, one by one
+        for closing, batch in self.batches(number):
+            if batch.batch != number:
+                raise UnreadableBatch(self.path, number, "it is missing", self.advice)
+            for t, name, level in self.edges_of(closing, batch):
                 yield {"type": "gpio", "t": t, "input": name, "level": level,
                        "batch": batch.batch}
+            number += 1
+
+    def edges_of(self, closing: int, batch: Batch) -> list[Edge]:
+        """The edges of ``batch``, which record ``closing`` closed, once the batch is shown
+        to be the one that record's reference names: what a tool reads of the evidence
+        (an export, a calibration), never edges altered since.
+
+        Raises:
+            UnreadableBatch: it is not that one (:func:`~controller.store.evidence.
+                batch_fault`), or cannot be decoded; UnreadableRecord: the record
+                cannot be read.
+        """
+        row = self._db.execute("SELECT type, body FROM records WHERE seq = ?",
+                               (closing,)).fetchone()
+        ref = self.parse(closing, row[0], row[1]).get("evidence") if row else None
+        why = batch_fault(batch, ref, closing)
+        if why is None:
+            try:
+                return batch.decode()
+            except ValueError as exc:  # its SHA-256 holds: the code that wrote it erred
+                why = f"it cannot be decoded ({exc})"
+        raise UnreadableBatch(self.path, batch.batch, why, self.advice)
 
     def verify(self, since: int = 0) -> VerifyResult:
         """Recompute the hash chain from record ``since`` + 1 (from the first by default)

@@ -31,6 +31,7 @@ from functools import cache
 from typing import Any, ClassVar, Protocol
 
 from controller.core.errors import TableControllerError
+from controller.core.words import given
 
 _JOURNAL_KEYS = frozenset({"type", "seq", "t"})
 
@@ -213,8 +214,7 @@ def _names(kinds: tuple[type, ...]) -> str:
 
 
 def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return given(value, 40)
 
 
 # -- schemas ---------------------------------------------------------------------------

@@ -63,6 +63,7 @@ from controller.core.words import plain
 from controller.store.journal import Journal
 from controller.store.records import any_schema
 from controller.store.seal import key_path_for
+from controller.store.type_index import check_type_index
 from controller.store.verify import first_damaged
 
 EXIT_BAD = 1
@@ -191,6 +192,8 @@ def _run(args: argparse.Namespace) -> int:
         return status.no_journal(Path(path), config, args.json)
     with Journal(path, readonly=True) as journal:
         try:
+            if not _checks_every_page(args):  # verify --full names a damaged index itself
+                check_type_index(journal)
             return _on_journal(journal, config, args)
         except sqlite3.DatabaseError as exc:  # one line; `verify --full` lists the rest
             raise _unreadable(journal, exc) from exc
@@ -200,6 +203,13 @@ def _run(args: argparse.Namespace) -> int:
             if damaged is None:
                 raise
             raise damaged from exc
+
+
+def _checks_every_page(args: argparse.Namespace) -> bool:
+    """``verify --full`` (or ``--key``, ``--until``): SQLite's integrity check of every
+    page, which goes on past a damaged one to name the rest."""
+    return args.command == "verify" and bool(args.full or args.key or args.key_file
+                                             or args.until)
 
 
 def _on_journal(journal: Journal, config: Config, args: argparse.Namespace) -> int:

@@ -88,7 +88,8 @@ def run(config: Config, args: argparse.Namespace) -> int:
     line says why).
 
     Raises:
-        InputError: an argument that is not KEY=VALUE, or nested too deep (exit 2).
+        InputError: an argument that is not KEY=VALUE, given twice (the action's own key
+            ``input`` included), or nested too deep (exit 2).
         ControlError: no daemon answers (exit 3).
     """
     message: dict[str, Any]
@@ -99,10 +100,15 @@ def run(config: Config, args: argparse.Namespace) -> int:
                 message[key.removeprefix("field_")] = value
     else:
         message = {"input": args.action}
+        said = {"input": f"the action {args.action}"}  # each key as given, to name it
         for item in args.args:
             key, sep, value = item.partition("=")
             if not sep or not key:
                 raise InputError("input", None, item, "arguments are KEY=VALUE")
+            if key in said:  # as the control socket and a trace refuse it: never the last
+                raise InputError("input", None, key, f"given twice ({said[key]}, {item}): "
+                                 "ambiguous, give it once")
+            said[key] = item
             try:
                 message[key] = loads_strict(value)  # numbers, lists: boxes=[1,2]
             except (ValueError, RecursionError):

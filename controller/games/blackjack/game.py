@@ -132,7 +132,7 @@ class Blackjack:
                 stops: the checkpoint cannot be read).
         """
         if state["state"] not in _BETWEEN_COUPS:
-            raise ValueError(f"state {state['state']!r} is not between coups")
+            raise ValueError(f"state {given(state['state'])} is not between coups")
         pool = int(state["pool_balance"]) if self.config.pool is not None else None
         chart = self._chart
         self._chart = CoupChart(chart.emit, self.config, chart.limits,
@@ -233,8 +233,8 @@ class Blackjack:
         if action in DECISIONS:
             box = inp.args.get("box")
             if not _is_box_number(box):
-                raise RuleViolation("bad_input", f"{action} needs box= (a box number, e.g. "
-                                    f"box=2), got {given(box)}")
+                raise RuleViolation("bad_input", f"{action} needs a box number: box "
+                                    f"{given(box)}")
             kwargs: dict[str, Any] = {"box": box}
             if action == "stand" and "by" in inp.args:
                 kwargs["by"] = inp.args["by"]

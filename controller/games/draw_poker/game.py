@@ -128,7 +128,7 @@ class DrawPoker:
                 stops: the checkpoint cannot be read).
         """
         if state["state"] not in _BETWEEN_HANDS:
-            raise ValueError(f"state {state['state']!r} is not between hands")
+            raise ValueError(f"state {given(state['state'])} is not between hands")
         chart = self._chart
         self._chart = HandChart(chart.emit, chart.limits, hand_number=int(state["hand"]),
                                 start_value=state["state"], outcome=str(state["outcome"]),

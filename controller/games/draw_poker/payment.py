@@ -119,7 +119,8 @@ def pay(stakes: Sequence[Stake], winners: Sequence[int]) -> Payment:
     """
     by_box = {s.box: s for s in stakes}
     if not winners or any(w not in by_box for w in winners):
-        raise ValueError(f"winners {list(winners)} must be boxes among {sorted(by_box)}")
+        raise ValueError(f"winners {', '.join(map(str, winners)) or 'none'} must be boxes "
+                         f"among {', '.join(map(str, sorted(by_box)))}")
     antes = sum(s.ante for s in stakes)
     losers = [s for s in stakes if s.box not in winners]
     losers_bets = sum(s.bets for s in losers)

@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from controller.core.errors import InputError
+from controller.core.words import given, one_of
 from controller.games.mini_baccarat.rules import (
     DECKS,
     FIVE_CHOICES,
@@ -56,7 +57,8 @@ def analyze(decks: int, five: str = "draw",
         ValueError: decks < 1, or ``five`` not "draw" or "stand".
     """
     if decks < 1 or five not in FIVE_CHOICES:
-        raise ValueError(f"need decks >= 1 and five in {FIVE_CHOICES}: {decks}, {five!r}")
+        raise ValueError(f"need decks >= 1 and five {one_of(FIVE_CHOICES)}: {decks}, "
+                         f"{given(five)}")
     index = {"banca": 0, "punto": 1, "standoff": 2}
     memo: dict[tuple[tuple[int, ...], int, int], tuple[int, int, int]] = {}
 

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from controller.cards.card import Card
+from controller.core.words import given
 
 BOXES = (1, 2, 3, 4, 5)
 """The numbered boxes ("casilleros") of the layout, five seated bettors (Art. 2)."""
@@ -81,7 +82,8 @@ def box_draws(total: int, five_choice: str | None) -> bool:
         return True
     if total == 5:
         if five_choice not in FIVE_CHOICES:
-            raise ValueError(f"a box on five needs a choice, 'draw' or 'stand': {five_choice!r}")
+            raise ValueError(f"a box on five needs a choice, 'draw' or 'stand': "
+                             f"{given(five_choice)}")
         return five_choice == "draw"
     return False
 

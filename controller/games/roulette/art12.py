@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import NamedTuple
 
+from controller.core.words import given
+
 REASONS = (
     "too_few_revolutions",  # (a)
     "same_direction",  # (b)
@@ -140,7 +142,7 @@ def declared(reason: str) -> Finding:
         ValueError: ``reason`` is not one of :data:`DEALER_REASONS`.
     """
     if reason not in DEALER_REASONS:
-        raise ValueError(f"{reason!r} is not one of {', '.join(DEALER_REASONS)} (Art. 12 d-g)")
+        raise ValueError(f"{given(reason)} is not one of {', '.join(DEALER_REASONS)} (Art. 12 d-g)")
     return Finding(reason, "declared by the dealer")
 
 

@@ -215,7 +215,9 @@ def _live(journal: Journal, config: Config, pocket: str, turns: int,
     reading, or ``timeout`` seconds; or until the table opens or the ball moves (the
     reason, second). The edges come as their evidence batches close (one closes at least
     once a minute while the rotor turns between spins)."""
-    after = max((rec["batch"] for rec in journal.edge_records()), default=0)
+    # Only the edges journaled from now on are read: none of the batches before.
+    after = (journal.db.execute("SELECT coalesce(max(batch), 0) FROM evidence").fetchone()[0]
+             if journal.format >= 2 else 0)
     start = journal.last_seq
     disturbed = _disturbance(journal, start, [])
     if disturbed is not None:

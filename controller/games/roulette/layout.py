@@ -289,7 +289,7 @@ def make_bet(
     if kind not in PAYOUT_TO_ONE:
         raise RuleViolation(
             "unknown_bet_kind",
-            f"unknown roulette bet kind {kind!r}; the kinds: {', '.join(BET_KINDS)}"
+            f"unknown roulette bet kind {spelt(kind)}; the kinds: {', '.join(BET_KINDS)}"
         )
     if not _whole(box) or box < 1:
         raise _malformed(f"{kind}: box must be an integer >= 1, got {spelt(box)}")
@@ -314,10 +314,10 @@ def make_bet(
         return RouletteBet(kind, box, amount, covered, layout.wheel, (), which)
 
     if which is not None:
-        raise _malformed(f"{kind}: takes no which, got {which!r}")
+        raise _malformed(f"{kind}: takes no which, got {spelt(which)}")
     for n in given:
         if not isinstance(n, str):
-            raise _malformed(f"{kind}: numbers must be strings, got {n!r}")
+            raise _malformed(f"{kind}: numbers must be strings, got {spelt(n)}")
     label = f"{kind} {'-'.join(given)}" if given else kind
     count = NUMBER_COUNTS[kind]
     if len(given) != count:
@@ -347,7 +347,7 @@ def settle(bet: RouletteBet, number: str) -> tuple[str, int]:
         ValueError: ``number`` is not a pocket of the bet's wheel.
     """
     if number not in layout_for(bet.wheel).numbers:
-        raise ValueError(f"{number!r} is not a pocket of the {bet.wheel} wheel")
+        raise ValueError(f"{spelt(number)} is not a pocket of the {bet.wheel} wheel")
     if number in bet.covered:
         return ("win", bet.amount * bet.payout)
     return ("lose", -bet.amount)

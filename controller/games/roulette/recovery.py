@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from controller.core.config import Limits
+from controller.core.words import given
 from controller.games.roulette.bets import bet_fields, bet_key, settlement
 from controller.games.roulette.layout import Layout, RouletteBet, make_bet
 from controller.games.roulette.parked import Parked
@@ -228,7 +229,7 @@ def _resumed_state(found: RouletteRecovery, plan: Resumption) -> int | None:
     if state not in RoundMachine.states_map:
         plan.records.append(("alarm", {
             "code": "journal_state_unknown", "game": plan.game_number, "message": (
-                f"the journal's last table state {state!r} is not a state of a roulette "
+                f"the journal's last table state {given(state)} is not a state of a roulette "
                 "table: starting closed")}))
         plan.state = "closed"
     elif interrupted is not None or state == "no_more_bets":

@@ -107,8 +107,8 @@ def _moves(chart: type[StateChart]) -> dict[tuple[str, str], str]:
     extra = [name for name in vars(chart) if callbacks.match(name)
              and name != "before_transition"]
     if extra or any(state.states for state in chart.states):
-        raise TypeError(f"{chart.__name__}: callbacks {extra} or nested states: a move is "
-                        "no longer a lookup")
+        raise TypeError(f"{chart.__name__}: callbacks ({', '.join(extra)}) or nested states: "
+                        "a move is no longer a lookup")
     moves: dict[tuple[str, str], str] = {}
     for state in chart.states:
         for transition in state.transitions:

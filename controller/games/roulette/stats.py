@@ -33,6 +33,7 @@ from typing import Any
 from controller.core import stats
 from controller.core.config import Config
 from controller.core.errors import InputError
+from controller.core.words import given
 from controller.games.roulette.layout import RED, WHEEL_ORDERS
 
 SECTOR_SIZES = (3, 5, 9)
@@ -75,7 +76,7 @@ class RouletteFold:
         i = self.index.get(str(record.get("number")))
         if i is None:
             raise InputError("spin_result", None, "number", f"spin {record.get('spin')}: "
-                             f"{record.get('number')!r} is not a pocket of the {self.wheel} "
+                             f"{given(record.get('number'))} is not a pocket of the {self.wheel} "
                              "wheel: give the table's own config (--config)")
         self.counts[i] += 1
         angle = drop_angle(record.get("lap_times") or [], record.get("ball_direction"))
