@@ -15,7 +15,7 @@ from __future__ import annotations
 from gpiozero.pins.mock import MockPin
 
 
-class StampedMockPin(MockPin):  # type: ignore[misc]
+class StampedMockPin(MockPin):
     """A mock input pin whose edges may carry a given tick (:meth:`drive_at`); otherwise
     exactly gpiozero's ``MockPin``."""
 
