@@ -51,8 +51,10 @@ def tile(source: Path, target: Path, records: int) -> int:
             rec = _moved(rec, seq, shift_t, shift_b, shas)
             body = canonical(rec)
             prev = chain_hash(prev, body)
+            # The hash as the source's format stores it (raw bytes since format 3).
             db.execute("INSERT INTO records VALUES (?, ?, ?, ?, ?)",
-                       (rec["seq"], rec["t"], rec["type"], body, prev))
+                       (rec["seq"], rec["t"], rec["type"], body,
+                        bytes.fromhex(prev) if version >= 3 else prev))
         seq += len(rows)
         copy += 1
     db.execute("COMMIT")

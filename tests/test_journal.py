@@ -67,14 +67,15 @@ def test_untouched_journal_verifies(path: Path) -> None:
 
 
 def test_chain_is_sha256_of_previous_hash_and_body(path: Path) -> None:
-    # Anyone can check the chain without our code: hash_n = sha256(hash_{n-1} "\n" body_n).
+    # Anyone can check the chain without our code: hash_n = sha256(hex(hash_{n-1}) "\n"
+    # body_n), stored as its 32 bytes (format 3).
     con = sqlite3.connect(path)
     rows = con.execute("SELECT body, hash FROM records ORDER BY seq").fetchall()
     con.close()
     prev = "0" * 64
     for body, digest in rows:
-        assert digest == hashlib.sha256(f"{prev}\n{body}".encode()).hexdigest()
-        prev = digest
+        assert digest == hashlib.sha256(f"{prev}\n{body}".encode()).digest()
+        prev = digest.hex()
 
 
 def test_edited_body_is_found(path: Path) -> None:
@@ -98,11 +99,11 @@ def test_every_edited_body_is_named_by_the_full_check(path: Path) -> None:
 def test_edited_body_and_rehashed_record_breaks_the_next(path: Path) -> None:
     # The tamperer also recomputes record 5's hash: record 6 no longer chains.
     con = sqlite3.connect(path)
-    prev = con.execute("SELECT hash FROM records WHERE seq = 4").fetchone()[0]
+    prev = con.execute("SELECT hash FROM records WHERE seq = 4").fetchone()[0].hex()
     con.close()
     edited = body_of(path, 5).replace('"amount":10', '"amount":1000')
     digest = hashlib.sha256(f"{prev}\n{edited}".encode()).hexdigest()
-    sql(path, f"UPDATE records SET body = '{edited}', hash = '{digest}' WHERE seq = 5")
+    sql(path, f"UPDATE records SET body = '{edited}', hash = X'{digest}' WHERE seq = 5")
     assert first_bad(path) == 6
 
 

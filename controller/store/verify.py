@@ -44,7 +44,7 @@ def check_chain(journal: Journal, since: int = 0,
     that ``seq``, when its hash is not the chain hash, when its ``type`` or ``t`` column is
     not its body's, or when a ``seq`` is missing.
     """
-    from controller.store.journal import GENESIS, VerifyResult
+    from controller.store.journal import GENESIS, HASH_HEX, VerifyResult
 
     prev = journal.hash_of(since)
     first = since + 1
@@ -52,7 +52,8 @@ def check_chain(journal: Journal, since: int = 0,
         return VerifyResult(False, 0, since, f"record {since} is missing", first)
     prev = prev or GENESIS
     rows = journal.db.execute(
-        "SELECT seq, t, type, body, hash FROM records WHERE seq > ? ORDER BY seq", (since,))
+        f"SELECT seq, t, type, body, {HASH_HEX} FROM records WHERE seq > ? ORDER BY seq",
+        (since,))
     read = [since]  # the last record read
     try:
         return _chain(rows, prev, first, each, read)
@@ -102,12 +103,12 @@ def checkpoint_fault(journal: Journal, checkpoint: dict[str, Any]) -> str | None
     chains from its hash, and the first seal after it (if any) seals the chain's hash (a
     checkpoint edited and every hash after it rechained shows there). Records after the
     last seal can be rechained unseen (hardware.md §8)."""
-    from controller.store.journal import canonical, chain_hash
+    from controller.store.journal import HASH_HEX, canonical, chain_hash
 
     seq = checkpoint.get("seq")
     db = journal.db
-    row = (db.execute("SELECT body, hash FROM records WHERE seq = ?", (seq,)).fetchone()
-           if type(seq) is int else None)
+    one = f"SELECT body, {HASH_HEX} FROM records WHERE seq = ?"
+    row = db.execute(one, (seq,)).fetchone() if type(seq) is int else None
     if row is None or canonical(checkpoint) != row[0]:
         return "its body is altered"
     assert isinstance(seq, int)
@@ -117,7 +118,7 @@ def checkpoint_fault(journal: Journal, checkpoint: dict[str, Any]) -> str | None
     body, digest = row
     if chain_hash(prev, body) != digest:
         return f"its hash does not chain from record {seq - 1}'s: it was changed"
-    after = db.execute("SELECT body, hash FROM records WHERE seq = ?", (seq + 1,)).fetchone()
+    after = db.execute(one, (seq + 1,)).fetchone()
     if after is not None and chain_hash(digest, after[0]) != after[1]:
         return f"record {seq + 1} does not chain from its hash: it was changed"
     seal = db.execute("SELECT seq, body FROM records WHERE type = 'seal' AND seq > ? "
