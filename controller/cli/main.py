@@ -22,7 +22,6 @@ from controller.cli.compose import (
     compose,
 )
 from controller.cli.daemon.lifecycle import Hooks, Lifecycle
-from controller.cli.daemon.run import cmd_run
 from controller.core import registry
 from controller.core.clock import ScaledClock, VirtualClock
 from controller.core.config import DEFAULT_CONFIG, Config, apply_overrides, load_config
@@ -88,13 +87,11 @@ def build_parser() -> argparse.ArgumentParser:
     sim = sub.add_parser("simulate", help="write the trace of simulated spins or coups",
                          description="Write the trace of simulated spins or coups (the "
                          "simulated equipment and dealer), for table-controller replay.")
-    games = {s.name: s.recall.number for s in registry.games().values()}  # spin, coup, hand
-    sim.add_argument("--spins", type=int, default=None, help="how many spins (tables: "
-                     f"{', '.join(n for n, g in games.items() if g == 'spin')}; default "
-                     f"{SIMULATED_GAMES})")
-    sim.add_argument("--coups", type=int, default=None, help="how many coups or hands (tables: "
-                     f"{', '.join(n for n, g in games.items() if g != 'spin')}; default "
-                     f"{SIMULATED_GAMES})")
+    # No game is imported to say which tables count spins: a command imports only its own.
+    sim.add_argument("--spins", type=int, default=None, help="how many spins (a wheel's "
+                     f"table; default {SIMULATED_GAMES})")
+    sim.add_argument("--coups", type=int, default=None, help="how many coups or hands (a "
+                     f"card table; default {SIMULATED_GAMES})")
     sim.add_argument("--seed", type=int, default=1, help="the random seed: the same seed "
                      "writes the same trace (default %(default)s)")
     sim.add_argument("--out", required=True, help="the trace file to write (JSON Lines)")
@@ -125,6 +122,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(["run", *(argv or [])])
     try:
         if command == "run":
+            # The daemon's parts (control socket, seals, systemd) are no replay's.
+            from controller.cli.daemon.run import cmd_run
+
             return cmd_run(args.config, args.journal)
         if command == "replay":
             speed = 1.0 if args.speed is None else args.speed
@@ -164,8 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 # -- replay ---------------------------------------------------------------------------
 def _load_for_trace(trace_path: str, config_path: str) -> tuple[Config, Trace]:
     base = load_config(config_path)
-    ports = {p for spec in registry.games().values() for p in spec.serial_ports}
-    trace = read_trace(trace_path, serial_ports={*base.serial, *ports})
+    trace = read_trace(trace_path, serial_ports=base.serial, and_games=True)
     config = (apply_overrides(base, trace.meta, trace_path,
                               given=config_path != DEFAULT_CONFIG) if trace.meta else base)
     check_fits(trace, config)  # a meta without the setting: the trace's inputs tell it

@@ -206,10 +206,6 @@ def _parse(loader: Loader, data: dict[str, Any]) -> Config:
     elif "cards" in data:
         raise root.error("cards", f"a {game} table takes no [cards] settings (its deck has "
                          "no shoe closed at a cut card to count out): remove [cards]")
-    for other in registry.games().values():
-        if other.config_section != spec.config_section and other.config_section in data:
-            raise root.error(other.config_section, f"the section of a {other.name} table; "
-                             f"this table is {game} ([table] game)")
 
     serial_sec = root.section("serial")
     serial: dict[str, SerialConfig] = {}
@@ -248,6 +244,11 @@ def _parse(loader: Loader, data: dict[str, Any]) -> Config:
     )
     # [feed] is table-feed's (feed/config.py checks it): a process of its own.
     root.read.add("feed")
+    if any(key not in root.read for key in data):  # another game's section, maybe
+        for other in registry.games().values():
+            if other.config_section != spec.config_section and other.config_section in data:
+                raise root.error(other.config_section, f"the section of a {other.name} "
+                                 f"table; this table is {game} ([table] game)")
     for sec in loader.sections:
         sec.finish()
     config = Config(

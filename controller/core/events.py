@@ -7,6 +7,7 @@ daemon, trace time in replay and tests).
 
 from __future__ import annotations
 
+import operator
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -89,21 +90,39 @@ class PackedEvents(Sequence[Event]):
         self._code = array("H")
         self._other: dict[int, Event] = {}
         self._names: list[str] = []
-        self._index: dict[str, int] = {}
+        self._twice: dict[str, int] = {}
         for event in events:
             self.append(event)
 
     def append(self, event: Event) -> None:
         if type(event) is GpioEdge:
-            index = self._index.get(event.input)
-            if index is None:
-                index = self._index[event.input] = len(self._names)
-                self._names.append(event.input)
-            self._code.append(index * 2 + event.level)
-        else:
-            self._other[len(self._t)] = event
-            self._code.append(self._OTHER)
+            self.append_edge(event.t, event.input, event.level)
+            return
+        self._other[len(self._t)] = event
+        self._code.append(self._OTHER)
         self._t.append(event.t)
+
+    def append_edge(self, t: float, name: str, level: int) -> None:
+        """Append ``GpioEdge(t, name, level)`` (without making it)."""
+        self._code.append(self._doubled(name) + level)
+        self._t.append(t)
+
+    def extend_edges(self, times: list[float], names: list[str], levels: list[int]) -> None:
+        """Append the edges ``GpioEdge(times[i], names[i], levels[i])`` (a trace's run of
+        GPIO lines, without a Python step an edge)."""
+        for name in set(names).difference(self._twice):
+            self._doubled(name)
+        self._code.extend(map(operator.add, map(self._twice.__getitem__, names), levels))
+        self._t.extend(times)
+
+    def _doubled(self, name: str) -> int:
+        """Twice the index of input ``name`` (given one on its first edge): an edge's code
+        is that plus its level."""
+        twice = self._twice.get(name)
+        if twice is None:
+            twice = self._twice[name] = 2 * len(self._names)
+            self._names.append(name)
+        return twice
 
     def __len__(self) -> int:
         return len(self._t)

@@ -3,8 +3,9 @@
 ``controller/games/__init__.py`` lists them (``PACKAGES``, and ``DEFAULT_GAME``): each
 entry is a module under ``controller/games/`` (a game's package, or one module of a package
 that holds two variants of a game) that defines ``SPEC``
-(:class:`controller.core.contract.GameSpec`); the table's name is ``SPEC.name``. Adding a
-game is one new package and one line in that list (``controller/games/README.md``).
+(:class:`controller.core.contract.GameSpec`), by its table's name (``SPEC.name``); a game
+is imported when its table is first asked for. Adding a game is one new package and one
+line in that list (``controller/games/README.md``).
 
 The kernel imports no game and names none: the packages are loaded by name, here alone,
 and a game's name becomes its spec in one place, the config
@@ -23,40 +24,40 @@ from controller.store import records
 GAMES = "controller.games"
 """The package that holds the games and lists them (its ``PACKAGES``)."""
 _LISTING = importlib.import_module(GAMES)  # the list alone: no game is imported yet
-PACKAGES: tuple[str, ...] = _LISTING.PACKAGES
+PACKAGES: dict[str, str] = _LISTING.PACKAGES
+"""Each game's table name and the module of its ``SPEC``, under ``GAMES``."""
 DEFAULT_GAME: str = _LISTING.DEFAULT_GAME
 """The table of a config without ``[table] game`` and of a trace whose ``meta`` names none."""
 
 
-@cache
 def games() -> dict[str, GameSpec]:
-    """Every registered game's spec, by its table name, in registry order."""
-    specs: dict[str, GameSpec] = {}
-    for module in PACKAGES:
-        spec = importlib.import_module(f"{GAMES}.{module}").SPEC
-        assert isinstance(spec, GameSpec) and spec.name not in specs, module
-        specs[spec.name] = spec
-    return specs
+    """Every registered game's spec, by its table name, in registry order (each game is
+    imported: for the tools that need every one; a table needs only its own, ``spec``)."""
+    return {name: spec(name) for name in PACKAGES}
 
 
 def names() -> tuple[str, ...]:
-    """The table names a config's ``[table] game`` or a trace's ``meta.table`` may give."""
-    return tuple(games())
+    """The table names a config's ``[table] game`` or a trace's ``meta.table`` may give
+    (no game is imported)."""
+    return tuple(PACKAGES)
 
 
+@cache
 def spec(name: str) -> GameSpec:
-    """The spec of the game called ``name``.
+    """The spec of the game called ``name`` (its package imported the first time).
 
     Raises:
         KeyError: no such game is registered.
     """
-    return games()[name]
+    loaded = importlib.import_module(f"{GAMES}.{PACKAGES[name]}").SPEC
+    assert isinstance(loaded, GameSpec) and loaded.name == name, name
+    return loaded
 
 
 def spec_or_default(name: object) -> GameSpec:
     """The spec of the game called ``name``, or of ``DEFAULT_GAME`` when no registered game
     is called so (a journal that names no game yet, a name another version wrote)."""
-    return games().get(name if isinstance(name, str) else "", games()[DEFAULT_GAME])
+    return spec(name if isinstance(name, str) and name in PACKAGES else DEFAULT_GAME)
 
 
 def schema(name: str) -> records.Schema:
