@@ -10,9 +10,7 @@ take).
 
 from __future__ import annotations
 
-import itertools
 import json
-import operator
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -25,7 +23,7 @@ from controller.core.config import BUTTON_INPUTS, Config
 from controller.core.errors import TraceError
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, PackedEvents, SerialData
 from controller.core.words import given
-from controller.trace_lines import EdgeRun, decode, items
+from controller.trace_lines import items
 
 _EVENT_KEYS = ("meta", "gpio", "serial", "input", "bet")
 _RESERVED = frozenset({"type", "seq", "action"})
@@ -80,8 +78,7 @@ def read_trace(path: str, serial_ports: Iterable[str] | None = None, *,
 def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]],
                        serial_ports: Iterable[str] | None = None, *,
                        and_games: bool = False) -> Trace:
-    """Check trace objects (line number, decoded JSON; or a run of GPIO lines that
-    :func:`read_trace` read by their pattern) as :func:`read_trace` does. The serial
+    """Check trace objects (line number, decoded JSON) as :func:`read_trace` does. The serial
     ports a line may name: ``serial_ports`` (and with ``and_games``, or when None, every
     game's).
 
@@ -93,12 +90,9 @@ def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]],
     trace = Trace(path)
     checker = _Checker(trace, frozenset(serial_ports or ()),
                        and_games or serial_ports is None)
-    run, line = checker.run, checker.line
+    line = checker.line
     for number, obj in objects:
-        if type(obj) is EdgeRun:
-            run(number, obj)
-        else:
-            line(number, obj)
+        line(number, obj)
     return trace
 
 
@@ -111,27 +105,11 @@ class _Checker:
         self.words = _words(registry.DEFAULT_GAME)  # until a meta line names the table
         self.last_t = 0.0
 
-    def run(self, number: int, run: EdgeRun) -> None:
-        """GPIO lines from line ``number`` on: kept whole when their times go on in
-        order and each names an input; else read line by line, to name the fault."""
-        times, names = run.times, run.names
-        first = self.trace.first_lines
-        if (self.last_t <= times[0] and times[-1] <= _MAX_T
-                and all(map(operator.le, times, itertools.islice(times, 1, None)))
-                and self.words.gpio.issuperset(names)):
-            self.trace.events.extend_edges(times, names, run.levels)
-            self.last_t = times[-1]
-            for name in set(names).difference(n for _, n in first):
-                first[("gpio", name)] = number + names.index(name)
-            return
-        for item in decode(self.trace.path, list(enumerate(run.lines(), number))):
-            self.line(*item)
-
     def line(self, number: int, obj: Any) -> None:
         """One line's decoded JSON."""
         trace, path, last_t = self.trace, self.trace.path, self.last_t
         first = trace.first_lines
-        # Fast path for the bulk of a simulated trace: a well-formed GPIO change.
+        # Fast path for the bulk of a trace: a well-formed GPIO change.
         if type(obj) is dict and len(obj) == 3 and "gpio" in obj:
             t, name, level = obj.get("t"), obj["gpio"], obj.get("level")
             if ((type(t) is float or type(t) is int) and last_t <= t <= _MAX_T

@@ -1,119 +1,46 @@
-"""A trace file's lines, read a chunk at a time: strict JSON, and runs of GPIO lines read
-in bulk (issue 20: a replay's reading of its trace).
-
-Nine lines in ten of a wheel's trace are GPIO changes, all of one shape
-(``{"t":1.437498,"gpio":"rotor_a","level":1}``, compact or with ``json.dumps``' spaces).
-One pattern matched over a chunk's text gives each such line's values, and a run of them
-is handed on whole (:class:`EdgeRun`), so that checking and keeping them costs no Python
-step a line; the pattern's three keys are distinct, so no key is given twice. Every other
-line is parsed as strict JSON (:func:`loads_strict`). What a run's values may be (times
-in order, inputs a table reads) is checked by
-:func:`controller.trace.trace_from_objects`, which reads a run that does not pass line by
-line, as JSON, to name the line and field at fault.
-"""
+"""A trace file's lines, read a chunk at a time as strict JSON (:func:`loads_strict`): the
+reading :func:`controller.trace.read_trace` checks."""
 
 from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Iterator
-from dataclasses import dataclass
-from operator import itemgetter
 from typing import Any, BinaryIO
 
 from controller.core.errors import TraceError
 from controller.core.words import given
 
-_CHUNK_BYTES = 1 << 18  # about 6,000 lines read, matched and parsed at a time
-_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"  # JSON's grammar
-# Compact, or with json.dumps' spaces; a line spaced otherwise is read as JSON.
-_EDGE = (rf'\{{"t": ?({_NUMBER}), ?"gpio": ?"([A-Za-z0-9_]+)", ?"level": ?([01])\}}\r?')
-_LINE = re.compile(rf"^(?:{_EDGE}|(.*))$", re.M)  # a GPIO line's values, else the line
-_TIMES, _NAMES, _LEVELS = itemgetter(0), itemgetter(1), itemgetter(2)
-
-
-@dataclass(frozen=True)
-class EdgeRun:
-    """Consecutive GPIO lines: their times, inputs and levels (0 or 1), and where they
-    are in their chunk's text (to be read as JSON, :meth:`lines`, if their values do not
-    pass)."""
-
-    times: list[float]
-    names: list[str]
-    levels: list[int]
-    text: str
-    first: int  # the run's lines in ``text``: ``first`` to ``end`` (excluded)
-    end: int
-
-    def lines(self) -> list[str]:
-        return [line.removesuffix("\r")
-                for line in self.text.split("\n")[self.first:self.end]]
+_CHUNK = 4096  # lines parsed at a time
 
 
 def items(path: str, handle: BinaryIO) -> Iterator[tuple[int, Any]]:
-    """(line number, item) of the file's lines that are not blank, in order: an item is a
-    run of GPIO lines (:class:`EdgeRun`, numbered by its first line) or a line's decoded
-    JSON.
+    """(line number, decoded JSON) of each line of the file that is not blank.
 
     Raises:
         TraceError: a line is not UTF-8 or not JSON (names the line), the file cannot be
             read.
     """
     with handle:
-        number, offset = 0, 0  # lines and bytes before the chunk
+        number = 0
+        chunk: list[tuple[int, str]] = []
         try:
-            while lines := handle.readlines(_CHUNK_BYTES):
-                data = b"".join(lines)
+            for raw in handle:
+                number += 1
                 try:
-                    text = data.decode("utf-8")
-                except UnicodeDecodeError:
-                    _not_utf8(path, lines, number, offset)
-                yield from _chunk(path, text, number)
-                number += len(lines)
-                offset += len(data)
+                    # Lines end at "\n" only: U+0085 and U+2028 are characters in strings.
+                    line = raw.decode("utf-8").removesuffix("\n").removesuffix("\r")
+                except UnicodeDecodeError as exc:
+                    raise TraceError(path, number, None, f"not UTF-8: {exc.reason} at byte "
+                                     f"{handle.tell() - len(raw) + exc.start}") from exc
+                if line.strip():
+                    chunk.append((number, line))
+                if len(chunk) >= _CHUNK:
+                    yield from decode(path, chunk)
+                    chunk = []
         except OSError as exc:
             raise TraceError(path, None, None, f"cannot read trace: {exc}") from exc
-
-
-def _not_utf8(path: str, lines: list[bytes], number: int, offset: int) -> None:
-    """Raise the error of the first line of a chunk that is not UTF-8."""
-    for raw in lines:
-        number += 1
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise TraceError(path, number, None, f"not UTF-8: {exc.reason} at byte "
-                             f"{offset + exc.start}") from exc
-        offset += len(raw)
-
-
-def _chunk(path: str, text: str, number: int) -> list[tuple[int, Any]]:
-    """The items of a chunk of whole lines (``number`` lines before it)."""
-    found = _LINE.findall(text)  # one tuple a line: a GPIO line's values, or the line
-    if text.endswith("\n"):
-        found.pop()  # the empty match after the last newline: no line
-    out: list[tuple[int, Any]] = []
-    others: list[tuple[int, str]] = []
-    slots: list[int] = []
-    start = 0
-    for i in [i for i, t in enumerate(map(_TIMES, found)) if not t] + [len(found)]:
-        if i > start:
-            run = found[start:i]
-            out.append((number + start + 1, EdgeRun(
-                list(map(float, map(_TIMES, run))), list(map(_NAMES, run)),
-                list(map(int, map(_LEVELS, run))), text, start, i)))
-        if i < len(found):
-            line = found[i][3].removesuffix("\r")
-            if line.strip():
-                slots.append(len(out))
-                out.append((number + i + 1, None))
-                others.append((number + i + 1, line))
-        start = i + 1
-    if others:
-        for slot, item in zip(slots, decode(path, others), strict=True):
-            out[slot] = item
-    return out
+        yield from decode(path, chunk)
 
 
 def decode(path: str, numbered: list[tuple[int, str]]) -> list[tuple[int, Any]]:

@@ -7,7 +7,6 @@ daemon, trace time in replay and tests).
 
 from __future__ import annotations
 
-import operator
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -106,14 +105,6 @@ class PackedEvents(Sequence[Event]):
         """Append ``GpioEdge(t, name, level)`` (without making it)."""
         self._code.append(self._doubled(name) + level)
         self._t.append(t)
-
-    def extend_edges(self, times: list[float], names: list[str], levels: list[int]) -> None:
-        """Append the edges ``GpioEdge(times[i], names[i], levels[i])`` (a trace's run of
-        GPIO lines, without a Python step an edge)."""
-        for name in set(names).difference(self._twice):
-            self._doubled(name)
-        self._code.extend(map(operator.add, map(self._twice.__getitem__, names), levels))
-        self._t.extend(times)
 
     def _doubled(self, name: str) -> int:
         """Twice the index of input ``name`` (given one on its first edge): an edge's code
