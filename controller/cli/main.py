@@ -86,12 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="write the trace of simulated spins or coups",
                          description="Write the trace of simulated spins or coups (the "
-                         "simulated equipment and dealer), for table-controller replay.")
-    # No game is imported to say which tables count spins: a command imports only its own.
-    sim.add_argument("--spins", type=int, default=None, help="how many spins (a wheel's "
-                     f"table; default {SIMULATED_GAMES})")
-    sim.add_argument("--coups", type=int, default=None, help="how many coups or hands (a "
-                     f"card table; default {SIMULATED_GAMES})")
+                         "simulated equipment and dealer), for table-controller replay.",
+                         formatter_class=_GamesHelp)
+    sim.add_argument("--spins", type=int, default=None, help="how many spins")
+    sim.add_argument("--coups", type=int, default=None, help="how many coups or hands")
     sim.add_argument("--seed", type=int, default=1, help="the random seed: the same seed "
                      "writes the same trace (default %(default)s)")
     sim.add_argument("--out", required=True, help="the trace file to write (JSON Lines)")
@@ -112,6 +110,21 @@ def build_parser() -> argparse.ArgumentParser:
                           "chatter_ball_a_worn, chatter_rotor_a, chatter_rotor_b, "
                           "chatter_pocket, rotor_b_dead")
     return parser
+
+
+class _GamesHelp(argparse.HelpFormatter):
+    """``simulate --help``: which tables count spins and which coups or hands, from the
+    games' specs, only when the help is shown (every command builds the parser; each
+    imports only its own game)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help
+        if action.dest in ("spins", "coups"):
+            spins = action.dest == "spins"
+            tables = [s.name for s in registry.games().values()
+                      if (s.recall.number == "spin") == spins]
+            text = f"{text} (tables: {', '.join(tables)}; default {SIMULATED_GAMES})"
+        return text
 
 
 def main(argv: Sequence[str] | None = None) -> int:
