@@ -99,6 +99,8 @@ def run_table(scratch: Path, name: str, run_s: float = RUN_S) -> dict[str, Any]:
         RuntimeError: the daemon ended by itself, or made no game.
     """
     embedded, _ = TABLES[name]
+    # A folder of its own: a journal another section left there is not this run's.
+    scratch = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=scratch))
     config = _config(scratch, name, embedded)
     command = [str(BIN / "table-controller"), "run", "--config", str(config)]
     strace = shutil.which("strace")
