@@ -105,3 +105,32 @@ def test_an_edge_driven_late_is_stamped_when_it_was_due() -> None:
         gpio.close()
     assert [e.t for e in posted] == [pytest.approx(99.75, abs=0.005),
                                      pytest.approx(100.0, abs=0.005)]
+
+
+def test_the_daemon_s_simulated_wheel_drives_its_pins_on_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The daemon's simulator (sim.daemon) is what `make run` and the bench's daemon play:
+    # its players stamp each edge when due.
+    import threading
+
+    import sim.daemon
+    from controller.core.clock import VirtualClock
+
+    made: list[TracePlayer] = []
+    first = threading.Event()
+
+    class Recorded(TracePlayer):
+        def run(self) -> None:  # plays nothing: only how it was made is looked at
+            made.append(self)
+            first.set()
+            self.done.set()
+
+    monkeypatch.setattr(sim.daemon, "TracePlayer", Recorded)
+    table = sim.daemon.SimulatedTable(load_config(), VirtualClock(), lambda e: None,
+                                      sim.daemon.SimulatorResume())
+    try:
+        table.start(None)
+        assert first.wait(30)
+    finally:
+        table.stop()
+    assert made and all(player.on_time for player in made)
