@@ -52,8 +52,10 @@ def tile(source: Path, target: Path, records: int) -> int:
             rec = _moved(rec, seq, shift_t, shift_b, shas)
             body = canonical(rec)
             prev = chain_hash(prev, body)
+            # The hash as the source's format stores it (raw bytes since format 3).
             db.execute("INSERT INTO records VALUES (?, ?, ?, ?, ?)",
-                       (rec["seq"], rec["t"], rec["type"], body, prev))
+                       (rec["seq"], rec["t"], rec["type"], body,
+                        bytes.fromhex(prev) if version >= 3 else prev))
         seq += len(rows)
         copy += 1
     db.execute("COMMIT")
@@ -125,7 +127,7 @@ def index_check_cost(journal: Path, config: str, runs: int = 5) -> tuple[float, 
     import io
 
     from controller.cli.tablectl import status
-    from controller.core.config import load_config
+    from controller.cli.compose import load_config
     from controller.store.journal import Journal
     from controller.store.type_index import check_type_index
 

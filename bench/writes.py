@@ -2,9 +2,10 @@
 
 Each table's daemon runs on its simulated table (the shipped ``*-sim`` config, the
 simulator ``SPEED`` times faster than life) for ``RUN_S`` seconds of this machine's time.
-The GPIO wheel's held spins park (``held_spin = "parks"``, as a serial wheel's do): at 50x
-on a loaded machine its sensors' timing is often beyond trust, and a held spin that stops
-the table would leave the rest of the run to refused bets, not to games.
+The GPIO wheel's held spins park (``held_spin = "parks"``, as a serial wheel's do): a held
+spin that stopped the table would leave the rest of the run to refused bets, not to games
+(its simulator drives the pins on time, ``drivers/mock_pins.py``, so few are held now).
+Each daemon runs in a folder of its own, on a new journal.
 ``*_bytes_*`` is the journal's growth (the database and its WAL, as issue 20's table) in
 steady state: from a look at the journal a quarter into the run (past the start-up's
 writes and its first pages; read only, beside the daemon) to its end, over the games
@@ -99,6 +100,8 @@ def run_table(scratch: Path, name: str, run_s: float = RUN_S) -> dict[str, Any]:
         RuntimeError: the daemon ended by itself, or made no game.
     """
     embedded, _ = TABLES[name]
+    # A folder of its own: a journal another section left there is not this run's.
+    scratch = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=scratch))
     config = _config(scratch, name, embedded)
     command = [str(BIN / "table-controller"), "run", "--config", str(config)]
     strace = shutil.which("strace")

@@ -2,21 +2,20 @@
 
 A trace is read and checked whole before anything of it is played, so a bad line stops a
 replay with one error naming the file, line and field, and nothing of it reaches the
-journal. What a line may name (inputs, bet kinds, dealer actions) comes from the games'
-specs (the :class:`~controller.core.specs.Games` the reader is handed): the table of the
-trace's ``meta`` gives its bet kinds; every game's inputs and actions are known words (a
+journal. What a line may name (inputs, bet kinds and their fields, dealer actions) comes
+from the games it is handed: the table of the trace's ``meta`` gives its bet kinds and
+their fields (``GameSpec.bet_fields``); every game's inputs and actions are known words (a
 game refuses, with an alarm, what it does not take).
 """
 
 from __future__ import annotations
 
 import json
-import math
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, BinaryIO
+from typing import Any
 
 from controller.core.config import BUTTON_INPUTS, Config
 from controller.core.contract import BetField
@@ -24,6 +23,7 @@ from controller.core.errors import TraceError
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, PackedEvents, SerialData
 from controller.core.specs import Games
 from controller.core.words import given, one_of
+from controller.trace_lines import items
 
 _EVENT_KEYS = ("meta", "gpio", "serial", "input", "bet")
 _RESERVED = frozenset({"type", "seq", "action"})
@@ -52,9 +52,10 @@ class Trace:
         return self.events[-1].t if self.events else 0.0
 
 
-def read_trace(path: str, games: Games, serial_ports: Iterable[str] | None = None) -> Trace:
+def read_trace(path: str, games: Games, serial_ports: Iterable[str] | None = None, *,
+               and_games: bool = False) -> Trace:
     """Read and check a whole trace file against ``games`` (the games its ``meta.table``
-    may name; ``serial_ports``: the ports it may give, by default every game's).
+    may name); the serial ports it may give as :func:`trace_from_objects`.
 
     The file is read a chunk of lines at a time and its events kept packed
     (:class:`~controller.core.events.PackedEvents`), so memory follows the events, not
@@ -72,61 +73,16 @@ def read_trace(path: str, games: Games, serial_ports: Iterable[str] | None = Non
         handle = open(path, "rb")  # noqa: SIM115 (closed by the generator below)
     except OSError as exc:
         raise TraceError(path, None, None, f"cannot read trace: {exc}") from exc
-    return trace_from_objects(path, _objects(path, handle), games, serial_ports)
-
-
-_CHUNK = 4096  # lines parsed at a time
-
-
-def _objects(path: str, handle: BinaryIO) -> Iterator[tuple[int, Any]]:
-    """(line number, decoded JSON) of each line of the file that is not blank."""
-    with handle:
-        number = 0
-        chunk: list[tuple[int, str]] = []
-        try:
-            for raw in handle:
-                number += 1
-                try:
-                    # Lines end at "\n" only: U+0085 and U+2028 are characters in strings.
-                    line = raw.decode("utf-8").removesuffix("\n").removesuffix("\r")
-                except UnicodeDecodeError as exc:
-                    raise TraceError(path, number, None, f"not UTF-8: {exc.reason} at byte "
-                                     f"{handle.tell() - len(raw) + exc.start}") from exc
-                if line.strip():
-                    chunk.append((number, line))
-                if len(chunk) >= _CHUNK:
-                    yield from _decode(path, chunk)
-                    chunk = []
-        except OSError as exc:
-            raise TraceError(path, None, None, f"cannot read trace: {exc}") from exc
-        yield from _decode(path, chunk)
-
-
-def _decode(path: str, numbered: list[tuple[int, str]]) -> list[tuple[int, Any]]:
-    try:
-        # One parse of many lines is several times faster than a parse per line.
-        decoded = loads_strict("[" + ",".join(line for _, line in numbered) + "]")
-        return [(number, obj) for (number, _), obj in zip(numbered, decoded, strict=True)]
-    except (ValueError, RecursionError):
-        pass
-    objects = []
-    for number, line in numbered:
-        try:
-            objects.append((number, loads_strict(line)))
-        except DuplicateKey as exc:
-            raise TraceError(path, number, exc.key, str(exc)) from exc
-        except (ValueError, RecursionError) as exc:
-            why = "nested too deep" if isinstance(exc, RecursionError) else str(exc)
-            raise TraceError(path, number, None, f"not JSON: {why}") from exc
-        if not isinstance(objects[-1][1], dict):
-            raise TraceError(path, number, None, "not a JSON object") from None
-    # Every line parses alone: the many-line parse only went one level too deep.
-    return objects
+    return trace_from_objects(path, items(path, handle), games, serial_ports,
+                              and_games=and_games)
 
 
 def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]], games: Games,
-                       serial_ports: Iterable[str] | None = None) -> Trace:
-    """Check trace objects (line number, decoded JSON) as :func:`read_trace` does.
+                       serial_ports: Iterable[str] | None = None, *,
+                       and_games: bool = False) -> Trace:
+    """Check trace objects (line number, decoded JSON) as :func:`read_trace` does. The serial
+    ports a line may name: ``serial_ports`` (and with ``and_games``, or when None, every
+    game's).
 
     The simulators' output goes through here too, so it meets the same contract.
 
@@ -134,24 +90,39 @@ def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]], games: Gam
         TraceError: as :func:`read_trace`.
     """
     trace = Trace(path)
-    words = _words(games)
-    ports = set(serial_ports if serial_ports is not None else words.ports)
-    gpio_names = words.gpio
-    last_t = 0.0
-    events = trace.events
-    first = trace.first_lines
+    checker = _Checker(trace, games, frozenset(serial_ports or ()),
+                       and_games or serial_ports is None)
+    line = checker.line
     for number, obj in objects:
+        line(number, obj)
+    return trace
+
+
+class _Checker:
+    """The checks of :func:`trace_from_objects`, line after line, on one trace."""
+
+    def __init__(self, trace: Trace, games: Games, ports: frozenset[str],
+                 and_games: bool) -> None:
+        self.trace, self.games = trace, games
+        self.ports = _Ports(ports, and_games)
+        self.words = _words(games, games.default_name)  # until a meta line names the table
+        self.last_t = 0.0
+
+    def line(self, number: int, obj: Any) -> None:
+        """One line's decoded JSON."""
+        trace, path, last_t = self.trace, self.trace.path, self.last_t
+        first = trace.first_lines
         # Fast path for the bulk of a trace: a well-formed GPIO change.
         if type(obj) is dict and len(obj) == 3 and "gpio" in obj:
             t, name, level = obj.get("t"), obj["gpio"], obj.get("level")
             if ((type(t) is float or type(t) is int) and last_t <= t <= _MAX_T
-                    and type(name) is str and name in gpio_names
+                    and type(name) is str and name in self.words.gpio
                     and type(level) is int and 0 <= level <= 1):
-                last_t = t
-                events.append(GpioEdge(float(t), name, level))
+                self.last_t = t
+                trace.events.append_edge(float(t), name, level)
                 if ("gpio", name) not in first:
                     first["gpio", name] = number
-                continue
+                return
         if not isinstance(obj, dict):
             raise TraceError(path, number, None, "not a JSON object")
         line = _Line(path, number, obj)
@@ -159,7 +130,7 @@ def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]], games: Gam
         t = line.number("t")
         if t < last_t:
             raise TraceError(path, number, "t", f"{t} goes back in time (previous {last_t})")
-        last_t = t
+        self.last_t = t
         keys = [k for k in _EVENT_KEYS if k in obj]
         if len(keys) != 1:
             found = ", ".join(keys) or "none"
@@ -167,25 +138,28 @@ def trace_from_objects(path: str, objects: Iterable[tuple[int, Any]], games: Gam
                              f"needs exactly one of {', '.join(_EVENT_KEYS)}; found {found}")
         kind = keys[0]
         if kind == "meta":
-            if trace.events or trace.meta:
-                raise TraceError(path, number, "meta", "meta is allowed on the first line only")
-            meta = obj["meta"]
-            if not isinstance(meta, dict):
-                raise TraceError(path, number, "meta", "must be an object")
-            line.only("t", "meta")
-            table = meta.get("table", games.default.name)
-            if table not in games:
-                raise TraceError(path, number, "meta.table", f"{show(table)} is not one of "
-                                 f"{', '.join(games.names)}")
-            trace.meta = meta
-            continue
-        table = str(trace.meta.get("table", games.default.name))
-        event = _event(line, kind, t, table, ports, words)
+            self._meta(line, obj["meta"])
+            return
+        table = str(trace.meta.get("table", self.games.default_name))
+        event = _event(line, kind, t, table, self.ports, self.words)
         trace.events.append(event)
         if isinstance(event, GpioEdge | SerialData):
             key = ("gpio", event.input) if isinstance(event, GpioEdge) else ("serial", event.port)
             first.setdefault(key, number)
-    return trace
+
+    def _meta(self, line: _Line, meta: Any) -> None:
+        trace = self.trace
+        if trace.events or trace.meta:
+            raise line.error("meta", "meta is allowed on the first line only")
+        if not isinstance(meta, dict):
+            raise line.error("meta", "must be an object")
+        line.only("t", "meta")
+        table = meta.get("table", self.games.default_name)
+        if table not in self.games:
+            raise line.error("meta.table", f"{show(table)} is not one of "
+                             f"{', '.join(self.games.names)}")
+        trace.meta = meta
+        self.words = _words(self.games, table)
 
 
 def check_fits(trace: Trace, config: Config) -> None:
@@ -227,28 +201,55 @@ def check_fits(trace: Trace, config: Config) -> None:
                              "give the setting in the trace's meta (line 1)")
 
 
-@dataclass(frozen=True)
 class _Words:
-    """What a trace line may name, from the games' specs: GPIO inputs, dealer actions, and
-    the bet kinds of each table and the fields they take (``GameSpec.bet_fields``)."""
+    """What a trace line may name: its table's own GPIO inputs (and every table's
+    buttons), dealer actions, serial ports, bet kinds and their fields; an input, action
+    or port that its own game does not have is looked for in every game's (each loaded
+    then: :func:`_every`), since a game refuses, with an alarm, what it does not take."""
 
-    gpio: frozenset[str]
+    def __init__(self, games: Games, table: str) -> None:
+        spec = games.spec(table)
+        self.games = games
+        self.gpio = frozenset([*spec.gpio_inputs, *BUTTON_INPUTS])
+        self.actions = frozenset(spec.input_actions)
+        self.ports = frozenset(spec.serial_ports)
+        self.bets: tuple[str, ...] = spec.bet_kinds
+        self.bet_fields = {f.name: f for f in spec.bet_fields}
+
+    def every(self) -> _Every:
+        return _every(self.games)
+
+    def gpio_known(self, name: str) -> bool:
+        return name in self.gpio or name in self.every().gpio
+
+    def action_known(self, action: str) -> bool:
+        return action in self.actions or action in self.every().actions
+
+    def port_known(self, port: str) -> bool:
+        return port in self.ports or port in self.every().ports
+
+
+@dataclass(frozen=True)
+class _Every:
+    """Every game's GPIO inputs (in their order), dealer actions and serial ports."""
+
     gpio_order: tuple[str, ...]
+    gpio: frozenset[str]
     actions: frozenset[str]
-    bets: dict[str, tuple[str, ...]]
     ports: frozenset[str]
-    bet_fields: dict[str, dict[str, BetField]]
 
 
 @cache
-def _words(games: Games) -> _Words:
-    """The words of ``games``, made once for each (a trace is read line by line)."""
-    order = list(dict.fromkeys([n for s in games for n in s.gpio_inputs] + list(BUTTON_INPUTS)))
-    return _Words(frozenset(order), tuple(order),
-                  frozenset(a for s in games for a in s.input_actions),
-                  {s.name: s.bet_kinds for s in games},
-                  frozenset(p for s in games for p in s.serial_ports),
-                  {s.name: {f.name: f for f in s.bet_fields} for s in games})
+def _words(games: Games, table: str) -> _Words:
+    return _Words(games, table)
+
+
+@cache
+def _every(games: Games) -> _Every:
+    specs = list(games)
+    order = tuple(dict.fromkeys([n for s in specs for n in s.gpio_inputs] + list(BUTTON_INPUTS)))
+    return _Every(order, frozenset(order), frozenset(a for s in specs for a in s.input_actions),
+                  frozenset(p for s in specs for p in s.serial_ports))
 
 
 def write_trace(path: str | os.PathLike[str], objects: Sequence[dict[str, Any]]) -> None:
@@ -257,41 +258,6 @@ def write_trace(path: str | os.PathLike[str], objects: Sequence[dict[str, Any]])
         for obj in objects:
             line = {**obj, "t": round(obj["t"], 6)}
             out.write(json.dumps(line, separators=(",", ":"), ensure_ascii=False) + "\n")
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number a trace may hold")
-
-
-class DuplicateKey(ValueError):
-    """A JSON object gives ``key`` twice: it says two things, and neither is taken."""
-
-    def __init__(self, key: str) -> None:
-        self.key = key
-        super().__init__(f"{show(key)} is given twice in one object: ambiguous, give it once")
-
-
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise DuplicateKey(key)
-            seen.add(key)
-    return obj
-
-
-def loads_strict(text: str) -> Any:
-    """JSON without NaN or Infinity (the journal could not hold them), and without an
-    object that gives a key twice (``json`` would keep the last one silently).
-
-    Raises:
-        DuplicateKey: a key given twice in one object (a ``ValueError``); ValueError: not
-            JSON, or a non-finite number; RecursionError: nested too deep.
-    """
-    return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float,
-                      object_pairs_hook=_object)
 
 
 def show(value: Any, limit: int = 60) -> str:
@@ -314,14 +280,6 @@ def depth(value: Any, limit: int = MAX_DEPTH) -> int:
                 return level
             stack.extend((x, level) for x in (item.values() if isinstance(item, dict) else item))
     return deepest
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        shown = text if len(text) <= 24 else f"{text[:12]}...{text[-8:]} ({len(text)} digits)"
-        raise ValueError(f"{shown} is not a number a trace may hold")
-    return value
 
 
 
@@ -398,14 +356,30 @@ class _Line:
                 raise self.error(key, "unknown field")
 
 
-def _event(line: _Line, kind: str, t: float, table: str, ports: set[str],
+@dataclass(frozen=True)
+class _Ports:
+    """The serial ports a trace line may name: ``given``, and every game's too with
+    ``and_games``."""
+
+    given: frozenset[str]
+    and_games: bool
+
+    def known(self, port: str, words: _Words) -> bool:
+        return port in self.given or (self.and_games and words.port_known(port))
+
+    def named(self, words: _Words) -> str:
+        every = self.given | (words.every().ports if self.and_games else frozenset())
+        return ", ".join(sorted(every)) or "none"
+
+
+def _event(line: _Line, kind: str, t: float, table: str, ports: _Ports,
            words: _Words) -> Event:
     obj = line.obj
     if kind == "gpio":
         name = line.name("gpio")
-        if name not in words.gpio:
+        if not words.gpio_known(name):
             raise line.error("gpio", f"unknown input {name!r}; inputs are "
-                             f"{', '.join(words.gpio_order)}")
+                             f"{', '.join(words.every().gpio_order)}")
         level = obj.get("level")
         if level not in (0, 1) or isinstance(level, bool):
             raise line.error("level", f"must be 0 or 1, got {show(level)}")
@@ -413,9 +387,9 @@ def _event(line: _Line, kind: str, t: float, table: str, ports: set[str],
         return GpioEdge(t, name, int(level))
     if kind == "serial":
         port = line.name("serial")
-        if port not in ports:
+        if not ports.known(port, words):
             raise line.error("serial", f"unknown port {port!r}; configured: "
-                             f"{', '.join(sorted(ports)) or 'none'}")
+                             f"{ports.named(words)}")
         line.only("t", "serial", "text", "hex")
         if ("text" in obj) == ("hex" in obj):
             raise line.error("text", "needs exactly one of text or hex")
@@ -435,7 +409,7 @@ def _event(line: _Line, kind: str, t: float, table: str, ports: set[str],
         return SerialData(t, port, data)
     if kind == "input":
         action = line.name("input")
-        if action not in words.actions:
+        if not words.action_known(action):
             raise line.error("input", f"unknown dealer input {action!r}")
         for key in obj:
             if key in _RESERVED:
@@ -443,12 +417,12 @@ def _event(line: _Line, kind: str, t: float, table: str, ports: set[str],
                                  f"{key!r} (a field of every record)")
         return DealerInput(t, action, {k: v for k, v in obj.items() if k not in ("t", "input")})
     # a bet
-    kinds = words.bets.get(table, ())
+    kinds = words.bets
     bet_kind = line.name("bet")
     if bet_kind not in kinds:
         raise line.error("bet", f"unknown bet kind {bet_kind!r} for {table}; kinds: "
                          f"{', '.join(kinds)}")
-    fields = words.bet_fields.get(table, {})
+    fields = words.bet_fields
     line.only("t", "bet", "box", "amount", *fields)
     given = {name: line.bet_field(spec) for name, spec in fields.items()
              if obj.get(name) is not None}  # null: not said

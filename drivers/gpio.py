@@ -24,6 +24,7 @@ from controller.core.config import InputPin
 from controller.core.errors import TableControllerError
 from controller.core.events import Event, GpioEdge
 
+TICKS_TOGETHER_S = 50e-6  # a mock pin's tick and the clock, read this close together
 RISES_KEPT = 16  # per input: a ball's laps, a rotor's turns between two looks
 
 
@@ -60,11 +61,24 @@ def make_pin_factory(name: str | None) -> Any:
             return Device._default_pin_factory()
         for ep in entry_points(group="gpiozero_pin_factories"):
             if ep.name.lower() == name.lower():
-                return ep.load()()
+                return _stamped(ep.load()())
     except Exception as exc:  # gpiozero raises many kinds: report one clear error
         raise GpioError(f"pin factory {name or 'default'!r} cannot start: {exc} ({_HINT})"
                         ) from exc
     raise GpioError(f"unknown pin factory {name!r}")
+
+
+def _stamped(factory: Any) -> Any:
+    """``factory``; a mock one makes pins that a simulator can drive on time
+    (:class:`drivers.mock_pins.StampedMockPin`) unless ``GPIOZERO_MOCK_PIN_CLASS`` names
+    a class of its own."""
+    from gpiozero.pins.mock import MockFactory, MockPin
+
+    if isinstance(factory, MockFactory) and factory.pin_class is MockPin:
+        from drivers.mock_pins import StampedMockPin
+
+        factory.pin_class = StampedMockPin
+    return factory
 
 
 class GpioInputs:
@@ -143,15 +157,35 @@ class GpioInputs:
         spec = self.inputs[name]
         return int(bool(self.pins[name].state) == (spec.active == "high"))
 
-    def drive(self, name: str, level: int) -> None:
-        """Set a mock pin to a logical level (simulator and realtime replay only)."""
+    def drive(self, name: str, level: int, at: float | None = None) -> None:
+        """Set a mock pin to a logical level (simulator and realtime replay only).
+
+        With ``at`` (controller clock seconds) the edge is stamped at that time, as the
+        kernel stamps a real line's edge when it happens, however late the caller drives
+        it (a pin that cannot be driven so, gpiozero's plain ``MockPin``: stamped now).
+        """
         spec = self.inputs[name]
         physical_high = bool(level) == (spec.active == "high")
         pin = self.pins[name]
-        if physical_high:
+        if at is not None and hasattr(pin, "drive_at"):
+            pin.drive_at(physical_high, self._ticks_at(at))
+        elif physical_high:
             pin.drive_high()
         else:
             pin.drive_low()
+
+    def _ticks_at(self, at: float) -> float:
+        """The factory's ticks (a mock factory's: monotonic seconds) at controller time
+        ``at``: the ticks and the clock read together (again when the thread was
+        preempted between them, which would shift the stamp by the pause times the
+        clock's scale)."""
+        ticks, now = self.factory.ticks, self.now
+        for _ in range(5):
+            before = ticks()
+            clock = now()
+            if self.factory.ticks_diff(ticks(), before) < TICKS_TOGETHER_S:
+                break
+        return before - (clock - at) / self.scale
 
     def close(self) -> None:
         for pin in self.pins.values():

@@ -279,8 +279,11 @@ class SimulatedTable:
                 if self._stop.is_set():
                     return
                 self._expect(events)
+                # The simulated wheel's edges stamped when due, as a line's kernel
+                # stamps them (sim.trace_player): a late wake-up is not uncertain evidence.
                 self._player = TracePlayer(events, self.clock.now, self.clock.to_wall, gpio,
-                                           self.masters, self._post_after_the_shoe)
+                                           self.masters, self._post_after_the_shoe,
+                                           on_time=True)
                 if self._stop.is_set():  # stopped while the player was being made
                     return
                 self._player.run()

@@ -6,6 +6,11 @@ back through the real serial reader; dealer inputs and bets are posted as the ma
 interface would. A change a pin cannot show (a level it already has) is posted as the edge
 itself, stamped now, so that both replay modes see the same events.
 
+``on_time`` (the daemon's simulated wheel): each edge is stamped at its trace time, as a
+real line's kernel stamps an edge when it happens (``GpioInputs.drive``'s ``at``), so a
+player that woke late on a loaded machine does not make its own spin's evidence
+uncertain. The edge still reaches the table when it is driven.
+
 After each GPIO edge it measures how late it drove it against the trace
 (:class:`sim.lateness.Lateness`, trace seconds): ``lateness`` holds the worst.
 """
@@ -36,7 +41,7 @@ class TracePlayer:
     def __init__(self, events: Sequence[Event], now: Callable[[], float],
                  to_wall: Callable[[float], float], gpio: GpioInputs | None,
                  serial_fds: dict[str, int], post: Callable[[Event], None],
-                 bound_s: float = BOUND_S) -> None:
+                 bound_s: float = BOUND_S, on_time: bool = False) -> None:
         self.events = events
         self.now = now
         self.to_wall = to_wall
@@ -46,6 +51,7 @@ class TracePlayer:
         self._stop = threading.Event()
         self.done = threading.Event()
         self.lateness = Lateness(bound_s)
+        self.on_time = on_time
 
     def stop(self) -> None:
         self._stop.set()
@@ -63,10 +69,11 @@ class TracePlayer:
     def _play(self, event: Event) -> None:
         if isinstance(event, GpioEdge):
             gpio = self.gpio
+            at = event.t if self.on_time else None
             if gpio is not None and gpio.level(event.input) != event.level:
-                gpio.drive(event.input, event.level)
+                gpio.drive(event.input, event.level, at)
             else:
-                self.post(replace(event, t=self.now()))
+                self.post(replace(event, t=self.now() if at is None else at))
             self.lateness.record(f"{event.input} edge", event.t, self.now() - event.t)
         elif isinstance(event, SerialData):
             data = event.data

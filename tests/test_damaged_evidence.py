@@ -94,4 +94,4 @@ def test_a_live_calibration_reads_none_of_the_batches_before_it(
     path, _ = damaged
     rc, out, err = tablectl(path, "calibrate", "--pocket", "20", "--timeout", "0")
     assert rc == 1 and "Traceback" not in err and "evidence batch" not in err + out
-    assert "\nno rotor turn with a pocket reading" in "\n" + out  # its words, on a line of their own
+    assert "\nno rotor turn with a pocket reading" in "\n" + out  # a line of its own

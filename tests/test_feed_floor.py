@@ -38,6 +38,8 @@ from floor_parts import (
     wait_for,
 )
 
+from controller.store.chain import HASH_HEX
+
 pytestmark = pytest.mark.skipif(missing_parts() is not None, reason=str(missing_parts()))
 GENESIS = "0" * 64
 HIDDEN = "??"
@@ -72,7 +74,7 @@ def broker(tmp_path: Path) -> Iterator[Broker]:
 def journal_rows(path: Path) -> list[tuple[int, str, dict[str, Any]]]:
     with sqlite3.connect(path) as db:
         return [(seq, h, json.loads(body)) for seq, h, body in
-                db.execute("SELECT seq, hash, body FROM records ORDER BY seq")]
+                db.execute(f"SELECT seq, {HASH_HEX}, body FROM records ORDER BY seq")]
 
 
 def floor_rows(dsn: str, table: str) -> list[tuple[int, str, str, dict[str, Any]]]:

@@ -81,10 +81,11 @@ def forge(path: Path, seq: int, record: dict[str, Any], rechain: bool) -> None:
                 (body, record["type"], seq))
     if rechain:
         (prev,) = con.execute("SELECT hash FROM records WHERE seq = ?", (seq - 1,)).fetchone()
+        prev = prev.hex()  # the chain covers the hex digits; the column holds the bytes
         for n, text in con.execute("SELECT seq, body FROM records WHERE seq >= ? ORDER BY seq",
                                    (seq,)).fetchall():
             prev = hashlib.sha256(f"{prev}\n{text}".encode()).hexdigest()
-            con.execute("UPDATE records SET hash = ? WHERE seq = ?", (prev, n))
+            con.execute("UPDATE records SET hash = ? WHERE seq = ?", (bytes.fromhex(prev), n))
     con.execute("COMMIT")
     con.close()
 
@@ -217,7 +218,7 @@ def test_a_record_forged_after_the_last_input_is_a_recovery_mismatch(
     body = canonical(forged)
     con.execute("INSERT INTO records VALUES (?, ?, ?, ?, ?)",
                 (forged["seq"], forged["t"], "settlement", body,
-                 hashlib.sha256(f"{prev}\n{body}".encode()).hexdigest()))
+                 hashlib.sha256(f"{prev.hex()}\n{body}".encode()).digest()))
     con.close()
     assert verify(path)[0] == 0  # the chain holds: only the replay can tell
     play(config, path, events[cut:], sealed=False)

@@ -16,9 +16,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.core import registry
 from controller.core.errors import JournalError
+from controller.store.chain import canonical
 from controller.store.journal import Journal
 from controller.store.records import any_schema
 from controller.store.verify import check_full
@@ -68,14 +71,15 @@ def test_untouched_journal_verifies(path: Path) -> None:
 
 
 def test_chain_is_sha256_of_previous_hash_and_body(path: Path) -> None:
-    # Anyone can check the chain without our code: hash_n = sha256(hash_{n-1} "\n" body_n).
+    # Anyone can check the chain without our code: hash_n = sha256(hex(hash_{n-1}) "\n"
+    # body_n), stored as its 32 bytes (format 3).
     con = sqlite3.connect(path)
     rows = con.execute("SELECT body, hash FROM records ORDER BY seq").fetchall()
     con.close()
     prev = "0" * 64
     for body, digest in rows:
-        assert digest == hashlib.sha256(f"{prev}\n{body}".encode()).hexdigest()
-        prev = digest
+        assert digest == hashlib.sha256(f"{prev}\n{body}".encode()).digest()
+        prev = digest.hex()
 
 
 def test_edited_body_is_found(path: Path) -> None:
@@ -99,11 +103,11 @@ def test_every_edited_body_is_named_by_the_full_check(path: Path) -> None:
 def test_edited_body_and_rehashed_record_breaks_the_next(path: Path) -> None:
     # The tamperer also recomputes record 5's hash: record 6 no longer chains.
     con = sqlite3.connect(path)
-    prev = con.execute("SELECT hash FROM records WHERE seq = 4").fetchone()[0]
+    prev = con.execute("SELECT hash FROM records WHERE seq = 4").fetchone()[0].hex()
     con.close()
     edited = body_of(path, 5).replace('"amount":10', '"amount":1000')
     digest = hashlib.sha256(f"{prev}\n{edited}".encode()).hexdigest()
-    sql(path, f"UPDATE records SET body = '{edited}', hash = '{digest}' WHERE seq = 5")
+    sql(path, f"UPDATE records SET body = '{edited}', hash = X'{digest}' WHERE seq = 5")
     assert first_bad(path) == 6
 
 
@@ -224,3 +228,25 @@ def test_read_only_while_a_writer_is_open(tmp_path: Path) -> None:
     with Journal(db, readonly=True) as journal:
         assert journal.verify().ok and journal.verify().records == 3
 
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text(max_size=8), _JSON, max_size=6))
+def test_a_body_is_the_json_encoders_text_of_its_record(record: dict) -> None:
+    # The hash covers this text: the fast writer must give the encoder's, byte for byte,
+    # or a journal written before it would no longer verify.
+    encoder = json.JSONEncoder(sort_keys=True, separators=(",", ":"), allow_nan=False)
+    try:
+        want = encoder.encode(record)
+    except ValueError:  # NaN or infinity: the encoder's error, from canonical too
+        with pytest.raises(ValueError):
+            canonical(record)
+        return
+    assert canonical(record) == want

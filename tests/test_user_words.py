@@ -298,8 +298,8 @@ def test_no_refusal_of_a_value_of_the_wrong_kind_shows_python_values(
         tmp_path: Path, game: str) -> None:
     # Issue 22: no Python list or dict text in any message. Every input of every table,
     # each argument given a list, an object or a word, one at a time and all at once.
-    from controller.core.clock import VirtualClock
     from controller.cli.compose import load_config
+    from controller.core.clock import VirtualClock
     from controller.core.loop import EventLoop
     from controller.core.table import Table
     from controller.store.journal import Journal

@@ -40,7 +40,8 @@ from controller.core.errors import TableControllerError, TraceError
 from controller.core.events import Event
 from controller.core.section import socket_path_problem, why_not_made
 from controller.core.specs import Games
-from controller.trace import DuplicateKey, loads_strict, trace_from_objects
+from controller.trace import trace_from_objects
+from controller.trace_lines import DuplicateKey, loads_strict
 
 MAX_REQUEST = 4096  # bytes: a request is one short JSON line
 MAX_CLIENTS = 8  # requests answered at once (each may wait for the table's verdict)

@@ -24,7 +24,6 @@ from controller.cli.compose import (
     load_config,
 )
 from controller.cli.daemon.lifecycle import Hooks, Lifecycle
-from controller.cli.daemon.run import cmd_run
 from controller.core.clock import ScaledClock, VirtualClock
 from controller.core.config import DEFAULT_CONFIG, Config, apply_overrides
 from controller.core.contract import GameSpec
@@ -92,14 +91,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="write the trace of simulated spins or coups",
                          description="Write the trace of simulated spins or coups (the "
-                         "simulated equipment and dealer), for table-controller replay.")
-    counted = {s.name: s.recall.number for s in games()}  # spin, coup, hand
-    sim.add_argument("--spins", type=int, default=None, help="how many spins (tables: "
-                     f"{', '.join(n for n, g in counted.items() if g == 'spin')}; default "
-                     f"{SIMULATED_GAMES})")
-    sim.add_argument("--coups", type=int, default=None, help="how many coups or hands (tables: "
-                     f"{', '.join(n for n, g in counted.items() if g != 'spin')}; default "
-                     f"{SIMULATED_GAMES})")
+                         "simulated equipment and dealer), for table-controller replay.",
+                         formatter_class=_GamesHelp)
+    sim.add_argument("--spins", type=int, default=None, help="how many spins")
+    sim.add_argument("--coups", type=int, default=None, help="how many coups or hands")
     sim.add_argument("--seed", type=int, default=1, help="the random seed: the same seed "
                      "writes the same trace (default %(default)s)")
     sim.add_argument("--out", required=True, help="the trace file to write (JSON Lines)")
@@ -122,6 +117,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _GamesHelp(argparse.HelpFormatter):
+    """``simulate --help``: which tables count spins and which coups or hands, from the
+    games' specs, only when the help is shown (every command builds the parser; each
+    imports only its own game)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help
+        if action.dest in ("spins", "coups"):
+            spins = action.dest == "spins"
+            tables = [s.name for s in games()
+                      if (s.recall.number == "spin") == spins]
+            text = f"{text} (tables: {', '.join(tables)}; default {SIMULATED_GAMES})"
+        return text
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -130,6 +140,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(["run", *(argv or [])])
     try:
         if command == "run":
+            # The daemon's parts (control socket, seals, systemd) are no replay's.
+            from controller.cli.daemon.run import cmd_run
+
             return cmd_run(args.config, args.journal)
         if command == "replay":
             speed = 1.0 if args.speed is None else args.speed
@@ -169,8 +182,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 # -- replay ---------------------------------------------------------------------------
 def _load_for_trace(trace_path: str, config_path: str) -> tuple[Config, Trace]:
     base = load_config(config_path)
-    ports = {p for spec in base.games for p in spec.serial_ports}
-    trace = read_trace(trace_path, base.games, serial_ports={*base.serial, *ports})
+    trace = read_trace(trace_path, base.games, serial_ports=base.serial,
+                       and_games=True)
     config = (apply_overrides(base, trace.meta, trace_path,
                               given=config_path != DEFAULT_CONFIG) if trace.meta else base)
     check_fits(trace, config)  # a meta without the setting: the trace's inputs tell it

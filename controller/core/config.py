@@ -151,7 +151,7 @@ def parse(loader: Loader, data: dict[str, Any], games: Games) -> Config:
     # (display/config.py, feed/config.py check them): the controller reads none of them.
     root.read.update(("display", "feed"))
     table = root.section("table")
-    spec = games.spec(table.choice("game", games.default.name, games.names))
+    spec = games.spec(table.choice("game", games.default_name, games.names))
     table_name = table.get("name", str, "table")
     journal_path, seal_key, seal_interval_s = _journal(root.section("journal"))
     log = root.section("log")
@@ -160,7 +160,7 @@ def parse(loader: Loader, data: dict[str, Any], games: Games) -> Config:
     gpio = root.section("gpio")
     pin_factory = gpio.choice("pin_factory", None, ("mock", "lgpio", "rpigpio", "pigpio", "native"))
     inputs = _inputs(gpio.section("inputs"), spec)
-    rules, cards = _game_sections(root, spec, games)
+    rules, cards = _game_sections(root, spec)
     serial = _serial(root.section("serial"))
     control = root.section("control")
     control_socket = control.get("socket", str, "var/control.sock")
@@ -170,6 +170,7 @@ def parse(loader: Loader, data: dict[str, Any], games: Games) -> Config:
     control_group = control.get("group", str, None)
     limits = _limits(root.section("limits"))
     simulator = _simulator(root.section("simulator"))
+    _refuse_other_games(root, spec, games)
     for sec in loader.sections:
         sec.finish()
     config = Config(
@@ -230,9 +231,9 @@ def _inputs(inputs: Section, spec: GameSpec) -> dict[str, InputPin]:
     return pins
 
 
-def _game_sections(root: Section, spec: GameSpec, games: Games) -> tuple[Any, Any]:
+def _game_sections(root: Section, spec: GameSpec) -> tuple[Any, Any]:
     """The game's own section (its ``load_config``) and the card core's ``[cards]`` (its
-    ``cards_config``, or None); a section of another game is refused."""
+    ``cards_config``, or None)."""
     rules = spec.load_config(root.section(spec.config_section), None)
     cards = None
     if spec.cards_config is not None:
@@ -240,11 +241,18 @@ def _game_sections(root: Section, spec: GameSpec, games: Games) -> tuple[Any, An
     elif root.has("cards"):
         raise root.error("cards", f"a {spec.name} table takes no [cards] settings (its deck "
                          "has no shoe closed at a cut card to count out): remove [cards]")
+    return rules, cards
+
+
+def _refuse_other_games(root: Section, spec: GameSpec, games: Games) -> None:
+    """A section of another game is refused in its words; the games are looked at only
+    when a section is left unread (each is imported to know its section's name)."""
+    if all(key in root.read for key in root.data):
+        return
     for other in games:
         if other.config_section != spec.config_section and root.has(other.config_section):
             raise root.error(other.config_section, f"the section of a {other.name} table; "
                              f"this table is {spec.name} ([table] game)")
-    return rules, cards
 
 
 def _serial(serial: Section) -> dict[str, SerialConfig]:

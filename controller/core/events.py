@@ -104,21 +104,31 @@ class PackedEvents(Sequence[Event]):
         self._code = array("H")
         self._other: dict[int, Event] = {}
         self._names: list[str] = []
-        self._index: dict[str, int] = {}
+        self._twice: dict[str, int] = {}
         for event in events:
             self.append(event)
 
     def append(self, event: Event) -> None:
         if type(event) is GpioEdge:
-            index = self._index.get(event.input)
-            if index is None:
-                index = self._index[event.input] = len(self._names)
-                self._names.append(event.input)
-            self._code.append(index * 2 + event.level)
-        else:
-            self._other[len(self._t)] = event
-            self._code.append(self._OTHER)
+            self.append_edge(event.t, event.input, event.level)
+            return
+        self._other[len(self._t)] = event
+        self._code.append(self._OTHER)
         self._t.append(event.t)
+
+    def append_edge(self, t: float, name: str, level: int) -> None:
+        """Append ``GpioEdge(t, name, level)`` (without making it)."""
+        self._code.append(self._doubled(name) + level)
+        self._t.append(t)
+
+    def _doubled(self, name: str) -> int:
+        """Twice the index of input ``name`` (given one on its first edge): an edge's code
+        is that plus its level."""
+        twice = self._twice.get(name)
+        if twice is None:
+            twice = self._twice[name] = 2 * len(self._names)
+            self._names.append(name)
+        return twice
 
     def __len__(self) -> int:
         return len(self._t)

@@ -2,10 +2,11 @@
 alone (:func:`controller.cli.compose.games`), which hands the result down.
 
 ``controller/games/__init__.py`` lists them (``PACKAGES``, and ``DEFAULT_GAME``): each
-entry is a module under ``controller/games/`` (a game's package, or one module of a package
-that holds two variants of a game) that defines ``SPEC``
-(:class:`controller.core.contract.GameSpec`); the table's name is ``SPEC.name``. Adding a
-game is one new package and one line in that list (``controller/games/README.md``).
+entry is a table's name (``SPEC.name``) and a module under ``controller/games/`` (a game's
+package, or one module of a package that holds two variants of a game) that defines
+``SPEC`` (:class:`controller.core.contract.GameSpec`). A game is imported when its table
+is first asked for: a table imports its own game alone. Adding a game is one new package
+and one line in that list (``controller/games/README.md``).
 
 The kernel imports no game and names none: the packages are loaded by name, here alone.
 A shared module is handed the games (:class:`controller.core.specs.Games`) or one game's
@@ -15,6 +16,7 @@ spec (``Config.spec``), never this module.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from functools import cache
 
 from controller.core.contract import GameSpec
@@ -24,20 +26,26 @@ GAMES = "controller.games"
 """The package that holds the games and lists them (its ``PACKAGES``)."""
 
 
-@cache
-def games() -> Games:
-    """Every registered game's spec, in registry order, ``DEFAULT_GAME`` the default."""
-    listing = importlib.import_module(GAMES)
-    specs = []
-    for module in listing.PACKAGES:
+def _loader(module: str) -> Callable[[], GameSpec]:
+    def load() -> GameSpec:
         spec = importlib.import_module(f"{GAMES}.{module}").SPEC
         assert isinstance(spec, GameSpec), module
-        specs.append(spec)
-    return Games(specs, listing.DEFAULT_GAME)
+        return spec
+    return load
+
+
+@cache
+def games() -> Games:
+    """Every registered game, in registry order, ``DEFAULT_GAME`` the default; each
+    game's package is imported when its spec is first asked for."""
+    listing = importlib.import_module(GAMES)
+    return Games({name: _loader(module) for name, module in listing.PACKAGES.items()},
+                 listing.DEFAULT_GAME)
 
 
 def names() -> tuple[str, ...]:
-    """The table names a config's ``[table] game`` or a trace's ``meta.table`` may give."""
+    """The table names a config's ``[table] game`` or a trace's ``meta.table`` may give
+    (no game is imported)."""
     return games().names
 
 

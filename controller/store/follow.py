@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.store.chain import GENESIS
+from controller.store.chain import GENESIS, HASH_HEX
 
 _IN_MODIFY = 0x002
 _IN_CLOSE_WRITE = 0x008
@@ -194,9 +194,9 @@ class Follower:
         if db is None:
             return []
         try:
-            prev_row = db.execute("SELECT hash FROM records WHERE seq = ?",
+            prev_row = db.execute(f"SELECT {HASH_HEX} FROM records WHERE seq = ?",
                                   (after,)).fetchone() if after else None
-            got = db.execute("SELECT seq, hash, body FROM records WHERE seq > ? "
+            got = db.execute(f"SELECT seq, {HASH_HEX}, body FROM records WHERE seq > ? "
                              "ORDER BY seq LIMIT ?", (after, limit)).fetchall()
         except sqlite3.Error as exc:
             self._drop(f"{self.path}: journal cannot be read ({exc})")

@@ -17,9 +17,14 @@ journal with all its consequences or not at all. An :meth:`append` outside a tra
 is its own. A replay may use ``durable=False`` (a scratch database: commits batched, no
 fsync), never the daemon.
 
-Format (``PRAGMA user_version``): 2 since issue 8. A journal of format 1 (one record per
-GPIO edge, no evidence table) is upgraded when opened for writing: its records stay as they
-were written, an ``upgrade`` record says so, and new records follow in format 2.
+Format (``PRAGMA user_version``): 3 since issue 20, when the ``hash`` column took the
+32 raw bytes of the SHA-256 instead of its 64 hex digits (a tenth of a roulette spin's
+journal); the chain is the same (each hash covers the previous one's hex digits), and
+every reader takes the column through :data:`HASH_HEX`, the hex digits of a row of either
+kind. Format 2 (issue 8) added the evidence table. A journal of an older format (1: one
+record per GPIO edge, no evidence table; 2: hex hashes) is upgraded when opened for
+writing: its records stay as they were written, an ``upgrade`` record says so, and new
+records follow in the new format.
 """
 
 from __future__ import annotations
@@ -44,18 +49,24 @@ from controller.core.errors import (
     is_damage,
 )
 from controller.core.section import why_not_made
-from controller.store.chain import GENESIS, VerifyResult, canonical, chain_hash
+from controller.store.chain import (
+    GENESIS,
+    HASH_HEX,
+    VerifyResult,
+    canonical,
+    chain_digest,
+)
 from controller.store.evidence import Batch, Edge, batch_fault, pack
 from controller.store.readonly import open_readonly
 
-FORMAT = 2
+FORMAT = 3
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
     seq   INTEGER PRIMARY KEY,
     t     REAL NOT NULL,
     type  TEXT NOT NULL,
     body  TEXT NOT NULL,
-    hash  TEXT NOT NULL
+    hash  BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS records_type ON records(type);
 CREATE TABLE IF NOT EXISTS evidence (
@@ -71,7 +82,7 @@ _BATCH = 2000  # records per transaction when durable=False
 _INSERT = "INSERT INTO records(seq, t, type, body, hash) VALUES (?, ?, ?, ?, ?)"
 _INSERT_BATCH = ("INSERT INTO evidence(batch, seq, first_us, edges, inputs, data) "
                  "VALUES (?, ?, ?, ?, ?, ?)")
-Row = tuple[int, float, str, str, str]
+Row = tuple[int, float, str, str, bytes]
 BatchRow = tuple[int, int, int, int, str, bytes]
 
 
@@ -115,7 +126,7 @@ class Journal:
                 self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'OFF'}")
             self.format = self._open_format()
             row = self._db.execute(
-                "SELECT seq, hash, t FROM records ORDER BY seq DESC LIMIT 1").fetchone()
+                f"SELECT seq, {HASH_HEX}, t FROM records ORDER BY seq DESC LIMIT 1").fetchone()
             batch = (self._db.execute("SELECT max(batch) FROM evidence").fetchone()[0]
                      if self.format >= 2 else None)
         except sqlite3.DatabaseError as exc:
@@ -155,8 +166,8 @@ class Journal:
         return version if version else 1
 
     def _upgrade(self) -> None:
-        """Format 1 to 2, in one transaction: the evidence table, the format number and an
-        ``upgrade`` record; the records stay as written."""
+        """Format 1 or 2 to 3, in one transaction: the evidence table (format 1), the
+        format number and an ``upgrade`` record; the records stay as written."""
         records = self.last_seq
         self._schema_sql = [s for s in _SCHEMA.split(";") if s.strip()] + [
             f"PRAGMA user_version = {FORMAT}"]
@@ -286,11 +297,11 @@ class Journal:
             fields["evidence"] = batch.ref()
         record = {"type": type_, "seq": seq, "t": round(t, 6), **fields}
         body = canonical(record)
-        digest = chain_hash(self.last_hash, body)
+        digest = chain_digest(self.last_hash, body)
         self._staged.append((seq, record["t"], type_, body, digest))
         self.last_t = record["t"]
         self.last_seq = seq
-        self.last_hash = digest
+        self.last_hash = digest.hex()
         return record, body
 
     def edge(self, t: float, name: str, level: int) -> bool:
@@ -421,7 +432,8 @@ class Journal:
         if seq == 0:
             return GENESIS
         self.flush()
-        row = self._db.execute("SELECT hash FROM records WHERE seq = ?", (seq,)).fetchone()
+        row = self._db.execute(f"SELECT {HASH_HEX} FROM records WHERE seq = ?",
+                               (seq,)).fetchone()
         return row[0] if row else None
 
     def batches(self, first: int = 1, last: int | None = None) -> Iterator[tuple[int, Batch]]:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller.core.errors import UnreadableRecord
 from controller.core.words import given
-from controller.store.chain import GENESIS, VerifyResult, canonical, chain_hash
+from controller.store.chain import GENESIS, HASH_HEX, VerifyResult, canonical, chain_hash
 from controller.store.records import RecordError, Schema, check
 
 if TYPE_CHECKING:
@@ -52,7 +52,8 @@ def check_chain(journal: Journal, since: int = 0,
         return VerifyResult(False, 0, since, f"record {since} is missing", first)
     prev = prev or GENESIS
     rows = journal.db.execute(
-        "SELECT seq, t, type, body, hash FROM records WHERE seq > ? ORDER BY seq", (since,))
+        f"SELECT seq, t, type, body, {HASH_HEX} FROM records WHERE seq > ? ORDER BY seq",
+        (since,))
     read = [since]  # the last record read
     try:
         return _chain(rows, prev, first, each, read)
@@ -102,8 +103,8 @@ def checkpoint_fault(journal: Journal, checkpoint: dict[str, Any]) -> str | None
     last seal can be rechained unseen (hardware.md §8)."""
     seq = checkpoint.get("seq")
     db = journal.db
-    row = (db.execute("SELECT body, hash FROM records WHERE seq = ?", (seq,)).fetchone()
-           if type(seq) is int else None)
+    one = f"SELECT body, {HASH_HEX} FROM records WHERE seq = ?"
+    row = db.execute(one, (seq,)).fetchone() if type(seq) is int else None
     if row is None or canonical(checkpoint) != row[0]:
         return "its body is altered"
     assert isinstance(seq, int)
@@ -113,7 +114,7 @@ def checkpoint_fault(journal: Journal, checkpoint: dict[str, Any]) -> str | None
     body, digest = row
     if chain_hash(prev, body) != digest:
         return f"its hash does not chain from record {seq - 1}'s: it was changed"
-    after = db.execute("SELECT body, hash FROM records WHERE seq = ?", (seq + 1,)).fetchone()
+    after = db.execute(one, (seq + 1,)).fetchone()
     if after is not None and chain_hash(digest, after[0]) != after[1]:
         return f"record {seq + 1} does not chain from its hash: it was changed"
     seal = db.execute("SELECT seq, body FROM records WHERE type = 'seal' AND seq > ? "

@@ -14,7 +14,8 @@ from controller.core.config import Config
 from controller.core.contract import GameSpec
 from controller.core.errors import InputError
 from controller.core.words import COLUMNS, fit
-from controller.trace import MAX_DEPTH, depth, loads_strict
+from controller.trace import MAX_DEPTH, depth
+from controller.trace_lines import loads_strict
 
 WIDTH = COLUMNS  # columns of a message for people
 

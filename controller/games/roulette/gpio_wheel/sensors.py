@@ -53,7 +53,7 @@ class EdgeFilter:
     budget: int
     levels: dict[str, int] = field(default_factory=dict)
     last_rise: dict[str, float] = field(default_factory=dict)
-    last_edge: dict[str, float] = field(default_factory=dict)  # to the trace's microsecond
+    last_edge: dict[str, float] = field(default_factory=dict)
     faults: Counter[str] = field(default_factory=Counter)
     _chattered: dict[str, float] = field(default_factory=dict)
     _alarmed: set[tuple[str, str]] = field(default_factory=set)
@@ -78,12 +78,12 @@ class EdgeFilter:
         kind in a spin (:meth:`first`).
         """
         previous = self.levels.get(name, 0)
-        t_us = round(t, 6)
-        if level == previous and self.last_edge.get(name) == t_us:
-            # lgpio may report a level twice at the same time: no edge, no correction.
+        if level == previous and round(self.last_edge.get(name, -1.0), 6) == round(t, 6):
+            # lgpio may report a level twice at the same time (to the trace's microsecond):
+            # no edge, no correction.
             return None, False, None
         self.levels[name] = level
-        self.last_edge[name] = t_us
+        self.last_edge[name] = t
         if level == 0:
             if previous == 0:
                 return self._missed_rise(name, t)
