@@ -46,7 +46,7 @@ class Checks:
                                 f"apuestas se harán sólo con fichas\", Art. 7): "
                                 f"{given(bet.amount)}")
         # Art. 7: "se requerirá el consentimiento del jugador que ocupa la misma".
-        check_consent(bet, any(box == bet.box for box, _ in self.bets),
+        check_consent(bet, {kind for box, kind in self.bets if box == bet.box},
                       f"seed {'004' if self.config.table == 'pot_luck' else '002'} Art. 7")
 
     def check_table_bet(self, bet: BetPlaced) -> None:
