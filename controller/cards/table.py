@@ -319,9 +319,11 @@ class CardTable:
                 continue
             result = self.shoe.feed(t, line)
             if isinstance(line, UnknownLine) and line.may_be_card and self.shoe.ready_for_play:
-                # What is left of a card line that lost its head ("rd:5H>"): a card passed
-                # unread, so never go on as if none was dealt (CONTRACT §4: never guessed).
-                self.waiting.input_lost(t, "the shoe reader sent part of a card line")
+                # A damaged line that may be a card line ("rd:5H>", "[Gamrd:5H>"): a card
+                # may have passed unread, so never go on as if none was dealt (CONTRACT §4:
+                # never guessed; no later card takes its place).
+                self.waiting.input_lost(t, "the shoe reader sent a damaged line that may "
+                                        "be a card's")
             self._close_shoe_between_games(t)
             if result is None:
                 continue
