@@ -13,12 +13,13 @@ game, only the card core's records:
   (``serial`` text), the dealer's correction (``input`` ``card``, ``manual_card``); that is,
   those of the input that dealt it, and those just before it (a line split across reads, a
   misread corrected by hand);
-- raw shoe bytes that arrived while a face-down card may be in flight (from the deal's start,
-  a card game's ``bets_closed``, to the turn) are masked too: part of a line may hold it;
-  so are the cards a dealer input names in ``cards`` then (cards a player throws face
-  down, seed 003 num. 9): they are never turned, and the card an alarm names (a card read
-  but placed in no hand: over the count, while play was stopped), in its ``card`` and its
-  message.
+- while a face-down card may be in flight or out (from the deal's start, a card game's
+  ``bets_closed``), whatever may name a card's face is masked too (:func:`raw_view`): the
+  raw shoe bytes (part of a line may hold it); the cards a dealer input names in
+  ``cards`` (cards a player throws face down, seed 003 num. 9: they are never turned);
+  an alarm's ``card`` (a card read but placed in no hand) and ``text`` (a raw line the
+  reader sent damaged: ``[Game]<Card:A5>``, ``rd:KS>``), in those fields and where its
+  message quotes them.
 
 Live, nothing journaled later can be known: a card is masked when it is dealt face down,
 whatever follows in the same input, and the game says whether the shoe's bytes may carry a
@@ -45,40 +46,46 @@ _INPUTS = ("serial", "input")  # records that start what one input caused
 _CARRIERS = ("serial", "manual_card", "input")
 # Records walked over, back from a face-down card, to the carriers just before it.
 _BEFORE = (*_CARRIERS, "misread", "alarm")
+# The fields of an alarm that quote what the shoe sent or read: a card, a raw line.
+_ALARM_FIELDS = ("card", "text")
 
 
 def public_view(record: Record, turned: bool = False, hide_raw: bool = False) -> Record:
     """A record as a display may show it: a face-down card not yet turned is masked, and
-    with ``hide_raw`` so are the records that carry cards in (the shoe's raw bytes, a
-    dealer's correction). Any other record is itself."""
+    with ``hide_raw`` so is whatever may carry a card's face in (see :func:`raw_view`).
+    Any other record is itself."""
     kind = record.get("type")
     if kind == "card" and record.get("face_down") and not turned:
         return {**record, "card": HIDDEN}
     if hide_raw and not turned:
-        if kind == "serial":
-            return {**record, "text": HIDDEN}
-        if kind == "manual_card" or (kind == "input" and record.get("action") == "card"):
-            return {**record, "card": HIDDEN}
-        if _names_cards(record):
-            return {**record, "cards": [HIDDEN] * len(record["cards"])}
-        if _alarm_names_card(record):
-            card = record["card"]
-            return {**record, "card": HIDDEN,
-                    "message": str(record.get("message", "")).replace(card, HIDDEN)}
+        return raw_view(record)
     return record
 
 
-def _alarm_names_card(record: Record) -> bool:
-    """An alarm about a card the shoe read but placed nowhere (over the count, while play
-    was stopped, before a correction): where it would have gone, face down or not, is
-    not known, so while a deal may hold a face-down card it is hidden too."""
-    return (record.get("type") == "alarm" and isinstance(record.get("card"), str)
-            and bool(record["card"]))
-
-
-def _names_cards(record: Record) -> bool:
-    """A dealer input that names cards in ``cards`` (a list)."""
-    return record.get("type") == "input" and isinstance(record.get("cards"), list)
+def raw_view(record: Record) -> Record:
+    """``record`` with every card's face it may carry masked, while a card of the game
+    may be face down: the shoe's raw bytes (``serial`` ``text``); the dealer's correction
+    (``card``) and the cards an input names in a list (``cards``); an alarm's ``card``
+    and ``text`` (a card read but placed nowhere, a raw line the reader sent damaged),
+    and where its message quotes them. Any other record is itself."""
+    kind = record.get("type")
+    if kind == "serial":
+        return {**record, "text": HIDDEN}
+    if kind == "manual_card" or (kind == "input" and record.get("action") == "card"):
+        return {**record, "card": HIDDEN}
+    if kind == "input" and isinstance(record.get("cards"), list):
+        return {**record, "cards": [HIDDEN] * len(record["cards"])}
+    if kind != "alarm":
+        return record
+    quoted = [record[k] for k in _ALARM_FIELDS if isinstance(record.get(k), str) and record[k]]
+    words = quoted
+    if not words:
+        return record
+    message = str(record.get("message", ""))
+    for word in sorted(words, key=len, reverse=True):  # a line before the card in it
+        message = message.replace(repr(word), HIDDEN).replace(word, HIDDEN)
+    masked = {k: HIDDEN for k in _ALARM_FIELDS if isinstance(record.get(k), str)}
+    return {**record, **masked, **({"message": message} if "message" in record else {})}
 
 
 def mask_face_down(records: Sequence[Record], *, reveal_turned: bool,
@@ -110,14 +117,12 @@ def mask_face_down(records: Sequence[Record], *, reveal_turned: bool,
         shown[i] = public_view(records[i])
 
     def hide_raw(i: int) -> None:
-        if records[i].get("type") in _CARRIERS:
-            shown[i] = public_view(records[i], hide_raw=True)
+        if not (records[i].get("type") == "card" and records[i].get("face_down")):
+            shown[i] = raw_view(records[i])
 
     if raw_hidden_from is not None:
         for i in range(raw_hidden_from, len(records)):
-            if (records[i].get("type") == "serial" or _names_cards(records[i])
-                    or _alarm_names_card(records[i])):
-                shown[i] = public_view(records[i], hide_raw=True)
+            hide_raw(i)
     for i in hidden:
         # The input that dealt it, whole ...
         start = next((j for j in range(i, -1, -1) if records[j].get("type") in _INPUTS), 0)
@@ -152,9 +157,9 @@ class LiveMask:
     """Records in journal order, one at a time, as the public may see them when they are
     committed (the display, the feed): nothing later is known, so a face-down card stays
     ``"??"`` (its ``card_turned`` record, when it comes, shows it) and, from a deal's start
-    (``bets_closed``) until the next game starts, the records that carry cards in (the
-    shoe's raw bytes, a dealer's correction) are masked: any of them may hold a face-down
-    card (a line split across reads, a card a player throws face down).
+    (``bets_closed``) until the next game starts, whatever may name a card's face is
+    masked (:func:`raw_view`): any of it may be a face-down card (a line split across
+    reads or damaged, a card a player throws face down).
 
     Args:
         game_start: the record type that starts a game (the game's ``RecallSpec.start``);
@@ -174,4 +179,4 @@ class LiveMask:
             self._raw_hidden = False
         if kind == "card" and record.get("face_down"):
             return public_view(record)
-        return public_view(record, hide_raw=True) if self._raw_hidden else record
+        return raw_view(record) if self._raw_hidden else record

@@ -1,0 +1,65 @@
+"""Seed 002 Art. 8: the dealer's cards are dealt face down ("una carta cubierta para sí
+mismo") and stay hidden until he turns them, also when their reader line is damaged
+(held-out finding 2).
+
+Each test replays a Black Jack Plus trace (tests/articles/card_traces.py) and reads every
+view the public has of its journal (tests/conftest.py ``public_views``: the table's screen,
+the feed's messages, ``tablectl`` export, recall and status), with what the replay printed
+and logged: none may show a card still face down. The journal keeps the evidence whole.
+Names follow tests/articles/README.md.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from card_traces import Trace
+from conftest import REPO, public_views, run_replay
+
+from controller.store.journal import Journal
+
+CONFIG = str(REPO / "config" / "blackjack-plus-sim.toml")
+
+
+def dealt_to_the_dealer_first(line: str) -> Trace:
+    """Main 10 on box 1; box 1's TS, then the dealer's first card (face down, Art. 8) as
+    the reader sent it: ``line``."""
+    trace = Trace(table="blackjack_plus", decks=6).coup((("main", 1, 10),), "TS")
+    return trace.line(line)
+
+
+def leaks(tmp_path: Path, trace: Trace, secret: str) -> list[str]:
+    """The public views of ``trace``'s replay that show ``secret`` (none is right)."""
+    n = len(list(tmp_path.glob("trace-*.jsonl")))
+    path = tmp_path / f"trace-{n}.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in trace.events), encoding="utf-8")
+    run = run_replay(path, tmp_path / f"journal-{n}.sqlite")
+    assert run.rc == 0, run.stderr
+    views = public_views(run.journal, CONFIG)
+    views |= {"replay's output": json.dumps(run.records), "log": run.stderr}
+    return [name for name, text in views.items() if secret in text]
+
+
+def journaled(tmp_path: Path) -> list[dict[str, object]]:
+    (journal,) = sorted(tmp_path.glob("journal-*.sqlite"))[-1:]
+    with Journal(journal, readonly=True) as j:
+        return list(j.records())
+
+
+def test_art_8_a_hole_card_whose_line_is_garbled_is_named_in_no_public_view(
+        tmp_path: Path) -> None:
+    # The dealer's first card, an ace, its suit byte garbled: "[Game]<Card:A5>".
+    assert leaks(tmp_path, dealt_to_the_dealer_first("[Game]<Card:A5>"), "Card:A5") == []
+    (alarm,) = [r for r in journaled(tmp_path) if r.get("code") == "bad_card"]
+    assert alarm["stops_play"] and alarm["text"] == "[Game]<Card:A5>"  # the evidence
+
+
+@pytest.mark.parametrize("line", ["rd:KS>", "Card:KS>"])
+def test_art_8_what_is_left_of_a_hole_card_s_line_is_named_in_no_public_view(
+        tmp_path: Path, line: str) -> None:
+    assert leaks(tmp_path, dealt_to_the_dealer_first(line), ":KS") == []
+    assert [r["text"] for r in journaled(tmp_path) if r.get("code") == "unknown_line"] == [
+        line]
+
