@@ -15,11 +15,13 @@ game, only the card core's records:
   misread corrected by hand);
 - while a face-down card may be in flight or out (from the deal's start, a card game's
   ``bets_closed``), whatever may name a card's face is masked too (:func:`raw_view`): the
-  raw shoe bytes (part of a line may hold it); the cards a dealer input names in
-  ``cards`` (cards a player throws face down, seed 003 num. 9: they are never turned);
-  an alarm's ``card`` (a card read but placed in no hand) and ``text`` (a raw line the
-  reader sent damaged: ``[Game]<Card:A5>``, ``rd:KS>``), in those fields and where its
-  message quotes them.
+  raw shoe bytes (part of a line may hold it); the card fields (``card``, ``cards``) of
+  every dealer input, whatever their form and whether taken or refused (cards a player
+  throws face down, seed 003 num. 9, are never turned; ``lost_cards`` typed as a string;
+  a ``refuse_card`` too late); an alarm's ``card`` (a card read but placed in no hand)
+  and ``text`` (a raw line the reader sent damaged: ``[Game]<Card:A5>``, ``rd:KS>``), in
+  those fields and where its message quotes them or the card fields of the input it
+  refuses.
 
 Live, nothing journaled later can be known: a card is masked when it is dealt face down,
 whatever follows in the same input, and the game says whether the shoe's bytes may carry a
@@ -29,6 +31,7 @@ once every face-down card is turned nothing is hidden. The journal keeps every r
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -46,6 +49,9 @@ _INPUTS = ("serial", "input")  # records that start what one input caused
 _CARRIERS = ("serial", "manual_card", "input")
 # Records walked over, back from a face-down card, to the carriers just before it.
 _BEFORE = (*_CARRIERS, "misread", "alarm")
+# The fields of a dealer's input (and of the correction's record) that name cards, in
+# whatever form he typed them (a list, a string, "[9H]" without quotes).
+_CARD_FIELDS = ("card", "cards")
 # The fields of an alarm that quote what the shoe sent or read: a card, a raw line.
 _ALARM_FIELDS = ("card", "text")
 
@@ -62,23 +68,24 @@ def public_view(record: Record, turned: bool = False, hide_raw: bool = False) ->
     return record
 
 
-def raw_view(record: Record) -> Record:
+def raw_view(record: Record, typed: Sequence[str] = ()) -> Record:
     """``record`` with every card's face it may carry masked, while a card of the game
-    may be face down: the shoe's raw bytes (``serial`` ``text``); the dealer's correction
-    (``card``) and the cards an input names in a list (``cards``); an alarm's ``card``
-    and ``text`` (a card read but placed nowhere, a raw line the reader sent damaged),
-    and where its message quotes them. Any other record is itself."""
+    may be face down: the shoe's raw bytes (``serial`` ``text``); the card fields of a
+    dealer's input and of his correction (``card``, ``cards``, whatever their form: a
+    refused input names a card as surely as an accepted one); an alarm's ``card`` and
+    ``text`` (a card read but placed nowhere, a raw line the reader sent damaged), and
+    those and ``typed`` (the card fields of the input the alarm answers, as text) where
+    its message quotes them. Any other record is itself."""
     kind = record.get("type")
     if kind == "serial":
         return {**record, "text": HIDDEN}
-    if kind == "manual_card" or (kind == "input" and record.get("action") == "card"):
-        return {**record, "card": HIDDEN}
-    if kind == "input" and isinstance(record.get("cards"), list):
-        return {**record, "cards": [HIDDEN] * len(record["cards"])}
+    if kind in ("input", "manual_card"):
+        masked = {k: _hidden(record[k]) for k in _CARD_FIELDS if k in record}
+        return {**record, **masked} if masked else record
     if kind != "alarm":
         return record
     quoted = [record[k] for k in _ALARM_FIELDS if isinstance(record.get(k), str) and record[k]]
-    words = quoted
+    words = [*quoted, *typed]
     if not words:
         return record
     message = str(record.get("message", ""))
@@ -86,6 +93,26 @@ def raw_view(record: Record) -> Record:
         message = message.replace(repr(word), HIDDEN).replace(word, HIDDEN)
     masked = {k: HIDDEN for k in _ALARM_FIELDS if isinstance(record.get(k), str)}
     return {**record, **masked, **({"message": message} if "message" in record else {})}
+
+
+def _hidden(value: Any) -> Any:
+    return [HIDDEN] * len(value) if isinstance(value, list) else HIDDEN
+
+
+def typed_cards(record: Record) -> list[str]:
+    """The text of the card fields of a dealer's input (none for another record): what
+    an alarm refusing it may quote. A character alone names no card."""
+    if record.get("type") != "input":
+        return []
+    words: list[str] = []
+    for key in _CARD_FIELDS:
+        value = record.get(key)
+        for item in value if isinstance(value, list) else [value]:
+            if item is not None and len(text := str(item)) > 1:
+                words.append(text)
+    if isinstance(record.get("cards"), list):
+        words.append(json.dumps(record["cards"]))  # a message may quote it whole
+    return words
 
 
 def mask_face_down(records: Sequence[Record], *, reveal_turned: bool,
@@ -115,10 +142,13 @@ def mask_face_down(records: Sequence[Record], *, reveal_turned: bool,
     shown = list(records)
     for i in hidden:
         shown[i] = public_view(records[i])
+    typed: list[list[str]] = []  # the card fields of the input each record answers
+    for r in records:
+        typed.append(typed_cards(r) if r.get("type") in _INPUTS or not typed else typed[-1])
 
     def hide_raw(i: int) -> None:
         if not (records[i].get("type") == "card" and records[i].get("face_down")):
-            shown[i] = raw_view(records[i])
+            shown[i] = raw_view(records[i], typed[i])
 
     if raw_hidden_from is not None:
         for i in range(raw_hidden_from, len(records)):
@@ -159,7 +189,7 @@ class LiveMask:
     ``"??"`` (its ``card_turned`` record, when it comes, shows it) and, from a deal's start
     (``bets_closed``) until the next game starts, whatever may name a card's face is
     masked (:func:`raw_view`): any of it may be a face-down card (a line split across
-    reads or damaged, a card a player throws face down).
+    reads or damaged, a card a player throws face down, a dealer's input typed wrong).
 
     Args:
         game_start: the record type that starts a game (the game's ``RecallSpec.start``);
@@ -169,6 +199,7 @@ class LiveMask:
     def __init__(self, game_start: str) -> None:
         self.game_start = game_start
         self._raw_hidden = False
+        self._typed: list[str] = []  # the card fields of the last input, as text
 
     def view(self, record: Record) -> Record:
         """``record`` as the public may see it now (the same dict when nothing is hidden)."""
@@ -177,6 +208,8 @@ class LiveMask:
             self._raw_hidden = True
         elif kind == self.game_start:
             self._raw_hidden = False
+        if kind in _INPUTS:
+            self._typed = typed_cards(record)
         if kind == "card" and record.get("face_down"):
             return public_view(record)
-        return raw_view(record) if self._raw_hidden else record
+        return raw_view(record, self._typed) if self._raw_hidden else record

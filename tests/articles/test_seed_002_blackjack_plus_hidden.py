@@ -1,6 +1,6 @@
 """Seed 002 Art. 8: the dealer's cards are dealt face down ("una carta cubierta para sí
-mismo") and stay hidden until he turns them, also when their reader line is damaged
-(held-out finding 2).
+mismo") and stay hidden until he turns them, also when their reader line is damaged or the
+dealer types them in a wrong form (held-out findings 2 and 4).
 
 Each test replays a Black Jack Plus trace (tests/articles/card_traces.py) and reads every
 view the public has of its journal (tests/conftest.py ``public_views``: the table's screen,
@@ -63,3 +63,34 @@ def test_art_8_what_is_left_of_a_hole_card_s_line_is_named_in_no_public_view(
     assert [r["text"] for r in journaled(tmp_path) if r.get("code") == "unknown_line"] == [
         line]
 
+
+def typed_in_a_wrong_form() -> Trace:
+    """The dealer's first card (9H) passed the reader without its head, so play stops for
+    the cards dealt unread; the dealer types it without JSON's brackets or quotes (both
+    refused), then as asked. Then box 1's 7C and the dealer's second card, 8D."""
+    trace = dealt_to_the_dealer_first("Card:9H>")
+    trace.inp("lost_cards", cards="9H").inp("lost_cards", cards="[9H]")
+    return trace.inp("lost_cards", cards=["9H"]).cards("7C", "8D")
+
+
+def test_art_8_a_hole_card_the_dealer_types_in_a_wrong_form_is_named_in_no_public_view(
+        tmp_path: Path) -> None:
+    assert leaks(tmp_path, typed_in_a_wrong_form(), "9H") == []
+    records = journaled(tmp_path)
+    assert [r["cards"] for r in records if r.get("action") == "lost_cards"] == [
+        "9H", "[9H]", ["9H"]]  # the journal keeps what he typed
+    assert [r["code"] for r in records if r.get("code") == "bad_input"] == ["bad_input"] * 2
+    assert [(r["hand"], r["card"]) for r in records if r["type"] == "card"] == [
+        ("box 1", "TS"), ("dealer", "9H"), ("box 1", "7C"), ("dealer", "8D")]
+
+
+def test_art_8_a_card_is_shown_in_recall_once_the_dealer_turned_it(tmp_path: Path) -> None:
+    # Box 1 stands on TS 7C = 17: 9H is the up card, 8D the hole card turned at his turn;
+    # 17 against 17 is a push. Recall then shows both.
+    trace = typed_in_a_wrong_form().inp("stand", box=1)
+    leaks(tmp_path, trace, "9H")
+    (journal,) = tmp_path.glob("journal-*.sqlite")
+    recalled = public_views(journal, CONFIG)["recall --json"]
+    assert '"9H"' in recalled and '"8D"' in recalled
+    assert [(r["box"], r["outcome"]) for r in journaled(tmp_path)
+            if r["type"] == "settlement"] == [(1, "push")]
