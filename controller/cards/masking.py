@@ -21,7 +21,9 @@ game, only the card core's records:
   a ``refuse_card`` too late); an alarm's ``card`` (a card read but placed in no hand)
   and ``text`` (a raw line the reader sent damaged: ``[Game]<Card:A5>``, ``rd:KS>``), in
   those fields and where its message quotes them or the card fields of the input it
-  refuses.
+  refuses;
+- a ``checkpoint`` never shows the cards its shoe counted (:func:`checkpoint_view`):
+  they include cards never shown (a folded hand's, the discards).
 
 Live, nothing journaled later can be known: a card is masked when it is dealt face down,
 whatever follows in the same input, and the game says whether the shoe's bytes may carry a
@@ -42,6 +44,8 @@ HIDDEN = "??"
 """What the public sees of a card still face down."""
 DEAL_STARTS = "bets_closed"
 """The record a card game journals when bets close and the deal begins."""
+CHECKPOINT = "checkpoint"
+"""The table's record of its state for a restart (``controller.core.table``)."""
 TURNED = "card_turned"
 """The record a card game journals when it turns a face-down card (``hand``, ``card``)."""
 
@@ -138,7 +142,9 @@ def mask_face_down(records: Sequence[Record], *, reveal_turned: bool,
             else:
                 hidden.append(i)
     if any_turned and not hidden:
-        return list(records)  # every face-down card is turned: nothing is hidden any more
+        # Every face-down card is turned: nothing is hidden any more, but the cards that
+        # never were face up (a void coup's, the count-out's) in a checkpoint.
+        return [checkpoint_view(r) for r in records]
     shown = list(records)
     for i in hidden:
         shown[i] = public_view(records[i])
@@ -165,7 +171,25 @@ def mask_face_down(records: Sequence[Record], *, reveal_turned: bool,
         while j >= 0 and records[j].get("type") in _BEFORE:
             hide_raw(j)
             j -= 1
-    return shown
+    return [checkpoint_view(r) for r in shown]
+
+
+def checkpoint_view(record: Record) -> Record:
+    """A ``checkpoint`` record (any other record is itself) without the cards its shoe
+    counted (``state.shoe.counts``, what a restart needs): they are every card the shoe
+    gave since it was loaded, those never shown included (a folded or void hand's, the
+    discards: seed 003 num. 7, 8 d, 9; a coup voided before its hole card was turned).
+    The public sees how many, as ``{"??": n}``."""
+    if record.get("type") != CHECKPOINT:
+        return record
+    state = record.get("state")
+    if not isinstance(state, dict) or not isinstance(shoe := state.get("shoe"), dict):
+        return record
+    counts = shoe.get("counts")
+    if not isinstance(counts, dict) or not counts:
+        return record
+    total = sum(n for n in counts.values() if isinstance(n, int))
+    return {**record, "state": {**state, "shoe": {**shoe, "counts": {HIDDEN: total}}}}
 
 
 def present_input(records: Sequence[Record], face_down_pending: bool) -> list[Record]:
@@ -212,4 +236,6 @@ class LiveMask:
             self._typed = typed_cards(record)
         if kind == "card" and record.get("face_down"):
             return public_view(record)
+        if kind == CHECKPOINT:
+            return checkpoint_view(record)
         return raw_view(record, self._typed) if self._raw_hidden else record
