@@ -206,7 +206,10 @@ class CardTable:
             case "procedure_step":
                 self.shoe.procedure_step(t, str(args.get("step")), _by(args))
             case "inspector_clear":
-                self.shoe.inspector_clear(t, str(args.get("note", "")))
+                cleared = self.shoe.inspector_clear(t, str(args.get("note", "")))["cleared"]
+                set_aside = getattr(self.game, "cards_set_aside", None)
+                if set_aside is not None and held.NO_PLACE in cleared:
+                    set_aside(t)  # the game goes on without the cards no hand took
             case "count_out_done":
                 self.shoe.count_out_done(t)
             case "new_shoe":

@@ -24,9 +24,10 @@ drop or move a card, never guess a card or a choice):
 
 A card that waits is journaled as read (its ``serial`` record) and counted by the shoe;
 the alarms never name it (it may be face down). When the decision comes and still leaves a
-waiting card no place (the hand stood and the game is over), play stops for the inspector
-(``card_without_place``). The whole state is a function of the journaled inputs, so a
-restart's replay rebuilds it.
+waiting card no place (the hand stood and the dealer draws none), play stops for the
+inspector (``card_without_place``): he resumes play without it (``inspector_clear``: the
+game's ``cards_set_aside``, a game that held its result goes on) or voids the game. The
+whole state is a function of the journaled inputs, so a restart's replay rebuilds it.
 """
 
 from __future__ import annotations
@@ -251,5 +252,7 @@ class WaitingCards:
         self.cards = []
         self.shoe.stop(t, "card_without_place", f"{n} card{'s' if n > 1 else ''} dealt "
                        "that no hand takes (the decisions entered since give "
-                       f"{'them' if n > 1 else 'it'} no place): the inspector checks the "
-                       "layout (inspector_clear)", count=n)
+                       f"{'them' if n > 1 else 'it'} no place): nothing more is settled; "
+                       "the inspector checks the layout, then resumes play without "
+                       f"{'them' if n > 1 else 'it'} (inspector_clear) or voids the game "
+                       "(void)", count=n)

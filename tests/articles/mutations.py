@@ -108,6 +108,10 @@ MUTATIONS = (
     Mutation("surrender_after_its_card", "no surrender once the box's card is dealt",
              "controller/games/blackjack/checks.py", "if self.coup.card_waits:",
              "if False:", (("002", "9"),)),
+    Mutation("settled_without_the_card_read", "nothing settled while a card read has no "
+             "place", "controller/games/blackjack/chart.py",
+             'dealer_turn.to(coup_over, unless=["dealer_must_draw", "card_held"])',
+             'dealer_turn.to(coup_over, unless="dealer_must_draw")', (("002", "8"),)),
     Mutation("surrender_closed_by_another_box", "a box surrenders until its own first "
              "decision", "controller/games/blackjack/checks.py", "if found.acted:",
              "if self.coup.acted:", (("002", "9"),)),
