@@ -523,11 +523,14 @@ class CardTable:
             return
         if kind == "alarm" and rec.get("code") == _FAILED:
             # Hardware input was dropped while the journal failed (journal_guard): cards
-            # may have been dealt unread. Play stops as for a port outage (alarm after the
-            # recovery, by _alarm_input_dropped).
+            # may have been dealt unread, also while none was due (bets open, between
+            # games: cards that have no hand). Play stops for lost_cards, so that the shoe
+            # counts them and none is forgotten (the alarm after the recovery, by
+            # _alarm_input_dropped).
             if rec.get("dropped", 1) and self.waiting.input_lost(
                     t, f"{rec.get('dropped', 'some')} hardware events were dropped while the "
-                    "journal could not be written", code=None):
+                    "journal could not be written", code=None,
+                    could_be_due=self.shoe.ready_for_play or self.game.under_way()):
                 self._dropped_at = rec["seq"]
             return
         if kind == "serial":
