@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from controller.cards.masking import DEAL_STARTS, HIDDEN, LiveMask
+from controller.cards.masking import LiveMask
 from controller.cli.daemon.lock import daemon_state
 from controller.core.contract import GameSpec, TableView
 from controller.core.specs import load_attribute
@@ -67,7 +67,6 @@ class Board:
         self.mask = LiveMask(self.spec.recall.start)
         self.seq = 0
         self.last_t: float | None = None
-        self.dealing = False
         self.alarms: deque[Record] = deque(maxlen=ALARMS_KEPT)
         self.alarm_count = 0
         self.faults: dict[str, dict[str, Any]] = {}
@@ -101,10 +100,6 @@ class Board:
         """One committed record, masked first: nothing else here sees it whole."""
         shown = self.mask.view(record)
         kind = shown.get("type")
-        if kind == DEAL_STARTS:
-            self.dealing = True
-        elif kind == self.spec.recall.start:
-            self.dealing = False
         if kind == "startup":
             self.alarms.clear()
             self.alarm_count, self.faults = 0, {}
@@ -122,11 +117,7 @@ class Board:
         self.stats.feed(shown)  # the window's figures, without reading the journal again
 
     def _alarm(self, alarm: Record) -> None:
-        message = str(alarm.get("message", ""))
-        if self.dealing:  # a card an alarm names during a deal may be one dealt face down
-            for key in ("card", "text"):
-                if isinstance(alarm.get(key), str) and alarm[key]:
-                    message = message.replace(alarm[key], HIDDEN)
+        message = str(alarm.get("message", ""))  # masked already (LiveMask)
         entry = {"seq": alarm.get("seq"), "t": alarm.get("t"), "code": alarm.get("code"),
                  "message": message}
         self.alarms.appendleft(entry)

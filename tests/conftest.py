@@ -556,3 +556,38 @@ def assert_concluded(res: Replay, k: int, truth: SimulatedSpin, events: list[Eve
         assert settled and all(r["seq"] > decided[0]["seq"] for r in settled)
     if settled:
         assert all(r["seq"] > first["seq"] for r in settled)
+
+
+# -- what the public sees of a journal ----------------------------------------------------
+def public_views(journal: Path, config: str) -> dict[str, str]:
+    """Every view of ``journal`` the public may see, as text by name: the table's screen
+    (``table-display``'s snapshot after each record; ``config`` is the table's config),
+    the feed's messages, and what ``tablectl`` export, recall and status print. The
+    journal itself keeps every card; none of these may show one still face down."""
+    from controller.cards.masking import LiveMask
+    from controller.cli import tablectl
+    from controller.store.follow import Follower
+    from controller.store.journal import Journal
+    from display.board import Board
+    from display.config import load
+    from feed.publish import payload
+
+    board = Board(load(config, str(journal)), lambda _: None)
+    mask = LiveMask(board.spec.recall.start)
+    screens, messages = [], []
+    for row in Follower(str(journal)).rows(after=0, limit=100_000):
+        board.feed(row.record())
+        screens.append(json.dumps(board.build(), ensure_ascii=False))
+        messages.append(payload("site", "table", row, mask).decode())
+    views = {"screen": "\n".join(screens), "feed": "\n".join(messages)}
+    with Journal(journal, readonly=True) as read:
+        records = list(read.records())
+    deal = max((i for i, r in enumerate(records) if r["type"] == "bets_closed"), default=-1)
+    mid_game = str(records[min(deal + 1, len(records) - 1)]["t"])  # after the deal began
+    for args in (("export", "--since", "0"), ("export", "--since", mid_game),
+                 ("recall", "--json"), ("recall",), ("status", "--json"), ("status",)):
+        out = io.StringIO()
+        with redirect_stdout(out), redirect_stderr(io.StringIO()):
+            assert tablectl.main(["--journal", str(journal), *args]) == 0, args
+        views[" ".join(args)] = out.getvalue()
+    return views

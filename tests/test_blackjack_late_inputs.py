@@ -76,31 +76,31 @@ def out_of_turn_hit() -> Trace:
     return trace.inp("hit", box=2).cards("9C").inp("stand", box=1)
 
 
-def test_a_stand_that_leaves_a_dealt_card_no_place_is_refused_before_any_payout(
+def test_a_stand_that_leaves_a_dealt_card_no_place_holds_the_coup_before_any_payout(
         tmp_path: Path) -> None:
     # The tester's trace: box 2 then stands. No hand after it, and the dealer stands on
-    # 17: 9C would have no place, and box 2 would be paid on 11 while it holds 20.
+    # 17: 9C has no place, and box 2 would be paid on 11 while it holds 20. The stand is
+    # taken (whether the dealer takes 9C depends on his covered card: nothing may show it
+    # before he turns it, Art. 10); the coup is held at his turn, nothing settled.
     run = play(tmp_path, out_of_turn_hit().inp("stand", box=2))
-    assert "not_this_box" in run.codes()
-    (refused,) = run.alarms("card_waiting")
-    assert "box 2" in refused["message"] and "9C" not in refused["message"]
+    assert "not_this_box" in run.codes() and "card_waiting" not in run.codes()
+    assert [(r["box"], r["action"]) for r in run.of("decision")] == [(1, "stand"),
+                                                                      (2, "stand")]
+    (stop,) = run.alarms("card_without_place")
+    assert stop["stops_play"] and "9C" not in stop["message"]
     assert not run.of("settlement") and not run.of("coup_result")
-    assert "card_without_place" not in before_first_settlement(run)
-    assert [(r["box"], r["action"]) for r in run.of("decision")] == [(1, "stand")]
 
 
-def test_the_hit_entered_again_places_the_card_and_the_coup_settles_right(
+def test_the_coup_held_for_the_card_is_voided_and_every_stake_returned(
         tmp_path: Path) -> None:
-    # The dealer enters box 2's hit again after the refused stand, then its stand.
+    # The stand is not undone (a hit entered now is refused: no decision is due); the
+    # inspector, who sees 9C beside box 2's cards, voids the coup: both stakes returned.
     trace = out_of_turn_hit().inp("stand", box=2).inp("hit", box=2)
-    run = play(tmp_path, trace.inp("stand", box=2))
-    # Box 2: 9H 2H 9C = 20; box 1 13; the dealer 7C TD = 17 stands (s17). Box 1 loses
-    # 10, box 2 wins 10.
-    hands = {b["box"]: b["hands"][0]["cards"] for b in run.result()["boxes"]}
-    assert hands == {1: ["TS", "3S"], 2: ["9H", "2H", "9C"]}
-    assert run.result()["dealer"]["cards"] == ["7C", "TD"]
-    assert run.settlements() == [(1, "main", 10, "lose", -10), (2, "main", 10, "win", 10)]
-    assert "card_without_place" not in run.codes()
+    run = play(tmp_path, trace.inp("void", reason="card_without_place", by="inspector"))
+    assert "no_decision_due" in run.codes()
+    assert run.settlements() == [(1, "main", 10, "push", 0), (2, "main", 10, "push", 0)]
+    assert not run.of("coup_result")
+    assert "card_without_place" in run.of("game_void")[0]["cleared"]
 
 
 def test_a_stand_whose_card_the_dealer_draws_is_still_taken(tmp_path: Path) -> None:
@@ -172,7 +172,7 @@ def test_art_8_the_up_card_is_journaled_with_the_first_input_after_the_deal(
     assert run.settlements() == [(1, "main", 10, "win", 10)]
 
 
-def test_pot_luck_a_stand_that_leaves_a_dealt_card_no_place_is_refused(
+def test_pot_luck_a_stand_that_leaves_a_dealt_card_no_place_holds_the_coup(
         tmp_path: Path) -> None:
     # The same deal at a Pot Luck table (seed 004: the same dealing; main and pool bets).
     pool = {"opening_balance": 100, "hands": {
@@ -181,12 +181,11 @@ def test_pot_luck_a_stand_that_leaves_a_dealt_card_no_place_is_refused(
     trace.coup((("main", 1, 10), ("pool", 1, 1), ("main", 2, 10), ("pool", 2, 1)),
                *two_card_deal([("TS", "3S"), ("9H", "2H")], ("7C", "TD")))
     trace.inp("hit", box=2).cards("9C").inp("stand", box=1).inp("stand", box=2)
-    run = play(tmp_path, trace.inp("hit", box=2).inp("stand", box=2))
-    assert "card_waiting" in run.codes()
-    # Nothing settled before the hit placed 9C: every settlement comes after it.
-    nine = next(r["seq"] for r in run.records if r["type"] == "card" and r["card"] == "9C")
-    assert all(s["seq"] > nine for s in run.of("settlement"))
-    # Box 1 13 and box 2 9H 2H 9C = 20 against 17; no pool hand (three sevens): each
-    # pool bet of 1 is lost.
-    assert run.settlements() == [(1, "main", 10, "lose", -10), (1, "pool", 1, "lose", -1),
-                                 (2, "main", 10, "win", 10), (2, "pool", 1, "lose", -1)]
+    held = play(tmp_path, trace)
+    assert "card_without_place" in held.codes()
+    assert not held.of("settlement") and not held.of("pool_balance")
+    # Voided: every stake returned, the pool bets too; nothing went into the pool.
+    run = play(tmp_path, trace.inp("void", reason="card_without_place", by="inspector"))
+    assert run.settlements() == [(1, "main", 10, "push", 0), (1, "pool", 1, "push", 0),
+                                 (2, "main", 10, "push", 0), (2, "pool", 1, "push", 0)]
+    assert not run.of("pool_balance")

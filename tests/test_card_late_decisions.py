@@ -102,20 +102,22 @@ def test_art_8_a_hit_entered_after_its_card_gets_that_card(tmp_path: Path) -> No
 
 def test_a_card_a_stand_leaves_without_place_stops_play_for_the_inspector(
         tmp_path: Path) -> None:
-    # 9S 4H stands on 13 after a card came out; the dealer's 17 stands: no hand takes it.
-    # The dealer's stand is refused (nothing is settled while the card waits); the
-    # inspector, the layout checked, stands the box: 13 against 17 loses 10.
+    # 9S 4H stands on 13 after a card came out; the dealer's 17 draws none: no hand takes
+    # it. The stand is taken (the dealer's covered card decides whether he draws it, and
+    # nothing shows it before his turn, seed 002 Art. 10); play stops for the inspector
+    # once the hole card is turned, nothing settled.
     trace = bj_one_box().cards("5D").inp("stand", box=1)
-    trace.inp("stand", box=1, by="inspector")
-    run = play(tmp_path, trace.inp("open_bets"))
-    assert run.codes()[1] == "card_waiting"
-    (stand,) = run.of("decision")
-    assert (stand["action"], stand["by"]) == ("stand", "inspector")
-    assert run.settlements() == [(1, "main", 10, "lose", -10)]
-    (stop,) = run.alarms("card_without_place")
+    held = play(tmp_path, trace.inp("open_bets"))
+    (stop,) = held.alarms("card_without_place")
     assert stop["stops_play"] is True
+    assert not held.of("settlement") and held.codes()[-2:] == ["play_stopped", "game_open"]
+    # The inspector, the layout checked, resumes play: 13 against 17 loses 10; 5D is in
+    # no hand, and the next coup opens.
+    trace.inp("inspector_clear", note="5D set aside").inp("open_bets")
+    run = play(tmp_path, trace)
+    assert run.settlements() == [(1, "main", 10, "lose", -10)]
     assert "5D" not in [c for _, c in run.dealt()]
-    assert run.codes()[-1] == "play_stopped"  # the next coup waits for the inspector
+    assert len(run.of("coup_start")) == 2
 
 
 # -- Draw poker: a replacement dealt before its discard (seed 003 num. 9) ------------------

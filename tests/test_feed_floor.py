@@ -173,7 +173,8 @@ def assert_public(game: str, payloads: list[dict[str, Any]],
     """No face-down card before its turn in ``payloads`` (records as published or
     stored: ``seq``, ``type``, fields): seed 000 Art. 6, seed 002 Art. 8. A card dealt
     face down shows "??"; from bets closing to the next game's start the shoe's raw
-    bytes show "??" (they may carry one)."""
+    bytes show "??" (they may carry one); a checkpoint shows how many cards its shoe
+    counted, never which (seed 003 num. 7: some were never shown)."""
     by_seq = {p["seq"]: p for p in payloads}
     dealing = False
     checked = 0
@@ -194,6 +195,11 @@ def assert_public(game: str, payloads: list[dict[str, Any]],
             assert fields["text"] == HIDDEN, f"#{seq}: shoe bytes published while dealing"
         elif kind == "card_turned":
             assert fields["card"] == record["card"]  # its turn: shown
+        elif kind == "checkpoint" and "shoe" in record["state"]:
+            # The cards the shoe counted include some never shown: how many, not which.
+            counts = record["state"]["shoe"]["counts"]
+            assert fields["state"]["shoe"] == {**record["state"]["shoe"],
+                                               "counts": {HIDDEN: sum(counts.values())}}
         else:
             assert {k: v for k, v in fields.items() if k not in ("seq", "type", "t")} == {
                 k: v for k, v in record.items() if k not in ("seq", "type", "t")}

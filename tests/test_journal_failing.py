@@ -230,3 +230,52 @@ def test_shoe_bytes_dropped_while_a_card_was_due_stop_play_after_the_restart(
     assert [b["outcome"] for b in result["boxes"]] == ["punto"]  # 9S TD = 9 against 7
     times = [r["t"] for r in recs if "t" in r]
     assert times == sorted(times)  # the alarm after the restart is not back in the past
+
+
+def test_shoe_bytes_dropped_while_bets_were_open_stop_play_after_the_restart(
+        tmp_path: Path) -> None:
+    # Held-out finding 10. Mini-Bacará, punto 10 on box 1, bets open; the disk fills, the
+    # dealer's no_more_bets is refused and he deals on: 9S and 3H pass the reader, dropped.
+    # Space again, the restart: those cards must not be forgotten (play stops for the
+    # dealer's lost_cards), and once entered they are counted by the shoe (208 cards of
+    # seed 000 Art. 2 less the burn 2C and these two: 205) and, dealt while bets were
+    # open, given no hand (card_without_place), as two cards read then would have been.
+    path = tmp_path / "journal.sqlite"
+    config = load_config("embedded:mini-baccarat-sim.toml", {"decks": 4})
+    journal = FillingJournal(path, durable=True)
+    clock = VirtualClock(1.0)
+    guard = JournalGuard(lambda: clock.now())
+    loop, _ = compose(config, journal, clock, guard=guard)
+    events: list[Any] = [DealerInput(1.0 + i * 0.1, "procedure_step", {"step": s})
+                         for i, s in enumerate(("show", "turn", "scramble", "shuffle", "cut",
+                                                "load"))]
+    events += [SerialData(2.0, "shoe", b"[Burn]<Card:2C>\r\n"),
+               DealerInput(2.5, "open_bets"), BetPlaced(3.0, "punto", 1, 10)]
+    loop.run_events(events)
+    journal.full = True
+    loop.run_events([DealerInput(3.5, "no_more_bets"),
+                     SerialData(4.0, "shoe", b"[Game]<Card:9S>\r\n[Game]<Card:3H>\r\n")])
+    assert (guard.dropped, guard.refused) == (1, 1)
+    journal.full = False
+    loop.run_until_idle(clock.now() + RETRY_S + 0.001)
+    journal.close()
+
+    def restart(more: list[Any]) -> list[dict[str, Any]]:
+        with Journal(path, durable=False) as again:
+            clock2 = VirtualClock(20.0)
+            loop2, table = compose(config, again, clock2)
+            table.recover()
+            loop2.run_events(more)
+        return records(path)
+
+    recs = restart([])
+    (recovery,) = [r for r in recs if r["type"] == "recovery"]
+    assert "lost_cards" in (recovery["waiting_for"] or "")
+    assert [r["code"] for r in recs if r["type"] == "alarm"][-1] == "shoe_input_dropped"
+    recs = restart([DealerInput(21.0, "lost_cards", {"cards": ["9S", "3H"]})])
+    (stop,) = [r for r in recs if r.get("code") == "card_without_place"]
+    assert stop["stops_play"] and stop["count"] == 2 and "bets are open" in stop["message"]
+    assert not [r for r in recs if r["type"] == "card"]  # in no hand
+    recs = restart([])  # the count, as the journal's inputs give it again
+    last = [r for r in recs if r["type"] == "recovery"][-1]
+    assert last["shoe_cards_left"] == 4 * 52 - 3 and last["mismatch"] is None

@@ -288,7 +288,16 @@ def test_50_mb_of_noise_run_into_a_card_line_is_a_misread() -> None:
 @pytest.mark.parametrize(("line", "may_be_card"), [
     ("rd:5H>", True), ("5H>", True), (":QC", True), ("[Gam", True), ("[", True),
     ("[Burn]<Ca", True), ("\x00\xff\x13garbage", False), ("@@", False), ("[Cu", False),
-    ("HELLO", False)])
+    ("HELLO", False),
+    # Bytes lost or garbled in the middle (a UART overrun, a noisy cable): the face at
+    # the end, or three bytes in a row of the frame "[Game]<Card:", still show a card.
+    ("[Gamrd:KS>", True), ("[Gxme]<Cxrd:KS>", True), ("[Gxme]<Cxrd:K#>", True),
+    ("#Gxme#<Cxrd:10h>", True), ("xxxxxxxxxxxxS4>", True), ("[Gxmx]#Cxrx:KS", True),
+    ("S>", True), (">", True),
+    # What the reader says that holds no card, damaged: an alarm or a warning that lost
+    # its end ("Card Not Read" is no card line), noise with nothing of a card line.
+    ("<Alarm:E3 Card Not Read", False), ("<W0x1", False), ("\xff\xfe\x00", False),
+    ("<Alarm:E3 Card Not Read>[Gamrd:KS>", True)])
 def test_what_is_left_of_a_card_line_says_a_card_may_have_passed(
     line: str, may_be_card: bool,
 ) -> None:

@@ -14,6 +14,7 @@ correction") and seed 000 Art. 6 (dealing order), not from the code's output.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,9 @@ from controller.core.events import BetPlaced, DealerInput, Event, PortStatus, Se
 from controller.core.loop import EventLoop
 from controller.core.table import Table
 from controller.store.journal import Journal
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "articles"))
+from card_traces import Trace, play
 
 ART5 = ("show", "turn", "scramble", "shuffle", "cut", "load")  # seed 002 Art. 5 a-f
 
@@ -122,7 +126,12 @@ def test_line_cut_by_a_serial_outage_is_a_misread_the_dealer_corrects(tmp_path: 
     cut = run.alarm("line_cut")
     assert "cut by the port going down" in cut["message"] and cut["lost"] == "game"
     assert "misread" in cut["message"]
-    assert run.alarm("unknown_line")["text"] == "TD>"  # the tail after the replug, alone
+    # The tail after the replug, a line alone: journaled whole; the public sees "??" (a
+    # raw line during the deal may be the Banca's face-down card).
+    assert run.alarm("unknown_line")["text"] == "??"
+    with Journal(tmp_path / "journal.sqlite", readonly=True) as journal:
+        assert [a["text"] for a in journal.records(types=("alarm",))
+                if a["code"] == "unknown_line"] == ["TD>"]
     (misread,) = [r for r in run.of("misread") if "hand" in r]
     assert misread["hand"] == "box 1" and cut["seq"] < misread["seq"]
     (down,) = [r for r in run.of("port") if not r["up"]]
@@ -242,7 +251,8 @@ def test_lost_cards_with_nothing_lost_is_refused(tmp_path: Path) -> None:
     assert run.alarms() == ["no_input_lost"]
 
 
-@pytest.mark.parametrize("damaged", ["rd:5H>", "5H>", "[Game", "[", "[Burn]<Ca"])
+@pytest.mark.parametrize("damaged", ["rd:5H>", "5H>", "[Game", "[", "[Burn]<Ca",
+                                     "[Gamrd:5H>", "[Gxme]<Cxrd:5H>", "[Gxme]<Cxrd:5#>"])
 def test_damaged_shoe_line_while_a_card_is_due_stops_play_for_lost_cards(
     tmp_path: Path, damaged: str,
 ) -> None:
@@ -260,6 +270,38 @@ def test_damaged_shoe_line_while_a_card_is_due_stops_play_for_lost_cards(
                            ("box 2", "KC", False), ("banca", "4D", False)]
     # Box 1 9S TD = 9 beats the Banca's 3H 4D = 7; box 2's 5H KC = 5 loses to it.
     assert run.outcomes() == {1: "punto", 2: "banca"}
+
+@pytest.mark.parametrize("noise", ["<Alarm:E3 Card Not Read", "\xff\xfe\x00", "HELLO"])
+def test_a_line_shown_to_hold_no_card_does_not_stop_play(tmp_path: Path, noise: str) -> None:
+    # A reader alarm that lost its end, noise with nothing of a card line (CONTRACT §4:
+    # "Any other line is counted and journaled as an alarm").
+    shoe = Shoe().ready().inp("open_bets").bet("punto", 1, 10).inp("no_more_bets")
+    run = shoe.cards("9S").send(noise + "\r\n").cards("3H", "TD", "4D").run(tmp_path)
+    assert run.alarms() == ["unknown_line"]
+    assert run.outcomes() == {1: "punto"}  # 9S TD = 9 against 3H 4D = 7
+
+
+@pytest.mark.parametrize("damaged", ["[Gamrd:KS>", "[Gxme]<Cxrd:KS>"])
+def test_black_jack_a_card_line_damaged_in_its_middle_never_moves_the_cards_after_it(
+        tmp_path: Path, damaged: str) -> None:
+    # The held-out tester's trace (finding 1): main 10 on boxes 1 and 2. Seed 002 Art. 8
+    # order: box 1 TS, box 2 9H, the dealer KS (face down; its line lost bytes in its
+    # middle), box 1 6D, box 2 2C, the dealer 5H. Then box 1 stands, box 2 hits 8C and
+    # stands, the dealer draws 4D.
+    trace = Trace(table="blackjack_plus", decks=6).coup((("main", 1, 10), ("main", 2, 10)),
+                                                        "TS", "9H")
+    trace.line(damaged).cards("6D", "2C", "5H")
+    stopped = play(tmp_path, trace)
+    assert "shoe_input_lost" in stopped.codes()
+    assert stopped.dealt() == [("box 1", "TS"), ("box 2", "9H")]  # 6D 2C 5H wait
+    trace.inp("lost_cards", cards=["KS"]).inp("stand", box=1).inp("hit", box=2).cards("8C")
+    run = play(tmp_path, trace.inp("stand", box=2).cards("4D"))
+    assert run.dealt() == [("box 1", "TS"), ("box 2", "9H"), ("dealer", "KS"),
+                           ("box 1", "6D"), ("box 2", "2C"), ("dealer", "5H"),
+                           ("box 2", "8C"), ("dealer", "4D")]
+    # Box 1 TS 6D = 16 loses to the dealer's KS 5H 4D = 19; box 2 9H 2C 8C = 19 pushes.
+    assert run.settlements() == [(1, "main", 10, "lose", -10), (2, "main", 10, "push", 0)]
+
 
 def test_an_outage_in_the_count_out_starts_it_again_never_a_false_shortfall(
         tmp_path: Path) -> None:

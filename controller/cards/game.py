@@ -108,7 +108,9 @@ class CardGame(Protocol):
     # when a card is due, or none can come); a card read then waits for it instead of
     # being refused. ``card_waiting(t) -> str | None``: a card came before that decision;
     # the reason the game is now held for the inspector (the decision too late for its
-    # seed), or None when the dealer may still enter it.
+    # seed), or None when the dealer may still enter it. ``cards_set_aside(t)``: the
+    # inspector resumed play after cards read were given no hand (``card_without_place``);
+    # a game that held its result for them goes on without them.
 
 
 def bet_fields(bet: BetPlaced) -> dict[str, Any]:

@@ -35,7 +35,10 @@ VOID_INPUT = InputSpec(VOID, "the inspector voids the game held for him: no resu
                            ArgSpec("by", "inspector: only he voids a card game")))
 """Its spec, for each card game's ``GameSpec.inputs``."""
 
-GAME_HOLDS = ("coup_held", "card_without_place")
+NO_PLACE = "card_without_place"
+"""The stop for cards read that no hand takes: the inspector's ``inspector_clear`` goes on
+without them (the game's optional ``cards_set_aside``), or he voids the game."""
+GAME_HOLDS = ("coup_held", NO_PLACE)
 """The stopping alarms of a game that its void clears."""
 
 REASON_MAX = 200  # characters of the reason: a line of the journal

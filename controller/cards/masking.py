@@ -13,12 +13,17 @@ game, only the card core's records:
   (``serial`` text), the dealer's correction (``input`` ``card``, ``manual_card``); that is,
   those of the input that dealt it, and those just before it (a line split across reads, a
   misread corrected by hand);
-- raw shoe bytes that arrived while a face-down card may be in flight (from the deal's start,
-  a card game's ``bets_closed``, to the turn) are masked too: part of a line may hold it;
-  so are the cards a dealer input names in ``cards`` then (cards a player throws face
-  down, seed 003 num. 9): they are never turned, and the card an alarm names (a card read
-  but placed in no hand: over the count, while play was stopped), in its ``card`` and its
-  message.
+- while a face-down card may be in flight or out (from the deal's start, a card game's
+  ``bets_closed``), whatever may name a card's face is masked too (:func:`raw_view`): the
+  raw shoe bytes (part of a line may hold it); the card fields (``card``, ``cards``) of
+  every dealer input, whatever their form and whether taken or refused (cards a player
+  throws face down, seed 003 num. 9, are never turned; ``lost_cards`` typed as a string;
+  a ``refuse_card`` too late); an alarm's ``card`` (a card read but placed in no hand)
+  and ``text`` (a raw line the reader sent damaged: ``[Game]<Card:A5>``, ``rd:KS>``), in
+  those fields and where its message quotes them or the card fields of the input it
+  refuses;
+- a ``checkpoint`` never shows the cards its shoe counted (:func:`checkpoint_view`):
+  they include cards never shown (a folded hand's, the discards).
 
 Live, nothing journaled later can be known: a card is masked when it is dealt face down,
 whatever follows in the same input, and the game says whether the shoe's bytes may carry a
@@ -28,6 +33,7 @@ once every face-down card is turned nothing is hidden. The journal keeps every r
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -38,6 +44,8 @@ HIDDEN = "??"
 """What the public sees of a card still face down."""
 DEAL_STARTS = "bets_closed"
 """The record a card game journals when bets close and the deal begins."""
+CHECKPOINT = "checkpoint"
+"""The table's record of its state for a restart (``controller.core.table``)."""
 TURNED = "card_turned"
 """The record a card game journals when it turns a face-down card (``hand``, ``card``)."""
 
@@ -45,40 +53,70 @@ _INPUTS = ("serial", "input")  # records that start what one input caused
 _CARRIERS = ("serial", "manual_card", "input")
 # Records walked over, back from a face-down card, to the carriers just before it.
 _BEFORE = (*_CARRIERS, "misread", "alarm")
+# The fields of a dealer's input (and of the correction's record) that name cards, in
+# whatever form he typed them (a list, a string, "[9H]" without quotes).
+_CARD_FIELDS = ("card", "cards")
+# The fields of an alarm that quote what the shoe sent or read: a card, a raw line.
+_ALARM_FIELDS = ("card", "text")
 
 
 def public_view(record: Record, turned: bool = False, hide_raw: bool = False) -> Record:
     """A record as a display may show it: a face-down card not yet turned is masked, and
-    with ``hide_raw`` so are the records that carry cards in (the shoe's raw bytes, a
-    dealer's correction). Any other record is itself."""
+    with ``hide_raw`` so is whatever may carry a card's face in (see :func:`raw_view`).
+    Any other record is itself."""
     kind = record.get("type")
     if kind == "card" and record.get("face_down") and not turned:
         return {**record, "card": HIDDEN}
     if hide_raw and not turned:
-        if kind == "serial":
-            return {**record, "text": HIDDEN}
-        if kind == "manual_card" or (kind == "input" and record.get("action") == "card"):
-            return {**record, "card": HIDDEN}
-        if _names_cards(record):
-            return {**record, "cards": [HIDDEN] * len(record["cards"])}
-        if _alarm_names_card(record):
-            card = record["card"]
-            return {**record, "card": HIDDEN,
-                    "message": str(record.get("message", "")).replace(card, HIDDEN)}
+        return raw_view(record)
     return record
 
 
-def _alarm_names_card(record: Record) -> bool:
-    """An alarm about a card the shoe read but placed nowhere (over the count, while play
-    was stopped, before a correction): where it would have gone, face down or not, is
-    not known, so while a deal may hold a face-down card it is hidden too."""
-    return (record.get("type") == "alarm" and isinstance(record.get("card"), str)
-            and bool(record["card"]))
+def raw_view(record: Record, typed: Sequence[str] = ()) -> Record:
+    """``record`` with every card's face it may carry masked, while a card of the game
+    may be face down: the shoe's raw bytes (``serial`` ``text``); the card fields of a
+    dealer's input and of his correction (``card``, ``cards``, whatever their form: a
+    refused input names a card as surely as an accepted one); an alarm's ``card`` and
+    ``text`` (a card read but placed nowhere, a raw line the reader sent damaged), and
+    those and ``typed`` (the card fields of the input the alarm answers, as text) where
+    its message quotes them. Any other record is itself."""
+    kind = record.get("type")
+    if kind == "serial":
+        return {**record, "text": HIDDEN}
+    if kind in ("input", "manual_card"):
+        masked = {k: _hidden(record[k]) for k in _CARD_FIELDS if k in record}
+        return {**record, **masked} if masked else record
+    if kind != "alarm":
+        return record
+    quoted = [record[k] for k in _ALARM_FIELDS if isinstance(record.get(k), str) and record[k]]
+    words = [*quoted, *typed]
+    if not words:
+        return record
+    message = str(record.get("message", ""))
+    for word in sorted(words, key=len, reverse=True):  # a line before the card in it
+        message = message.replace(repr(word), HIDDEN).replace(word, HIDDEN)
+    masked = {k: HIDDEN for k in _ALARM_FIELDS if isinstance(record.get(k), str)}
+    return {**record, **masked, **({"message": message} if "message" in record else {})}
 
 
-def _names_cards(record: Record) -> bool:
-    """A dealer input that names cards in ``cards`` (a list)."""
-    return record.get("type") == "input" and isinstance(record.get("cards"), list)
+def _hidden(value: Any) -> Any:
+    return [HIDDEN] * len(value) if isinstance(value, list) else HIDDEN
+
+
+def typed_cards(record: Record) -> list[str]:
+    """The text of the card fields of a dealer's input (none for another record): what
+    an alarm refusing it may quote. A character alone names no card."""
+    if record.get("type") != "input":
+        return []
+    words: list[str] = []
+    for key in _CARD_FIELDS:
+        value = record.get(key)
+        for item in value if isinstance(value, list) else [value]:
+            if item is not None and len(text := str(item)) > 1:
+                words.append(text)
+    if isinstance(record.get("cards"), list):
+        words.append(json.dumps(record["cards"]))  # a message may quote it whole
+    return words
 
 
 def mask_face_down(records: Sequence[Record], *, reveal_turned: bool,
@@ -104,20 +142,23 @@ def mask_face_down(records: Sequence[Record], *, reveal_turned: bool,
             else:
                 hidden.append(i)
     if any_turned and not hidden:
-        return list(records)  # every face-down card is turned: nothing is hidden any more
+        # Every face-down card is turned: nothing is hidden any more, but the cards that
+        # never were face up (a void coup's, the count-out's) in a checkpoint.
+        return [checkpoint_view(r) for r in records]
     shown = list(records)
     for i in hidden:
         shown[i] = public_view(records[i])
+    typed: list[list[str]] = []  # the card fields of the input each record answers
+    for r in records:
+        typed.append(typed_cards(r) if r.get("type") in _INPUTS or not typed else typed[-1])
 
     def hide_raw(i: int) -> None:
-        if records[i].get("type") in _CARRIERS:
-            shown[i] = public_view(records[i], hide_raw=True)
+        if not (records[i].get("type") == "card" and records[i].get("face_down")):
+            shown[i] = raw_view(records[i], typed[i])
 
     if raw_hidden_from is not None:
         for i in range(raw_hidden_from, len(records)):
-            if (records[i].get("type") == "serial" or _names_cards(records[i])
-                    or _alarm_names_card(records[i])):
-                shown[i] = public_view(records[i], hide_raw=True)
+            hide_raw(i)
     for i in hidden:
         # The input that dealt it, whole ...
         start = next((j for j in range(i, -1, -1) if records[j].get("type") in _INPUTS), 0)
@@ -130,7 +171,25 @@ def mask_face_down(records: Sequence[Record], *, reveal_turned: bool,
         while j >= 0 and records[j].get("type") in _BEFORE:
             hide_raw(j)
             j -= 1
-    return shown
+    return [checkpoint_view(r) for r in shown]
+
+
+def checkpoint_view(record: Record) -> Record:
+    """A ``checkpoint`` record (any other record is itself) without the cards its shoe
+    counted (``state.shoe.counts``, what a restart needs): they are every card the shoe
+    gave since it was loaded, those never shown included (a folded or void hand's, the
+    discards: seed 003 num. 7, 8 d, 9; a coup voided before its hole card was turned).
+    The public sees how many, as ``{"??": n}``."""
+    if record.get("type") != CHECKPOINT:
+        return record
+    state = record.get("state")
+    if not isinstance(state, dict) or not isinstance(shoe := state.get("shoe"), dict):
+        return record
+    counts = shoe.get("counts")
+    if not isinstance(counts, dict) or not counts:
+        return record
+    total = sum(n for n in counts.values() if isinstance(n, int))
+    return {**record, "state": {**state, "shoe": {**shoe, "counts": {HIDDEN: total}}}}
 
 
 def present_input(records: Sequence[Record], face_down_pending: bool) -> list[Record]:
@@ -152,9 +211,9 @@ class LiveMask:
     """Records in journal order, one at a time, as the public may see them when they are
     committed (the display, the feed): nothing later is known, so a face-down card stays
     ``"??"`` (its ``card_turned`` record, when it comes, shows it) and, from a deal's start
-    (``bets_closed``) until the next game starts, the records that carry cards in (the
-    shoe's raw bytes, a dealer's correction) are masked: any of them may hold a face-down
-    card (a line split across reads, a card a player throws face down).
+    (``bets_closed``) until the next game starts, whatever may name a card's face is
+    masked (:func:`raw_view`): any of it may be a face-down card (a line split across
+    reads or damaged, a card a player throws face down, a dealer's input typed wrong).
 
     Args:
         game_start: the record type that starts a game (the game's ``RecallSpec.start``);
@@ -164,6 +223,7 @@ class LiveMask:
     def __init__(self, game_start: str) -> None:
         self.game_start = game_start
         self._raw_hidden = False
+        self._typed: list[str] = []  # the card fields of the last input, as text
 
     def view(self, record: Record) -> Record:
         """``record`` as the public may see it now (the same dict when nothing is hidden)."""
@@ -172,6 +232,10 @@ class LiveMask:
             self._raw_hidden = True
         elif kind == self.game_start:
             self._raw_hidden = False
+        if kind in _INPUTS:
+            self._typed = typed_cards(record)
         if kind == "card" and record.get("face_down"):
             return public_view(record)
-        return public_view(record, hide_raw=True) if self._raw_hidden else record
+        if kind == CHECKPOINT:
+            return checkpoint_view(record)
+        return raw_view(record, self._typed) if self._raw_hidden else record

@@ -62,8 +62,10 @@ class ReaderWarning:
 class UnknownLine:
     """A complete line the codec does not understand; ``text`` is its bytes as Latin-1.
 
-    ``may_be_card``: the line is what is left of a card line that lost its head or its
-    tail (``rd:5H>``, ``[Gam``), so a card may have passed unread.
+    ``may_be_card``: the line cannot be shown to hold no card: it may be what is left of
+    a card line that lost bytes at its head, its tail or in its middle, or had some
+    garbled (``rd:5H>``, ``[Gam``, ``[Gamrd:KS>``), so a card may have passed unread. The
+    codec says which lines hold none (the reference codec: ``_may_hold_card``).
     """
 
     text: str

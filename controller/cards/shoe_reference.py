@@ -60,6 +60,13 @@ class ReferenceShoeCodec:
     its ``OverlongLine`` comes first (the alarm), then the misread or bad card. And for a
     line cut short by a port outage (``port_down``): it is dropped, never joined with the
     bytes that come once the port is back, and the card it may have held is reported.
+
+    Any other damaged line is an ``UnknownLine``, marked ``may_be_card`` unless it can be
+    shown to hold no card (``_may_hold_card``: it shows no face at its end, no three
+    bytes in a row of a card line's frame, no start of one; or it is a reader alarm or
+    warning that lost its end). The card table stops play for the dealer's
+    ``lost_cards`` on such a line while a card is due: no card read later takes the
+    place of the one that may have passed.
     """
 
     def __init__(self) -> None:
@@ -180,18 +187,39 @@ def _parse_line(text: str) -> ShoeLine:
     # an unreadable card (the shoe's composition is no longer known: play stops).
     if "<Card:" in text or "[Game]" in text:
         return BadCardLine(text) if "Burn" in text else MisreadLine()
-    return UnknownLine(text, may_be_card=_rest_of_card_line(text))
+    return UnknownLine(text, may_be_card=_may_hold_card(text))
 
 
-_CARD_TAIL = re.compile(r"(.*?)[2-9TJQKA][SHDC]>?")
+_FRAMES = ("[Game]<Card:", "[Burn]<Card:")  # a card line is a frame, a face, ">"
+_FRAME_PARTS = frozenset(f[i:i + 3] for f in _FRAMES for i in range(len(f) - 2))
+_FACE = r"(?:[2-9TJQKA]|10)[SHDC]|[SHDC](?:[2-9TJQKA]|10)"
+_FACE_AT_END = re.compile(rf"(?i)(?:{_FACE})(?:>|$)")
+_TAIL = re.compile(r"(?i)[SHDC]?>")  # what is left of "KS>": "S>", ">"
+# A reader alarm or warning (CONTRACT §4) that lost its end holds no card: what follows
+# its own text (a bracket starts another line's bytes) is judged alone.
+_NO_CARD_HEAD = re.compile(r"<Alarm:[^<>\[]*>?|<W0[xX][0-9A-Fa-f]*>?")
 
 
-def _rest_of_card_line(text: str) -> bool:
-    """Whether ``text`` is a card line (``[Game]<Card:5H>``) that lost its head or its
-    tail: a nonempty start of one (``[Gam``), or the end of one (``rd:5H>``, ``5H>``)."""
-    for head in ("[Game]<Card:", "[Burn]<Card:"):
-        if text and head.startswith(text):
-            return True
-        if (m := _CARD_TAIL.fullmatch(text)) and head.endswith(m.group(1)):
-            return True
-    return False
+def _may_hold_card(text: str) -> bool:
+    """Whether a complete line that is none of CONTRACT §4's cannot be shown to hold no
+    card: a card line (``[Game]<Card:KS>``, 15 or 16 bytes) that lost bytes or had
+    some garbled (a UART overrun, a noisy cable, a port outage's cut) still shows one of
+
+    - its face at its end, with or without the ``>`` (``[Gamrd:KS>``, ``rd:5H``, ``:QC``),
+      or its last bytes alone (``S>``, ``>``);
+    - three bytes in a row of its frame ``[Game]<Card:`` or ``[Burn]<Card:``
+      (``[Gxme]<Cxrd:K#>`` keeps ``]<C``): losing them all takes a garbled byte in
+      every three;
+    - a nonempty start of the frame (``[``, ``[Gam``).
+
+    A line with none of them is noise that holds no card, and so is a reader alarm or
+    warning that lost its end (``<Alarm:E3 Card Not Read``, ``<W0x1``: "Card" there is the
+    reader's words), unless what follows it shows a card. Every other line may be a card
+    dealt unread: while a card is due, play stops for the dealer's ``lost_cards``."""
+    if m := _NO_CARD_HEAD.match(text):
+        text = text[m.end():]
+    if not text:
+        return False
+    return bool(_FACE_AT_END.search(text) or _TAIL.fullmatch(text)
+                or any(text[i:i + 3] in _FRAME_PARTS for i in range(len(text) - 2))
+                or any(f.startswith(text) for f in _FRAMES))

@@ -207,7 +207,10 @@ class CardTable:
             case "procedure_step":
                 self.shoe.procedure_step(t, args.get("step", ""), _by(args))
             case "inspector_clear":
-                self.shoe.inspector_clear(t, str(args.get("note", "")))
+                cleared = self.shoe.inspector_clear(t, str(args.get("note", "")))["cleared"]
+                set_aside = getattr(self.game, "cards_set_aside", None)
+                if set_aside is not None and held.NO_PLACE in cleared:
+                    set_aside(t)  # the game goes on without the cards no hand took
             case "count_out_done":
                 self.shoe.count_out_done(t)
             case "new_shoe":
@@ -320,9 +323,11 @@ class CardTable:
                 continue
             result = self.shoe.feed(t, line)
             if isinstance(line, UnknownLine) and line.may_be_card and self.shoe.ready_for_play:
-                # What is left of a card line that lost its head ("rd:5H>"): a card passed
-                # unread, so never go on as if none was dealt (CONTRACT §4: never guessed).
-                self.waiting.input_lost(t, "the shoe reader sent part of a card line")
+                # A damaged line that may be a card line ("rd:5H>", "[Gamrd:5H>"): a card
+                # may have passed unread, so never go on as if none was dealt (CONTRACT §4:
+                # never guessed; no later card takes its place).
+                self.waiting.input_lost(t, "the shoe reader sent a damaged line that may "
+                                        "be a card's")
             self._close_shoe_between_games(t)
             if result is None:
                 continue
@@ -519,11 +524,14 @@ class CardTable:
             return
         if kind == "alarm" and rec.get("code") == _FAILED:
             # Hardware input was dropped while the journal failed (journal_guard): cards
-            # may have been dealt unread. Play stops as for a port outage (alarm after the
-            # recovery, by _alarm_input_dropped).
+            # may have been dealt unread, also while none was due (bets open, between
+            # games: cards that have no hand). Play stops for lost_cards, so that the shoe
+            # counts them and none is forgotten (the alarm after the recovery, by
+            # _alarm_input_dropped).
             if rec.get("dropped", 1) and self.waiting.input_lost(
                     t, f"{rec.get('dropped', 'some')} hardware events were dropped while the "
-                    "journal could not be written", code=None):
+                    "journal could not be written", code=None,
+                    could_be_due=self.shoe.ready_for_play or self.game.under_way()):
                 self._dropped_at = rec["seq"]
             return
         if kind == "serial":

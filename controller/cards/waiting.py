@@ -14,9 +14,10 @@ drop or move a card, never guess a card or a choice):
   may say the decision is now too late for its seed (``card_waiting``: a choice the seed
   wants before the very card that came): play stops for the inspector (``coup_held``),
   and the game is never completed with other cards.
-- **Shoe input lost.** The shoe's port went down, or the journal could not be written
-  (its bytes dropped and counted, then a restart), while a card could be due: cards may
-  have been dealt that the controller never read. Play stops for the dealer's correction
+- **Shoe input lost.** The shoe's port went down while a card could be due, or the
+  journal could not be written (its bytes dropped and counted, then a restart: whatever
+  was due, the cards dealt must be counted): cards may have been dealt that the
+  controller never read. Play stops for the dealer's correction
   (a ``shoe_input_lost`` alarm): he enters the cards dealt meanwhile, in dealing order,
   with ``lost_cards`` (``cards``: a list, ``[]`` when none was dealt). Until then every card
   read waits: none takes a lost card's place by default. The lost cards then go to the
@@ -24,9 +25,10 @@ drop or move a card, never guess a card or a choice):
 
 A card that waits is journaled as read (its ``serial`` record) and counted by the shoe;
 the alarms never name it (it may be face down). When the decision comes and still leaves a
-waiting card no place (the hand stood and the game is over), play stops for the inspector
-(``card_without_place``). The whole state is a function of the journaled inputs, so a
-restart's replay rebuilds it.
+waiting card no place (the hand stood and the dealer draws none), play stops for the
+inspector (``card_without_place``): he resumes play without it (``inspector_clear``: the
+game's ``cards_set_aside``, a game that held its result goes on) or voids the game. The
+whole state is a function of the journaled inputs, so a restart's replay rebuilds it.
 """
 
 from __future__ import annotations
@@ -161,10 +163,15 @@ class WaitingCards:
     def lost_message(self) -> str:
         """The words of the alarm that stops play for ``lost_cards``."""
         due = self.game.next_hand()
-        return (f"{self.lost}, while {'the card of ' + due if due else 'a card'} could be "
-                f"due: cards may have been dealt unread; play stops until the dealer enters "
-                f"them ({LOST_CARDS}, [] if none was dealt); no card read takes a lost "
-                "card's place")
+        if due is not None:
+            when = f"while the card of {due} could be due"
+        elif self.card_could_be_due() or self.cards:
+            when = "while a card could be due"
+        else:
+            when = "while no card was due (a card dealt then has no hand)"
+        return (f"{self.lost}, {when}: cards may have been dealt unread; play stops until "
+                f"the dealer enters them ({LOST_CARDS}, [] if none was dealt); no card read "
+                "takes a lost card's place")
 
     def verify_lost_cards(self, cards: Any) -> list[Card]:
         """Check the dealer's ``lost_cards``; return its cards.
@@ -249,7 +256,12 @@ class WaitingCards:
     def _no_place(self, t: float) -> None:
         n = len(self.cards)
         self.cards = []
+        it = "them" if n > 1 else "it"
+        # Every card game's statechart calls the betting "bets_open" (controller.cards.game).
+        why = ("bets are open, before no_more_bets" if self.game.state == "bets_open" else
+               "no game is under way" if not self.game.under_way() else
+               f"the decisions entered since give {it} no place")
         self.shoe.stop(t, "card_without_place", f"{n} card{'s' if n > 1 else ''} dealt "
-                       "that no hand takes (the decisions entered since give "
-                       f"{'them' if n > 1 else 'it'} no place): the inspector checks the "
-                       "layout (inspector_clear)", count=n)
+                       f"that no hand takes ({why}): nothing more is settled; "
+                       f"the inspector checks the layout, then resumes play without {it} "
+                       "(inspector_clear) or voids the game (void)", count=n)

@@ -2,7 +2,8 @@
 
 :func:`records_between` gives the records journaled from one time to another, as the public
 may see them (a card still face down is masked, by the game's ``present_game`` as recall
-does). :func:`evidence_trace` is the regulator's replay: the raw inputs of one game (GPIO
+does; :func:`public_records` the same by seq, for ``tablectl status`` too).
+:func:`evidence_trace` is the regulator's replay: the raw inputs of one game (GPIO
 edges from its evidence batches, serial bytes, dealer inputs, bets), from where a fresh
 table is in the state the journal's was (the game's :class:`EvidenceWindow`), as a trace
 (CONTRACT §2) that ``table-controller replay`` turns into the same verdict. An input active
@@ -44,19 +45,35 @@ def first_seq_at(journal: Journal, t: float) -> int:
 def records_between(journal: Journal, spec: GameSpec, since: float,
                     until: float | None = None) -> Generator[dict[str, Any], None, None]:
     """Records with ``since`` <= ``t`` (< ``until``) of a table of ``spec``'s game, as the
-    public may see them: masked game by game, a face-down card hidden unless its turn is
-    among them."""
+    public may see them (:func:`public_records`)."""
     first = first_seq_at(journal, since)
     last = first_seq_at(journal, until) - 1 if until is not None else None
+    yield from public_records(journal, spec, first, last)
+
+
+def public_records(journal: Journal, spec: GameSpec, first: int, last: int | None = None
+                   ) -> Generator[dict[str, Any], None, None]:
+    """Records ``first`` to ``last`` (seq; None: to the end), GPIO edges left out, as the
+    public may see them: masked game by game by the game's ``present_game``, a face-down
+    card hidden unless its turn is among them. A game ``first`` falls inside is read from
+    its start (its records before ``first`` are not given): whether the shoe's bytes may
+    carry a face-down card is known from its deal's start only."""
+    row = journal.db.execute("SELECT MAX(seq) FROM records WHERE type = ? AND seq <= ?",
+                             (spec.recall.start, first)).fetchone()
+    start = row[0] if row and row[0] is not None else first
     chunk: list[dict[str, Any]] = []
-    for seq, type_, body in journal.bodies(first - 1, last):
+
+    def shown() -> Iterator[dict[str, Any]]:
+        return (r for r in spec.present_game(chunk) if r["seq"] >= first)
+
+    for seq, type_, body in journal.bodies(min(start, first) - 1, last):
         rec = journal.parse(seq, type_, body)
         if rec.get("type") == spec.recall.start and chunk:
-            yield from spec.present_game(chunk)
+            yield from shown()
             chunk = []
         if rec.get("type") != "gpio":
             chunk.append(rec)
-    yield from spec.present_game(chunk)
+    yield from shown()
 
 
 def rules_meta(config: Config) -> dict[str, Any]:

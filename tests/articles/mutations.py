@@ -114,6 +114,10 @@ MUTATIONS = (
     Mutation("surrender_after_its_card", "no surrender once the box's card is dealt",
              "controller/games/blackjack/checks.py", "if self.coup.card_waits:",
              "if False:", (("002", "9"),)),
+    Mutation("settled_without_the_card_read", "nothing settled while a card read has no "
+             "place", "controller/games/blackjack/chart.py",
+             'dealer_turn.to(coup_over, unless=["dealer_must_draw", "card_held"])',
+             'dealer_turn.to(coup_over, unless="dealer_must_draw")', (("002", "8"),)),
     Mutation("surrender_closed_by_another_box", "a box surrenders until its own first "
              "decision", "controller/games/blackjack/checks.py", "if found.acted:",
              "if self.coup.acted:", (("002", "9"),)),
@@ -124,8 +128,13 @@ MUTATIONS = (
              "controller/cards/consent.py", "    if authorized is not True:",
              "    if False:", (("000", "4"), ("000", "5"), ("002", "7"), ("004", "7"))),
     Mutation("standing_on_an_empty_box", "a standing player only adds to a box's bets",
-             "controller/cards/consent.py", 'if by == "standing" and not box_has_bets:',
-             "if False:", (("000", "5"), ("002", "7"))),
+             "controller/cards/consent.py", 'if by != "standing" or bet.kind in box_kinds:',
+             'if by != "standing" or not box_kinds or bet.kind in box_kinds:',
+             (("000", "5"), ("002", "7"))),
+    Mutation("standing_opens_a_bet_of_his_own", "a standing player adds to the bets that "
+             "exist", "controller/cards/consent.py",
+             'if by != "standing" or bet.kind in box_kinds:',
+             'if by != "standing" or box_kinds:', (("000", "5"), ("004", "7"))),
     Mutation("cut_not_offered", "the cut is offered before each hand",
              "controller/games/draw_poker/shoe.py", 'Step("cut", by=CUT_BY)',
              'Step("cut", mandatory=False, by=CUT_BY)', (("003", "2"),)),

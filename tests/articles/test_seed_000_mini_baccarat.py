@@ -225,6 +225,24 @@ def test_art_4_5_a_bet_on_another_s_box_needs_its_holder_s_authorization(
     assert run.settlements() == [(3, "punto", 30, "win", 30)]  # 9 against 7
 
 
+def test_art_5_a_standing_player_only_adds_to_the_kind_of_bet_the_box_holds(
+        tmp_path: Path) -> None:
+    # "Sólo pueden acompañar aumentando las existentes hasta el máximo a casillero": box 1
+    # holds a Punto bet only, so a standing player adds to it; he opens no Banca bet there.
+    trace = Trace().inp("open_bets").bet("punto", 1, 600)
+    trace.add(bet="banca", box=1, amount=900, by="standing", authorized=True)
+    trace.add(bet="punto", box=1, amount=300, by="standing", authorized=True)
+    trace.inp("no_more_bets").cards(*shoe_order({1: ("9H", "9C")}, ("3D", "4S")))
+    run = play(tmp_path, trace)
+    (refused,) = run.alarms("bet_refused")
+    assert "banca of 900 on box 1" in refused["message"]
+    assert [(b["kind"], b["total"]) for b in run.of("bet_placed")] == [("punto", 600),
+                                                                        ("punto", 900)]
+    # Box 1 9H 9C = 8, a natural, beats the Banca's 3D 4S = 7 (Art. 7, 9 c): Punto 900
+    # wins even money; no Banca bet to lose.
+    assert run.settlements() == [(1, "punto", 900, "win", 900)]
+
+
 # -- Art. 6: the deal ----------------------------------------------------------------------
 def test_art_6_boxes_left_to_right_then_the_banca_face_down_then_second_cards(
         tmp_path: Path) -> None:

@@ -413,3 +413,20 @@ def test_art_7_a_bet_joining_another_s_box_needs_its_holder_s_consent(tmp_path: 
     (refused,) = run.alarms("bet_refused")
     assert "not_authorized" in refused["message"] and "seed 004 Art. 7" in refused["message"]
     assert run.settlements() == [(1, "main", 20, "win", 30), (1, "pool", 1, "lose", -1)]
+
+
+def test_art_7_a_standing_player_only_adheres_to_the_bets_the_box_holds(
+        tmp_path: Path) -> None:
+    # "cualquier otro usuario podrá participar en la partida adhiriéndose a una de las
+    # posturas": he joins a bet of the box. Box 1 holds a bet and a pool bet, no bonus:
+    # a standing player's bonus there is a bet of his own, refused; his bet joins.
+    trace = table().inp("open_bets").bet("main", 1, 10).bet("pool", 1, 1)
+    trace.add(bet="bonus", box=1, amount=5, by="standing", authorized=True)
+    trace.add(bet="main", box=1, amount=10, by="standing", authorized=True)
+    run = play(tmp_path, trace.inp("no_more_bets").cards(*COUP[1:]))
+    (refused,) = run.alarms("bet_refused")
+    assert "bonus of 5 on box 1" in refused["message"]
+    assert "seed 004 Art. 7" in refused["message"]
+    # AS KD against 17: the box's one hand, a blackjack, pays 3 to 2 on its 20; the pool
+    # bet is lost (no pool hand). A bonus would have paid 2 to 1 on the blackjack.
+    assert run.settlements() == [(1, "main", 20, "win", 30), (1, "pool", 1, "lose", -1)]

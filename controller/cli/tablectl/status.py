@@ -23,10 +23,21 @@ from controller.core.config import Config
 from controller.core.contract import GameSpec
 from controller.core.specs import Games
 from controller.core.words import age, duration, fit, labelled, local_time
+from controller.store.export import public_records
 from controller.store.journal import Journal
 
 ALARMS_WINDOW = 5000  # records: the alarms shown are among the last this many
 LIVE_TIMEOUT_S = 2.0
+
+
+def _public(journal: Journal, spec: GameSpec, alarms: list[dict[str, Any]]
+            ) -> list[dict[str, Any]]:
+    """``alarms`` as the public may see them: masked with the records of their games (an
+    alarm may quote a card dealt face down, or the raw line that carried it)."""
+    if not alarms:
+        return []
+    wanted = {a["seq"] for a in alarms}
+    return [r for r in public_records(journal, spec, alarms[0]["seq"]) if r["seq"] in wanted]
 
 
 def run(journal: Journal, config: Config, as_json: bool) -> int:
@@ -62,7 +73,7 @@ def run(journal: Journal, config: Config, as_json: bool) -> int:
                                                "t": dealer["t"]},
         "last_game": public_view(last_game) if last_game else None,
         "sensor_faults": faults,
-        "recent_alarms": [public_view(a) for a in alarms[-5:]],
+        "recent_alarms": _public(journal, spec, alarms[-5:]),
         **own.fields,
     }
     if not daemon.running:

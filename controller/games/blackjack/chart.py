@@ -32,15 +32,19 @@ States, in the order of the seeds' articles:
 
 Events: ``open_bets``, ``place_bet(bet)``, ``no_more_bets``, ``card(card, manual)``,
 ``misread``, ``close_insurance``, ``second_card_exposed``, ``surrender(box)``, ``hit(box)``,
-``stand(box, by)``, ``double(box)``, ``split(box)``; the other transitions are eventless. An
+``stand(box, by)``, ``double(box)``, ``split(box)``, ``card_set_aside``; the other
+transitions are eventless. An
 event the current state does not take raises ``TransitionNotAllowed``; a refusal by the
 rules raises ``RuleViolation``; either way nothing changed. ``second_card_exposed`` (Art. 8:
 "Si por error se descubre la segunda carta del dealer, ésta será considerada la carta
 descubierta") comes after the deal, before anything is done on the up card: the second card
 is then the up card (its own ``card_turned``), the first the one that decides insurance.
 While a card read since the deal waits for the decision that places it
-(``controller.cards.waiting``), nothing is settled: a surrender is refused, and so is a
-dealer's stand that would leave the card no place.
+(``controller.cards.waiting``), nothing is settled: a surrender is refused (the card is
+the box's draw, Art. 9); a stand is taken (whether the dealer draws it depends on his
+covered card, Art. 10), and if the dealer draws none the coup stays at his turn, his hole
+card turned and nothing settled, until the inspector resumes play without the card
+(``card_set_aside``) or voids the coup.
 """
 
 from __future__ import annotations
@@ -120,7 +124,8 @@ class CoupChart(Checks, StateChart):
     route.to(player_card, cond="player_card_due")
     route.to(dealer_turn, cond="players_done")
     dealer_turn.to(dealer_card, cond="dealer_must_draw")
-    dealer_turn.to(coup_over, unless="dealer_must_draw")
+    dealer_turn.to(coup_over, unless=["dealer_must_draw", "card_held"])
+    card_set_aside = dealer_turn.to.itself(internal=True, on="take_card_aside")
     dealer_card.to(coup_over, unless="dealer_must_draw")
 
     def __init__(self, emit: Emit, config: BlackjackConfig, limits: tuple[int, int],
@@ -171,6 +176,15 @@ class CoupChart(Checks, StateChart):
 
     def players_done(self) -> bool:
         return self._next() == "dealer"
+
+    def card_held(self) -> bool:
+        """A card read since the deal waits for its place: nothing is settled without it."""
+        return self.coup.card_waits
+
+    def take_card_aside(self) -> None:
+        """The card that waited was given no hand and the inspector resumed play (the
+        layout checked): the coup goes on without it."""
+        self.coup.card_waits = False
 
     def dealer_must_draw(self) -> bool:
         """He draws only while a hand is live (CONTRACT §6), to 16 (or a soft 17, ``h17``)."""

@@ -16,7 +16,7 @@ from controller.core.events import BetPlaced
 from controller.core.words import given
 from controller.games.blackjack.config import BlackjackConfig
 from controller.games.blackjack.hands import Box, Coup, PlayerHand
-from controller.games.blackjack.rules import Rules, dealer_draws, is_pair, may_double
+from controller.games.blackjack.rules import Rules, is_pair, may_double
 
 TABLE_KINDS = {"blackjack_plus": ("main",), "pot_luck": ("main", "pool", "bonus")}
 """The bets placed before the first card, by table (CONTRACT §6; seed 004 Art. 7)."""
@@ -46,7 +46,7 @@ class Checks:
                                 f"apuestas se harán sólo con fichas\", Art. 7): "
                                 f"{given(bet.amount)}")
         # Art. 7: "se requerirá el consentimiento del jugador que ocupa la misma".
-        check_consent(bet, any(box == bet.box for box, _ in self.bets),
+        check_consent(bet, {kind for box, kind in self.bets if box == bet.box},
                       f"seed {'004' if self.config.table == 'pot_luck' else '002'} Art. 7")
 
     def check_table_bet(self, bet: BetPlaced) -> None:
@@ -171,34 +171,15 @@ class Checks:
                                 "acts first (box order, a decision of RULES.md §4)")
 
     def check_stand(self, box: int, by: str = "dealer") -> None:
-        """A stand in turn; while a card read since the deal waits for its place, not the
-        dealer's stand that would leave it none (no hand after, and the dealer stands): the
-        coup would be settled without the card dealt to it. The dealer enters the decision
-        the card answers (a hit out of turn was refused, then its card dealt: enter it
-        again); the inspector, the layout checked, may stand it (``by`` ``inspector``)."""
+        """A stand in turn, by the dealer or the inspector (``by``). Taken also while a
+        card read since the deal waits for its place: whether the dealer would take it
+        depends on his covered card, which nothing may show before he turns it (Art. 10:
+        "cuando el dealer descubre su carta cubierta"). Should it have no place, the coup
+        is held at the dealer's turn, nothing settled (``CoupChart``)."""
         self.check_turn(box)
         if by not in ("dealer", "inspector"):
             raise RuleViolation("bad_input", f"stand by {given(by)}: by is dealer or "
                                 "inspector")
-        if by == "dealer" and self.coup.card_waits and not self._card_placed_after_stand():
-            hand = self.current()
-            raise RuleViolation("card_waiting", f"{hand.label} may not stand now: a card "
-                                "dealt since the deal waits for its place, and after this "
-                                "stand no hand takes it and the dealer draws none; the coup "
-                                "is settled only once the card has its place: enter the "
-                                "decision it answers (hit, double, split), or the "
-                                "inspector checks the layout (stand, by inspector)")
-
-    def _card_placed_after_stand(self) -> bool:
-        """Whether, once the hand due stands, a hand or the dealer takes the next card."""
-        hand = self.current()
-        hand.stood = True
-        try:
-            kind, _ = self.coup.due(self.rules)
-            return kind != "dealer" or (self.coup.any_live() and dealer_draws(
-                self.coup.dealer, self.rules.hits_soft_17))
-        finally:
-            hand.stood = False
 
     def check_double(self, box: int) -> None:
         """Double on the first two cards (RULES.md §4: any two; one card, then stand)."""

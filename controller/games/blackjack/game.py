@@ -102,10 +102,18 @@ class Blackjack:
     def card_waiting(self, t: float) -> str | None:
         """A card was read before the decision that places it (``controller.cards.waiting``):
         the coup settles nothing until it has its place. A surrender is refused while it
-        waits (the card dealt is the drawing hand's, Art. 9), and so is a stand that would
-        leave it no place; the dealer may still enter the decision, so None (no hold)."""
+        waits (the card dealt is the drawing hand's, Art. 9); a stand that leaves it no
+        place holds the coup at the dealer's turn (the table's ``card_without_place``).
+        The dealer may still enter the decision, so None (no hold now)."""
         self._chart.coup.card_waits = True
         return None
+
+    def cards_set_aside(self, t: float) -> None:
+        """The inspector resumed play after cards read were given no hand
+        (``card_without_place``): a coup held for them at the dealer's turn is settled on
+        the cards on the layout."""
+        if self.state == "dealer_turn" and self._chart.coup.card_waits:
+            self._send("card_set_aside", t, RuleViolation("no_card_aside", "no card waits"))
 
     def face_down_pending(self) -> bool:
         """During the deal the shoe's bytes may carry the dealer's cards, dealt face down

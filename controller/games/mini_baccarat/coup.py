@@ -219,8 +219,9 @@ class CoupChart(StateChart):
                 "bad_amount", f"a bet is a positive number of chips: {given(bet.amount)}"
             )
         # Art. 4-5: "previa la respectiva autorización"; "Los apostadores de pie no pueden
-        # apostar en casilleros sin apuestas".
-        check_consent(bet, any(box == bet.box for box, _ in self.bets), "seed 000 Art. 4-5")
+        # apostar en casilleros sin apuestas. Sólo pueden acompañar aumentando las existentes".
+        check_consent(bet, {kind for box, kind in self.bets if box == bet.box},
+                      "seed 000 Art. 4-5")
 
     def check_table_bet(self, bet: BetPlaced) -> None:
         """Punto and Banca bets, before the first card, within the box limits (Art. 4-5)."""
