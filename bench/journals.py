@@ -126,8 +126,8 @@ def index_check_cost(journal: Path, config: str, runs: int = 5) -> tuple[float, 
     import contextlib
     import io
 
-    from controller.cli.tablectl import status
     from controller.cli.compose import load_config
+    from controller.cli.tablectl import status
     from controller.store.journal import Journal
     from controller.store.type_index import check_type_index
 

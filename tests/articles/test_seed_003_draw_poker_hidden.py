@@ -20,13 +20,12 @@ from pathlib import Path
 from conftest import REPO, public_views
 from poker_traces import PokerTrace, codes, replay
 
+from controller.cli.compose import load_config, read_trace
 from controller.core.clock import VirtualClock
-from controller.core.config import load_config
 from controller.core.logs import configure
 from controller.core.loop import EventLoop
 from controller.core.table import Table
 from controller.store.journal import Journal
-from controller.trace import read_trace
 
 CONFIG = str(REPO / "config" / "draw-poker-sim.toml")
 # Boxes 1 to 3, in dealing order (num. 7).
