@@ -76,9 +76,9 @@ def _client(port: int, client_id: str, window: threading.Semaphore | None = None
     from floor_parts import FLOOR_PASSWORD, FLOOR_USER
     from paho.mqtt.enums import CallbackAPIVersion
 
-    from feed.mqtt import ReadAheadClient
+    from feed.mqtt import LeanClient
 
-    client = ReadAheadClient(CallbackAPIVersion.VERSION2, client_id=client_id,
+    client = LeanClient(CallbackAPIVersion.VERSION2, client_id=client_id,
                              protocol=paho.MQTTv5)
     client.username_pw_set(FLOOR_USER, FLOOR_PASSWORD)
     client.max_inflight_messages_set(0)
