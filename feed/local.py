@@ -12,8 +12,8 @@ PostgreSQL refuses to run as root: as root the cluster is ``nobody``'s, and when
 ``nobody`` cannot reach ``var/floor/pg`` (a clone in a private folder) the cluster is in
 :func:`outside_folder` instead, the banner says so. When mosquitto or PostgreSQL is
 missing (or cannot start), one line says the floor is not started and why, and this exits
-0: the table runs without it. SIGTERM or SIGINT stops the feed, the floor, the broker and
-the cluster, in that order, with no traceback.
+0: the table runs without it. SIGTERM, SIGINT or SIGHUP stops the feed, the floor, the
+broker and the cluster, in that order, with no traceback.
 """
 
 from __future__ import annotations
@@ -273,7 +273,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "embedded default)")
     args = parser.parse_args(argv)
     stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
+    # SIGHUP too: a terminal closed stops the floor as cleanly as Ctrl-C does.
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, lambda *_: stop.set())
     floor = LocalFloor(args.table_config)
     try:
