@@ -12,14 +12,15 @@ $(BIN)/table-controller: pyproject.toml
 
 ## run: the controller on the embedded default (a simulated roulette wheel), its screen
 ## (table-display) and the floor (a local Mosquitto and PostgreSQL, table-feed, table-floor:
-## python -m feed.local) beside it; the banners say where; Ctrl-C stops them all (the
-## recipe's shell traps it: it waits for the others to stop before make returns)
+## python -m feed.local) beside it; the banners say where; Ctrl-C stops them all (it
+## reaches all three; the recipe's shell outlives it and waits for them; a second SIGINT
+## would make the display's server force its exit: SIGTERM after the controller)
 run: $(BIN)/table-controller
 	@$(BIN)/table-display & display=$$!; \
 	$(BIN)/python -m feed.local & floor=$$!; \
-	trap 'kill -INT $$display $$floor 2>/dev/null' INT TERM HUP; \
+	trap : INT; trap 'kill $$display $$floor 2>/dev/null' TERM HUP; \
 	$(BIN)/table-controller run; code=$$?; \
-	kill -INT $$display $$floor 2>/dev/null; wait $$display $$floor; exit $$code
+	kill $$display $$floor 2>/dev/null; wait $$display $$floor; exit $$code
 
 ## test: lint, type-check and the whole test suite
 test: $(BIN)/table-controller lint
