@@ -13,14 +13,15 @@ $(BIN)/table-controller: pyproject.toml
 ## run: the controller on the embedded default (a simulated roulette wheel), its screen
 ## (table-display) and the floor (a local Mosquitto and PostgreSQL, table-feed, table-floor:
 ## python -m feed.local) beside it; the banners say where; Ctrl-C stops them all (it
-## reaches all three; the recipe's shell outlives it and waits for them; a second SIGINT
-## would make the display's server force its exit: SIGTERM after the controller)
+## reaches all three, once: a second would make the display's server force its exit;
+## the recipe's shell outlives it and waits for them)
 run: $(BIN)/table-controller
 	@$(BIN)/table-display & display=$$!; \
 	$(BIN)/python -m feed.local & floor=$$!; \
-	trap : INT; trap 'kill $$display $$floor 2>/dev/null' TERM HUP; \
+	trap 'int=1' INT; trap 'kill $$display $$floor 2>/dev/null' TERM HUP; \
 	$(BIN)/table-controller run; code=$$?; \
-	kill $$display $$floor 2>/dev/null; wait $$display $$floor; exit $$code
+	[ -n "$$int" ] || kill $$display $$floor 2>/dev/null; \
+	wait $$display $$floor; exit $$code
 
 ## test: lint, type-check and the whole test suite
 test: $(BIN)/table-controller lint
