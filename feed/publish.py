@@ -58,6 +58,9 @@ def topic(site: str, table: str, kind: str) -> str:
     return f"casino/{site}/{table}/{kind}"
 
 
+_encode = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode  # made once
+
+
 def payload(site: str, table: str, row: Row, mask: LiveMask) -> bytes:
     """The message of one record: JSON ``{site, table, seq, type, t, hash, prev, fields,
     masked}``; ``hash`` and ``prev`` are the journal's chain hashes (the record's and the
@@ -77,9 +80,6 @@ def payload(site: str, table: str, row: Row, mask: LiveMask) -> bytes:
     return _encode({"site": site, "table": table, "seq": row.seq, "type": kind, "t": t,
                     "hash": row.hash, "prev": row.prev, "fields": fields,
                     "masked": view is not record}).encode()
-
-
-_encode = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
 
 
 class Feed:
