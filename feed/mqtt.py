@@ -34,13 +34,15 @@ SESSION_EXPIRY_S = 7 * 24 * 3600  # a persistent session outlives a week's outag
 READ_AHEAD = 65536  # bytes read from the socket at a time
 PUBLISH, PUBACK = 0x30, 0x40
 _PUBACK = struct.Struct("!BBH")
+_PUBLISH_QOS1 = bytes([PUBLISH | 2])
 Received = tuple[int, str, bytes]
 """A QoS 1 message as :class:`LeanClient` hands it over: (mid, topic, payload)."""
 Acked = tuple[int, int]
 """A PUBACK as :class:`LeanClient` hands it over: (mid, reason code; >= 0x80 refused)."""
 
 
-def _varint(n: int) -> bytes:
+def varint(n: int) -> bytes:
+    """``n`` as MQTT 5's variable byte integer (§1.5.5): 7 bits a byte, low first."""
     out = bytearray()
     while True:
         n, digit = divmod(n, 128)
@@ -199,7 +201,7 @@ class LeanClient(paho.Client):
         for body in payloads:
             mid = self._mid_generate()
             mids.append(mid)
-            packets.append(b"\x32" + _varint(len(head) + 3 + len(body)) + head
+            packets.append(_PUBLISH_QOS1 + varint(len(head) + 3 + len(body)) + head
                            + mid.to_bytes(2, "big") + b"\x00" + body)
         if packets:
             self._packet_queue(PUBLISH, b"".join(packets), 0, 1)  # qos 1: no on_publish
