@@ -172,7 +172,8 @@ class LocalFloor:
         # Loopback only, no password: a developer's broker (hardware.md: a casino's).
         conf.write_text(f"user {me}\nlistener {port} 127.0.0.1\nallow_anonymous true\n"
                         f"persistence true\npersistence_location {store.resolve()}/\n"
-                        "max_queued_messages 0\nlog_dest stderr\nlog_type error\n"
+                        "max_queued_messages 0\nmax_inflight_messages 0\n"
+                        "log_dest stderr\nlog_type error\n"
                         "log_type warning\n")
         proc = self._spawn("mosquitto", [mosquitto, "-c", str(conf)])
         _wait_listening(port, "mosquitto", proc, FOLDER / "mosquitto.log")
