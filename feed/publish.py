@@ -192,9 +192,12 @@ class Feed:
 
     def _resend_unacknowledged(self) -> None:
         """A new link: what the old one had in flight is lost (paho kept no copy); send
-        again from the cursor (the broker's PUBACKs after it are kept)."""
+        again from the cursor (the broker's PUBACKs after it are kept). Not while the
+        journal cannot be read: the mask could not be set as it stands there."""
+        if self._problem:
+            return  # asked again each turn until the journal reads
         self._relinked = False
-        if self._inflight and not self._problem:
+        if self._inflight:
             self._inflight.clear()
             self._sent = self.cursor.seq
             self.mask = self._mask_at(self.cursor.seq)
