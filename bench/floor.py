@@ -25,7 +25,9 @@ the tables' feeds run on the tables' Pis, and paho's cost a message here would b
 bench measuring itself. The rates are wall-clock and are the verdicts; each phase prints
 the machine's load average beside them, and each part's CPU a record: on a machine shared
 with other work the wall clock says less than the CPU. The bench watches the floor over
-one connection, from its ``chains`` (a row a table), not by counting records.
+one connection, from its ``chains`` (a row a table), not by counting records, and lets
+PostgreSQL settle between phases (VACUUM ANALYZE, CHECKPOINT): autovacuum of the 100,000
+rows just stored would otherwise run in the middle of the catch-up.
 """
 
 from __future__ import annotations
