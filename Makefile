@@ -41,5 +41,8 @@ audit: $(BIN)/table-controller
 bench: $(BIN)/table-controller
 	$(BIN)/python bench/bench.py $(ARGS)
 
+## clean: the environment, var/ and make run's cluster when root kept it outside
+## (feed/local.py's outside_folder: /var/tmp/tc-floor- and 8 hex of var/floor's path)
 clean:
-	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache \
+	  /var/tmp/tc-floor-$$(printf '%s' "$$(pwd -P)/var/floor" | sha256sum | cut -c1-8)
