@@ -12,12 +12,16 @@ $(BIN)/table-controller: pyproject.toml
 
 ## run: the controller on the embedded default (a simulated roulette wheel), its screen
 ## (table-display) and the floor (a local Mosquitto and PostgreSQL, table-feed, table-floor:
-## python -m feed.local) beside it; the banners say where; Ctrl-C stops them all
+## python -m feed.local) beside it; the banners say where; Ctrl-C stops them all (it
+## reaches all three, once: a second would make the display's server force its exit;
+## the recipe's shell outlives it and waits for them)
 run: $(BIN)/table-controller
 	@$(BIN)/table-display & display=$$!; \
 	$(BIN)/python -m feed.local & floor=$$!; \
-	trap 'kill -INT $$display $$floor 2>/dev/null; wait $$display $$floor' EXIT; \
-	$(BIN)/table-controller run
+	trap 'int=1' INT; trap 'kill $$display $$floor 2>/dev/null' TERM HUP; \
+	$(BIN)/table-controller run; code=$$?; \
+	[ -n "$$int" ] || kill $$display $$floor 2>/dev/null; \
+	wait $$display $$floor; exit $$code
 
 ## test: lint, type-check and the whole test suite
 test: $(BIN)/table-controller lint
@@ -37,5 +41,8 @@ audit: $(BIN)/table-controller
 bench: $(BIN)/table-controller
 	$(BIN)/python bench/bench.py $(ARGS)
 
+## clean: the environment, var/ and make run's cluster when root kept it outside
+## (feed/local.py's outside_folder: /var/tmp/tc-floor- and 8 hex of var/floor's path)
 clean:
-	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache \
+	  /var/tmp/tc-floor-$$(printf '%s' "$$(pwd -P)/var/floor" | sha256sum | cut -c1-8)

@@ -13,14 +13,7 @@ import struct
 import threading
 from collections.abc import Iterable
 
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        n, digit = divmod(n, 128)
-        out.append(digit | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
+from feed.mqtt import varint
 
 
 def _text(s: str | bytes) -> bytes:
@@ -29,7 +22,7 @@ def _text(s: str | bytes) -> bytes:
 
 
 def _packet(first: int, body: bytes) -> bytes:
-    return bytes([first]) + _varint(len(body)) + body
+    return bytes([first]) + varint(len(body)) + body
 
 
 class Sender:

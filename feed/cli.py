@@ -8,6 +8,7 @@ SIGTERM and Ctrl-C stop either cleanly (the feed saves its cursor).
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -139,5 +140,9 @@ def _report(config: Any, args: argparse.Namespace) -> int:
     except TableControllerError as exc:  # the journal to verify cannot be read
         print(f"table-floor: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # `status | head` closed stdout early: end quietly, as other Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     finally:
         conn.close()

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import queue
 import sys
 import threading
 import time
@@ -36,7 +35,7 @@ import structlog
 
 from feed.config import FloorConfig
 from feed.floor_db import Chain, Record, Store, connect, load_chains
-from feed.mqtt import BrokerRefused, Connection
+from feed.mqtt import BrokerRefused, Connection, Received
 
 log = structlog.get_logger("floor")
 BATCH = 2000
@@ -58,14 +57,6 @@ class Asked:
     every: float = ASK_AGAIN_S
 
 
-@dataclass(frozen=True)
-class Message:
-    mid: int
-    qos: int
-    topic: str
-    payload: bytes
-
-
 class NotARecord(ValueError):
     """A message on a records topic that is not a feed's record (the words say why)."""
 
@@ -79,8 +70,7 @@ def parse_record(site: str, table: str, payload: bytes) -> Record:
     """The record in a feed's message (:func:`feed.publish.payload`) on the topic of
     ``table``. Raises NotARecord."""
     try:
-        text = payload.decode()
-        data = json.loads(text)
+        data = json.loads(payload.decode())  # UTF-8 alone, as PostgreSQL takes it
     except ValueError:  # UnicodeDecodeError is one
         raise NotARecord("not JSON") from None
     if not isinstance(data, dict):
@@ -89,14 +79,18 @@ def parse_record(site: str, table: str, payload: bytes) -> Record:
         value = data.get(key)
         if not isinstance(value, kind) or value is True or value is False:
             raise NotARecord(f"no {key} of the right kind")
-    if data["seq"] < 1:
-        raise NotARecord(f"seq {data['seq']} is below 1")
-    if "\\u0000" in text:
+    if not 1 <= data["seq"] < 2**63:  # PostgreSQL's bigint
+        raise NotARecord(f"seq {data['seq']} is not from 1 to 2**63 - 1")
+    try:
+        t = float(data["t"])
+    except OverflowError:
+        raise NotARecord("its t is out of a double's range") from None
+    if b"\\u0000" in payload:
         raise NotARecord("a NUL character, which PostgreSQL's JSON cannot hold")
     if data.get("table", table) != table:
         raise NotARecord(f"its table {data['table']!r} is not the topic's")
-    return Record(site, table, data["seq"], data["type"], float(data["t"]), data["hash"],
-                  data["prev"], data.get("masked") is True, text)
+    return Record(site, table, data["seq"], data["type"], t, data["hash"], data["prev"],
+                  data.get("masked") is True, payload)
 
 
 class Floor:
@@ -105,11 +99,13 @@ class Floor:
     def __init__(self, config: FloorConfig) -> None:
         self.config = config
         self.stop = threading.Event()
-        self.inbox: queue.Queue[Message] = queue.Queue()
+        self._inbox: list[Received] = []  # from paho's thread, under _arrived
+        self._arrived = threading.Condition()
         self._unconfigured: set[str] = set()
         self.conn = Connection(config.broker, f"table-floor-{config.site}", persistent=True,
                                manual_ack=True, receive_maximum=RECEIVE_MAXIMUM,
                                on_connected=self._subscribe)
+        self.conn.client.on_publishes = self._publishes
         self.conn.client.on_message = self._message
         self._db: psycopg.Connection[Any] | None = None
         self._store: Store | None = None
@@ -122,8 +118,15 @@ class Floor:
         site = self.config.site
         client.subscribe([(f"casino/{site}/+/records", 1), (f"casino/{site}/+/status", 1)])
 
+    def _publishes(self, got: list[Received]) -> None:
+        """QoS 1 messages, as paho's thread cut them from one read."""
+        with self._arrived:
+            self._inbox += got
+            self._arrived.notify()
+
     def _message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
-        self.inbox.put(Message(msg.mid, msg.qos, msg.topic, bytes(msg.payload)))
+        """A message the lean path leaves to paho (QoS 0: mid 0, nothing to acknowledge)."""
+        self._publishes([(msg.mid if msg.qos else 0, msg.topic, bytes(msg.payload))])
 
     def run(self) -> int:
         """Store until stopped. Returns 0, or 2 when the broker refuses the floor."""
@@ -149,54 +152,56 @@ class Floor:
                 self._db.close()
         return 0
 
-    def _take(self) -> list[Message]:
-        try:
-            batch = [self.inbox.get(timeout=0.5)]
-        except queue.Empty:
-            return []
-        # A little more gathered: a transaction a record would cost PostgreSQL a commit
-        # (an fsync) each, and the latency it adds is well within the goal (500 ms).
-        until = time.monotonic() + GATHER_S
-        while len(batch) < BATCH and (left := until - time.monotonic()) > 0:
-            try:
-                batch.append(self.inbox.get(timeout=left))
-            except queue.Empty:
-                break
+    def _take(self) -> list[Received]:
+        """The messages come, up to :data:`BATCH`; [] after half a second without one."""
+        with self._arrived:
+            if not self._arrived.wait_for(lambda: self._inbox, 0.5):
+                return []
+            # A little more gathered: a transaction a record would cost PostgreSQL a
+            # commit (an fsync) each, and the latency it adds is well within the goal.
+            self._arrived.wait_for(lambda: len(self._inbox) >= BATCH, GATHER_S)
+            batch, self._inbox = self._inbox[:BATCH], self._inbox[BATCH:]
         return batch
 
-    def _handle(self, batch: list[Message]) -> None:
+    def _handle(self, batch: list[Received]) -> None:
         records: list[Record] = []
         statuses: list[tuple[str, str, dict[str, Any]]] = []
-        for msg in batch:
-            parts = msg.topic.split("/")
+        site, tables = self.config.site, self.config.tables
+        for _, topic, payload in batch:
+            parts = topic.split("/")
             table, kind = parts[2], parts[3]
-            if self.config.tables and table not in self.config.tables:
-                if table not in self._unconfigured:
-                    self._unconfigured.add(table)
-                    log.warning("unconfigured_table", message=f"{msg.topic}: table {table} "
-                                f"is not on the floor ([floor] tables of "
-                                f"{self.config.source}): its messages are not stored")
-                continue
-            if kind == "status":
+            if tables and table not in tables:
+                self._unconfigured_table(topic, table)
+            elif kind == "records":
                 try:
-                    status = json.loads(msg.payload)
-                    statuses.append((self.config.site, table, dict(status)))
-                    published = status.get("published")
-                    if isinstance(published, int) and not isinstance(published, bool):
-                        self._published[table] = published
-                except (ValueError, TypeError):
-                    log.warning("not_a_status", message=f"{msg.topic}: not a JSON status: "
-                                "dropped")
-                continue
-            try:
-                records.append(parse_record(self.config.site, table, msg.payload))
-            except NotARecord as exc:
-                log.warning("not_a_record", message=f"{msg.topic}: a message that is not a "
-                            f"record ({exc}): dropped")
+                    records.append(parse_record(site, table, payload))
+                except NotARecord as exc:
+                    log.warning("not_a_record", message=f"{topic}: a message that is not a "
+                                f"record ({exc}): dropped")
+            else:
+                self._status(topic, table, payload, statuses)
         records.sort(key=lambda r: (r.table, r.seq))
         if not self._store_batch(records, statuses):
             return  # stopped before it was stored: the broker sends it again
-        self.conn.client.ack_many([msg.mid for msg in batch if msg.qos == 1])
+        self.conn.client.ack_many([mid for mid, _, _ in batch if mid])
+
+    def _unconfigured_table(self, topic: str, table: str) -> None:
+        if table not in self._unconfigured:
+            self._unconfigured.add(table)
+            log.warning("unconfigured_table", message=f"{topic}: table {table} is not on "
+                        f"the floor ([floor] tables of {self.config.source}): its messages "
+                        "are not stored")
+
+    def _status(self, topic: str, table: str, payload: bytes,
+                statuses: list[tuple[str, str, dict[str, Any]]]) -> None:
+        try:
+            status = json.loads(payload)
+            statuses.append((self.config.site, table, dict(status)))
+            published = status.get("published")
+            if isinstance(published, int) and not isinstance(published, bool):
+                self._published[table] = published
+        except (ValueError, TypeError):
+            log.warning("not_a_status", message=f"{topic}: not a JSON status: dropped")
 
     def _ask_for_missing(self) -> None:
         """Ask each table's feed for the records its chain misses (see the module)."""

@@ -8,10 +8,12 @@ table's journal and ``table-floor run``, each said in one banner line.
 cluster ``pg/``; one log a process). Kept between runs, as a casino's would be: the
 floor's chain, the broker's session and the feed's cursor carry on.
 
-PostgreSQL refuses to run as root: as root the cluster is ``nobody``'s. When mosquitto
-or PostgreSQL is missing (or cannot start), one line says the floor is not started and
-why, and this exits 0: the table runs without it. SIGTERM or SIGINT stops the feed, the
-floor, the broker and the cluster, in that order, with no traceback.
+PostgreSQL refuses to run as root: as root the cluster is ``nobody``'s, and when
+``nobody`` cannot reach ``var/floor/pg`` (a clone in a private folder) the cluster is in
+:func:`outside_folder` instead, the banner says so. When mosquitto or PostgreSQL is
+missing (or cannot start), one line says the floor is not started and why, and this exits
+0: the table runs without it. SIGTERM, SIGINT or SIGHUP stops the feed, the floor, the
+broker and the cluster, in that order, with no traceback.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import glob
+import hashlib
 import os
 import pwd
 import shutil
@@ -26,6 +29,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Sequence
@@ -66,6 +70,42 @@ def _tools() -> tuple[str, str, str]:
     return mosquitto, initdb, pg_ctl
 
 
+def outside_folder(floor: Path) -> Path:
+    """Where root's ``make run`` keeps the cluster when ``nobody`` cannot reach the
+    clone's ``var/floor/pg``: a folder of this clone's own (named by the path of its
+    ``var/floor``, ``floor``) in /var/tmp, kept between runs and reboots like ``var/``."""
+    key = hashlib.sha256(str(floor.resolve()).encode()).hexdigest()[:8]
+    base = Path("/var/tmp") if Path("/var/tmp").is_dir() else Path(tempfile.gettempdir())
+    return base / f"tc-floor-{key}"
+
+
+def _reaches(as_user: list[str], path: Path) -> bool:
+    """Whether the cluster's user can write in ``path`` (every folder above it open to
+    it)."""
+    return subprocess.run([*as_user, "test", "-w", str(path), "-a", "-x", str(path)],
+                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL, check=False).returncode == 0
+
+
+def _own_outside(path: Path) -> None:
+    """Make ``path``, in a folder all may write in, the cluster user's alone (0700);
+    one that somebody else put there first (or a link) is refused. Raises NotStarted."""
+    user = pwd.getpwnam(PG_USER_AS_ROOT)
+    with contextlib.suppress(FileExistsError):
+        path.mkdir(mode=0o700)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:
+        raise NotStarted(f"{path} is not a folder: remove it") from None
+    try:
+        if os.fstat(fd).st_uid not in (0, user.pw_uid):
+            raise NotStarted(f"{path} is somebody else's: remove it")
+        os.fchown(fd, user.pw_uid, user.pw_gid)
+        os.fchmod(fd, 0o700)
+    finally:
+        os.close(fd)
+
+
 def _wait_listening(port: int, what: str, proc: subprocess.Popen[bytes] | None,
                     log: Path, timeout: float = 15.0) -> None:
     deadline = time.monotonic() + timeout
@@ -87,6 +127,7 @@ class LocalFloor:
         self.procs: list[tuple[str, subprocess.Popen[bytes]]] = []
         self.pg_ctl: list[str] = []
         self.data = (FOLDER / "pg" / "data").resolve()
+        self.pg_where = f"{FOLDER}/pg"
 
     def _spawn(self, name: str, cmd: Sequence[str]) -> subprocess.Popen[bytes]:
         # A session of its own: the terminal's Ctrl-C reaches this process alone, which
@@ -107,8 +148,9 @@ class LocalFloor:
         dsn = f"host=127.0.0.1 port={pg_port} user=postgres dbname=floor"
         self._database(dsn)
         broker = f"mqtt://127.0.0.1:{broker_port}"
-        print(f"mosquitto: the floor's broker on {broker}")
-        print(f"postgresql: the floor's database on 127.0.0.1:{pg_port} ({FOLDER}/pg{who})")
+        print(f"mosquitto: the floor's broker on {broker}", flush=True)
+        print(f"postgresql: the floor's database on 127.0.0.1:{pg_port} ({self.pg_where}"
+              f"{who})", flush=True)
         table, journal = self._feed_config(broker)
         floor_toml = FOLDER / "floor.toml"
         floor_toml.write_text(f'[floor]\nbroker = "{broker}"\nsite = "{SITE}"\n'
@@ -117,8 +159,9 @@ class LocalFloor:
                               "--config", str(floor_toml), "run"])
         self._spawn("feed", [str(BIN / "table-feed"), "--log-format", "json",
                              "--config", str(FOLDER / "table.toml")])
-        print(f"table-feed: {journal} to casino/{SITE}/{table}/records")
-        print(f"table-floor: stores it; table-floor --config {floor_toml} status")
+        print(f"table-feed: {journal} to casino/{SITE}/{table}/records", flush=True)
+        print(f"table-floor: stores it; table-floor --config {floor_toml} status",
+              flush=True)
 
     def _broker(self, mosquitto: str) -> int:
         port = _free_port()
@@ -129,7 +172,8 @@ class LocalFloor:
         # Loopback only, no password: a developer's broker (hardware.md: a casino's).
         conf.write_text(f"user {me}\nlistener {port} 127.0.0.1\nallow_anonymous true\n"
                         f"persistence true\npersistence_location {store.resolve()}/\n"
-                        "max_queued_messages 0\nlog_dest stderr\nlog_type error\n"
+                        "max_queued_messages 0\nmax_inflight_messages 0\n"
+                        "log_dest stderr\nlog_type error\n"
                         "log_type warning\n")
         proc = self._spawn("mosquitto", [mosquitto, "-c", str(conf)])
         _wait_listening(port, "mosquitto", proc, FOLDER / "mosquitto.log")
@@ -145,6 +189,11 @@ class LocalFloor:
         if as_user:
             shutil.chown(top, PG_USER_AS_ROOT)
         os.chmod(top, 0o700)
+        if as_user and not _reaches(as_user, top):  # a folder above is private to root
+            top = outside_folder(FOLDER)
+            _own_outside(top)
+            # its banner line says where, not as whom: it fits 80 columns
+            self.data, self.pg_where, who = top / "data", str(top), ""
         log = top / "postgresql.log"
         if not (self.data / "PG_VERSION").exists():
             self._pg([*as_user, initdb, "-D", str(self.data), "-U", "postgres",
@@ -225,7 +274,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "embedded default)")
     args = parser.parse_args(argv)
     stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
+    # SIGHUP too: a terminal closed stops the floor as cleanly as Ctrl-C does.
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, lambda *_: stop.set())
     floor = LocalFloor(args.table_config)
     try:

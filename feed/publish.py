@@ -13,7 +13,8 @@ Store and forward: the cursor (:mod:`feed.cursor`) is the last seq the broker
 acknowledged; it advances only on PUBACK, over acknowledged seqs without a hole, and is
 written at most once a second (an SD card: a kill costs at most a second of records sent
 twice). At most ``window`` records are in flight, so memory stays flat whatever the
-backlog; paho re-sends its in-flight ones on a reconnect.
+backlog. Records go out a batch at a time (:meth:`feed.mqtt.LeanClient.publish_many`):
+paho keeps no copy, so on a reconnect the feed sends again from its cursor.
 
 Every payload passes through ``controller.cards.masking.LiveMask`` (seed 000 Art. 6, seed
 002 Art. 8, seed 003 num. 6: a face-down card is "??" until the record that turns it).
@@ -31,12 +32,14 @@ from typing import Any
 
 import paho.mqtt.client as paho
 import structlog
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.cards.masking import DEAL_STARTS, LiveMask
 from controller.store.follow import CHUNK, Follower, Row
 from feed.config import FeedConfig
 from feed.cursor import Cursor, read_cursor, write_cursor
-from feed.mqtt import BrokerRefused, Connection
+from feed.mqtt import Acked, BrokerRefused, Connection
 from feed.status import offline, table_status
 
 log = structlog.get_logger("feed")
@@ -52,6 +55,9 @@ UNREADABLE = "unreadable_record"
 
 def topic(site: str, table: str, kind: str) -> str:
     return f"casino/{site}/{table}/{kind}"
+
+
+_encode = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode  # made once
 
 
 def payload(site: str, table: str, row: Row, mask: LiveMask) -> bytes:
@@ -70,10 +76,9 @@ def payload(site: str, table: str, row: Row, mask: LiveMask) -> bytes:
         kind, t, view, record = UNREADABLE, 0.0, {"why": f"record {row.seq} cannot be "
                                                          f"read: {exc}"}, {}
     fields = {k: v for k, v in view.items() if k not in ("seq", "type", "t")}
-    return json.dumps({"site": site, "table": table, "seq": row.seq, "type": kind,
-                       "t": t, "hash": row.hash, "prev": row.prev, "fields": fields,
-                       "masked": view is not record},
-                      sort_keys=True, separators=(",", ":")).encode()
+    return _encode({"site": site, "table": table, "seq": row.seq, "type": kind, "t": t,
+                    "hash": row.hash, "prev": row.prev, "fields": fields,
+                    "masked": view is not record}).encode()
 
 
 class Feed:
@@ -85,7 +90,8 @@ class Feed:
         self.stop = threading.Event()
         self._room = threading.Event()
         # PUBACKs from paho's thread, taken in the main thread, which alone keeps the rest.
-        self._acks: deque[tuple[int, bool, str]] = deque()
+        self._acks: deque[Acked] = deque()
+        self._relinked = False  # paho's thread: a new link; what was in flight is lost
         self._inflight: dict[int, tuple[int, str]] = {}  # mid -> (seq, hash)
         self._acked: dict[int, str] = {}  # seq -> hash, acknowledged past the cursor
         self._resends: deque[bytes] = deque()  # requests from the floor, from paho's thread
@@ -106,9 +112,7 @@ class Feed:
         self.conn = Connection(config.broker, f"table-feed-{config.site}-{config.table}",
                                will=(self._topic("status"), json.dumps(will).encode()),
                                on_connected=self._connected)
-        # The window is the feed's own: paho's limit would scan its queue at each PUBACK.
-        self.conn.client.max_inflight_messages_set(0)
-        self.conn.client.on_publish = self._puback
+        self.conn.client.on_acks = self._puback
         self.conn.client.on_message = self._resend_request
 
     def _topic(self, kind: str) -> str:
@@ -118,10 +122,11 @@ class Feed:
     def _connected(self, client: paho.Client) -> None:
         client.subscribe(self._topic("resend"), qos=1)
         self._status_due = True
+        self._relinked = True
+        self._room.set()
 
-    def _puback(self, client: paho.Client, userdata: Any, mid: int, reason: Any,
-                properties: Any) -> None:
-        self._acks.append((mid, reason.is_failure, str(reason)))
+    def _puback(self, acks: list[Acked]) -> None:
+        self._acks.extend(acks)
         self._room.set()
 
     def _resend_request(self, client: paho.Client, userdata: Any,
@@ -144,6 +149,8 @@ class Feed:
                     self.conn.wait_connected(self.stop, 1.0)
                     continue
                 self._take_acks()
+                if self._relinked:
+                    self._resend_unacknowledged()
                 self._check_journal()
                 self._take_resends()
                 sent = self._send()
@@ -163,13 +170,14 @@ class Feed:
     def _take_acks(self) -> None:
         """Advance the cursor over the acknowledged records without a hole before them."""
         while self._acks:
-            mid, failed, reason = self._acks.popleft()
+            mid, reason = self._acks.popleft()
             sent = self._inflight.pop(mid, None)
             if sent is None:
-                continue  # the status, or a record of a journal followed before
-            if failed:
+                continue  # a record sent before a new link or of a journal followed before
+            if reason >= 0x80:
+                words = str(ReasonCode(PacketTypes.PUBACK, identifier=reason)).lower()
                 self._refused = (f"broker {self.config.broker.url} refused record {sent[0]} "
-                                 f"on {self._topic('records')} ({reason})")
+                                 f"on {self._topic('records')} ({words})")
                 return
             if sent[0] > self.cursor.seq:  # not one sent again on the floor's request
                 self._acked[sent[0]] = sent[1]
@@ -180,6 +188,18 @@ class Feed:
             self.cursor = Cursor(seq, self._acked[seq])
             for done in range(old + 1, seq + 1):
                 del self._acked[done]
+
+    def _resend_unacknowledged(self) -> None:
+        """A new link: what the old one had in flight is lost (paho kept no copy); send
+        again from the cursor (the broker's PUBACKs after it are kept). Not while the
+        journal cannot be read: the mask could not be set as it stands there."""
+        if self._problem:
+            return  # asked again each turn until the journal reads
+        self._relinked = False
+        if self._inflight:
+            self._inflight.clear()
+            self._sent = self.cursor.seq
+            self.mask = self._mask_at(self.cursor.seq)
 
     def _take_resends(self) -> None:
         """Send again from the first record a floor asks for (``{"from": SEQ}``, SEQ
@@ -255,15 +275,15 @@ class Feed:
         if room <= 0 or self._problem:
             return 0
         rows = self.follower.rows(self._sent, min(room, CHUNK))
-        records = self._topic("records")
-        for row in rows:
-            info = self.conn.client.publish(records, payload(self.config.site,
-                                                             self.config.table, row,
-                                                             self.mask), qos=1)
-            self._inflight[info.mid] = (row.seq, row.hash)
-            self._sent = row.seq
-        if rows:
-            self._status_due = True
+        if not rows:
+            return 0
+        site, table, mask = self.config.site, self.config.table, self.mask
+        mids = self.conn.client.publish_many(self._topic("records"),
+                                             [payload(site, table, row, mask) for row in rows])
+        for mid, row in zip(mids, rows, strict=True):
+            self._inflight[mid] = (row.seq, row.hash)
+        self._sent = rows[-1].seq
+        self._status_due = True
         return len(rows)
 
     def _idle(self) -> None:

@@ -38,17 +38,55 @@ def free_port() -> int:
 
 
 def wait_for(what: str, check: Callable[[], Any], timeout: float = 30.0,
-             every: float = 0.02) -> Any:
+             every: float = 0.02, progress: Callable[[], Any] | None = None) -> Any:
     """Poll ``check`` until it returns something true; AssertionError naming ``what``
-    after ``timeout`` s."""
+    after ``timeout`` s. With ``progress``, the deadline is on progress, never on speed:
+    it moves on each time ``progress()`` returns something new (a loaded machine only
+    makes the wait longer), and the error says what it last was."""
     deadline = time.monotonic() + timeout
+    last = progress() if progress is not None else None
     while True:
         got = check()
         if got:
             return got
+        if progress is not None and (now := progress()) != last:
+            last, deadline = now, time.monotonic() + timeout
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+            still = f" with no progress (at {last})" if progress is not None else ""
+            raise AssertionError(f"timed out after {timeout} s{still} waiting for {what}")
         time.sleep(every)
+
+
+def journal_head(path: Path) -> int:
+    """The last seq in the journal at ``path`` (0: none yet), read-only."""
+    import sqlite3
+
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            return int(db.execute("SELECT coalesce(max(seq), 0) FROM records").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+def finished(proc: subprocess.Popen[bytes], what: str,
+             progress: Callable[[], Any] | None = None, timeout: float = 60.0) -> int:
+    """``proc``'s exit code once it ends (:func:`wait_for`, the deadline on
+    ``progress``)."""
+    wait_for(what, lambda: proc.poll() is not None, timeout, 0.05, progress)
+    return int(proc.returncode)
+
+
+def stop_all(procs: list[subprocess.Popen[bytes]], timeout: float = 60.0) -> None:
+    """SIGTERM each, wait for each; one that outlasts ``timeout`` is killed."""
+    for proc in procs:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+    for proc in procs:
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 def _listening(port: int) -> bool:

@@ -27,13 +27,16 @@ from floor_parts import (
     USER,
     Broker,
     Postgres,
+    finished,
     floor_config,
+    journal_head,
     missing_parts,
     postgres,
     replay,
     secret,
     simulate_journal,
     spawn,
+    stop_all,
     table_config,
     wait_for,
 )
@@ -137,7 +140,7 @@ def floor_subscribed(dsn: str, broker: Broker) -> None:
         except psycopg.Error:
             return False
 
-    wait_for("the floor to subscribe", seen, 30, every=0.2)
+    wait_for("the floor to subscribe", seen, 60, every=0.2)
     client.disconnect()
     client.loop_stop()
 
@@ -246,32 +249,38 @@ def test_every_journal_reaches_the_floor_whole_through_outages(
                                 log=tmp_path / f"feed-{game}.log")
         replays = [replay(traces[game], journals[game]) for game in traces]
         busy, busy_table = "mini_baccarat", "t-mini_baccarat"
+
+        def moving() -> tuple[int, ...]:  # what moves while all goes well, however slowly
+            return (*(stored(dsn, f"t-{g}") for g in traces),
+                    *(journal_head(journals[g]) for g in traces))
+
         cursor = Path(f"{journals[busy]}.feed-cursor")
         wait_for("a first part stored", lambda: stored(dsn, busy_table) >= 1000
-                 and cursor.exists())
+                 and cursor.exists(), progress=moving)
         feeds[busy].kill()  # SIGKILL: no goodbye, the cursor as last saved
         feeds[busy].wait()
         resume = json.loads(cursor.read_text())["seq"]
         busy_log = tmp_path / f"feed-{busy}-2.log"
         feeds[busy] = spawn("table-feed", "--config", str(configs[busy]), log=busy_log)
-        wait_for("more stored", lambda: stored(dsn, busy_table) >= 2500)
+        wait_for("more stored", lambda: stored(dsn, busy_table) >= 2500, progress=moving)
         assert f"from seq {resume + 1}" in named(busy_log, "feed_start")[0]
         broker.stop()
-        wait_for("the feed to miss the broker", lambda: named(busy_log, "broker_away"))
+        wait_for("the feed to miss the broker", lambda: named(busy_log, "broker_away"), 60)
         broker.start()
-        wait_for("more after the broker's return", lambda: stored(dsn, busy_table) >= 4000)
+        wait_for("more after the broker's return", lambda: stored(dsn, busy_table) >= 4000,
+                 progress=moving)
         pg.stop()
         floor_log = tmp_path / "floor.log"
         wait_for("the floor to miss PostgreSQL", lambda: named(floor_log, "database_down") or
                  publish(broker, "casino/test-site/probe/status", b'{"online": true}'),
-                 every=0.3)
+                 60, every=0.3)
         pg.start()
-        for r in replays:
-            assert r.wait(60) == 0
+        for game, r in zip(traces, replays, strict=True):
+            assert finished(r, f"the replay of {game}", moving) == 0
         for game in traces:
             total = len(journal_rows(journals[game]))
             wait_for(f"all {total} records of {game}",
-                     lambda g=game, n=total: stored(dsn, f"t-{g}") == n, 60)
+                     lambda g=game, n=total: stored(dsn, f"t-{g}") == n, 60, progress=moving)
         for game in traces:
             assert_floor_equals_journal(dsn, f"t-{game}", game, journals[game])
         assert no_alarms(dsn) == []
@@ -285,9 +294,7 @@ def test_every_journal_reaches_the_floor_whole_through_outages(
         assert verified.returncode == 0, verified.stdout
         assert "equal" in verified.stdout
     finally:
-        for proc in [*feeds.values(), floor]:
-            proc.send_signal(signal.SIGTERM)
-            proc.wait(20)
+        stop_all([*feeds.values(), floor])
     log = tmp_path / "floor.log"
     assert len(named(log, "database_down")) == 1, events(log)  # one line, not one a retry
     assert named(log, "database_back")
@@ -303,7 +310,8 @@ def test_status_shows_each_table_live_and_verify_finds_a_difference(
     floor = spawn("table-floor", "--config", str(floor_toml), "run",
                   log=tmp_path / "floor.log")
     journal = tmp_path / "r.sqlite"
-    assert replay(traces["roulette"], journal).wait(60) == 0
+    assert finished(replay(traces["roulette"], journal), "the replay",
+                    lambda: journal_head(journal)) == 0
     total = len(journal_rows(journal))
     try:
         floor_subscribed(dsn, broker)
@@ -392,7 +400,8 @@ def test_a_wrong_ca_is_one_line(tmp_path: Path, broker: Broker) -> None:
 def test_tls_with_a_password_or_a_client_certificate_publishes(
         tmp_path: Path, broker: Broker, traces: dict[str, Path]) -> None:
     journal = tmp_path / "j.sqlite"
-    assert replay(traces["roulette"], journal).wait(60) == 0
+    assert finished(replay(traces["roulette"], journal), "the replay",
+                    lambda: journal_head(journal)) == 0
     watcher = Watcher(broker)
     config = feed_config(tmp_path, broker, "t1", "roulette", journal,
                          f'ca_file = "{broker.ca[0]}"\n', broker.tls_url)
@@ -422,7 +431,8 @@ def test_a_password_file_others_can_read_is_refused(tmp_path: Path, broker: Brok
 def test_a_broker_away_at_the_start_is_waited_for(
         tmp_path: Path, broker: Broker, traces: dict[str, Path]) -> None:
     journal = tmp_path / "j.sqlite"
-    assert replay(traces["roulette"], journal).wait(60) == 0
+    assert finished(replay(traces["roulette"], journal), "the replay",
+                    lambda: journal_head(journal)) == 0
     broker.stop()
     config = feed_config(tmp_path, broker, "t1", "roulette", journal)
     feed = spawn("table-feed", "--config", str(config), "--once", log=tmp_path / "feed.log")
@@ -481,7 +491,8 @@ def test_a_damaged_or_forged_record_is_sent_as_unreadable_and_the_feed_goes_on(
     import sqlite3
 
     journal = tmp_path / "j.sqlite"
-    assert replay(traces["roulette"], journal).wait(60) == 0
+    assert finished(replay(traces["roulette"], journal), "the replay",
+                    lambda: journal_head(journal)) == 0
     total = len(journal_rows(journal))
     db = sqlite3.connect(journal)
     with db:  # a body that is not JSON, and one forged with no seq of its own

@@ -18,12 +18,15 @@ from pathlib import Path
 import pytest
 from floor_parts import (
     Broker,
+    finished,
     floor_config,
+    journal_head,
     missing_parts,
     postgres,
     replay,
     simulate_journal,
     spawn,
+    stop_all,
     wait_for,
 )
 from test_feed_floor import (
@@ -72,21 +75,22 @@ def test_records_a_killed_broker_lost_are_sent_again_from_the_journal(
             procs.append(spawn("table-feed", "--config", str(config), log=feed_log))
             cursor = Path(f"{journal}.feed-cursor")
             wait_for("the broker to acknowledge a part", lambda: cursor.exists() and
-                     json.loads(cursor.read_text())["seq"] >= 500, 60)
+                     json.loads(cursor.read_text())["seq"] >= 500, 60,
+                     progress=lambda: journal_head(journal))
             broker.stop(signal.SIGKILL)
             broker.start()
             procs.append(spawn("table-floor", "--config", str(floor_toml), "run",
                                log=floor_log))
-            assert procs[0].wait(120) == 0  # the replay: the journal is whole
+            # the replay: the journal is whole
+            assert finished(procs[0], "the replay", lambda: journal_head(journal)) == 0
             total = len(journal_rows(journal))
-            wait_for(f"all {total} records", lambda: stored(dsn, "mb-1") == total, 90)
+            wait_for(f"all {total} records", lambda: stored(dsn, "mb-1") == total, 90,
+                     progress=lambda: stored(dsn, "mb-1"))
             assert_floor_equals_journal(dsn, "mb-1", "mini_baccarat", journal)
             wait_for("the gap alarm closed", lambda: (got := alarms(dsn, "mb-1")) and
                      all(closed for _, closed in got), 10)
         finally:
-            for proc in procs[1:]:
-                proc.send_signal(signal.SIGTERM)
-                proc.wait(20)
+            stop_all(procs[1:])
             broker.stop()
     assert {kind for kind, _ in alarms_seen(floor_log)} == {"gap"}
     assert named(floor_log, "resend_asked")

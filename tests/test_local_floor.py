@@ -18,19 +18,30 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from floor_parts import BIN, missing_parts, replay, simulate_journal, wait_for
+from floor_parts import (
+    BIN,
+    finished,
+    journal_head,
+    missing_parts,
+    replay,
+    simulate_journal,
+    wait_for,
+)
+
+from feed.local import outside_folder
 
 pytestmark = pytest.mark.skipif(missing_parts() is not None, reason=str(missing_parts()))
 
 
 @pytest.fixture
 def workdir() -> Iterator[Path]:
-    """A clone's stand-in the cluster's unprivileged user can reach (pytest's own
-    folders are private to root)."""
-    folder = Path(tempfile.mkdtemp(prefix="local-floor-"))
-    folder.chmod(0o755)
+    """A clone's stand-in in a private folder (mode 0700, as CI's may be): as root, the
+    cluster's unprivileged user cannot reach its var/floor/pg, and the cluster is kept
+    in the clone's folder outside."""
+    folder = Path(tempfile.mkdtemp(prefix="local-floor-")).resolve()
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
+    shutil.rmtree(outside_folder(folder / "var" / "floor"), ignore_errors=True)
 
 
 def _alive(pid: int) -> bool:
@@ -43,7 +54,8 @@ def _alive(pid: int) -> bool:
 
 def test_the_floor_beside_the_simulated_table_shows_it_live(workdir: Path) -> None:
     trace = simulate_journal(workdir, "roulette", 3)
-    assert replay(trace, workdir / "var" / "journal.sqlite").wait(60) == 0
+    journal = workdir / "var" / "journal.sqlite"
+    assert finished(replay(trace, journal), "the replay", lambda: journal_head(journal)) == 0
     out = open(workdir / "out.txt", "w+b")  # noqa: SIM115 (read after the process ends)
     local = subprocess.Popen([sys.executable, "-m", "feed.local"], cwd=workdir,
                              stdout=out, stderr=subprocess.STDOUT)
@@ -59,7 +71,10 @@ def test_the_floor_beside_the_simulated_table_shows_it_live(workdir: Path) -> No
         text = wait_for("the table live on the floor", lambda: (s := status()) and
                         "0 records behind" in s and s, 60, every=0.5)
         assert "table sim-roulette (roulette): feed online" in text
-        pg_pid = int((workdir / "var/floor/pg/data/postmaster.pid").read_text().split()[0])
+        pid_file = next(p for p in (workdir / "var/floor/pg/data/postmaster.pid",
+                                    outside_folder(workdir / "var/floor") / "data" /
+                                    "postmaster.pid") if p.exists())
+        pg_pid = int(pid_file.read_text().split()[0])
         children = [int(p) for p in subprocess.run(
             ["pgrep", "-P", str(local.pid)], capture_output=True, text=True).stdout.split()]
         assert len(children) == 3  # the broker, the feed, the floor
