@@ -7,7 +7,9 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import io
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import SHARED, run_replay
@@ -22,14 +24,21 @@ from controller.core.table import Table
 from controller.store.journal import Journal
 from controller.store.records import (
     ABSENT,
+    NO_FIELDS,
     Absent,
+    Group,
+    Record,
     RecordError,
+    RecordSpec,
     _merge,
     check,
     extends,
+    group,
     record,
+    unpack,
 )
 from controller.store.shared import RECORDS as SHARED_RECORDS
+from controller.store.shared import Alarm
 from controller.store.verify import check_full
 
 
@@ -73,13 +82,13 @@ def test_a_legacy_type_is_read_never_made(table: Table) -> None:
 
 def test_a_game_declares_its_records_and_extends_shared_ones() -> None:
     @record("hand_result")
-    class HandResult:
+    class HandResult(Record):
         hand: int
         winners: list[int]
         rake: float | Absent = ABSENT
 
-    @extends("alarm")
-    class AlarmHand:
+    @extends
+    class AlarmHand(Alarm):
         hand: int | Absent = ABSENT
 
     assert dataclasses.is_dataclass(HandResult)
@@ -92,6 +101,36 @@ def test_a_game_declares_its_records_and_extends_shared_ones() -> None:
     with pytest.raises(RecordError, match="unknown field 'hand'"):
         check(_merge(SHARED_RECORDS), {"type": "alarm", "seq": 2, "t": 0, "code": "c",
                                       "message": "m", "hand": 3})
+
+
+@group
+class Measured(Group):
+    laps: int | Absent = ABSENT
+    rpm: float | Absent | None = ABSENT
+
+
+@record("reading")
+class Reading(Record):
+    spin: int
+    note: str | Absent = ABSENT
+    measured: Measured = Measured()
+    tag: Mapping[str, Any] = NO_FIELDS
+
+
+def test_a_record_s_body_holds_what_was_given_and_the_fields_it_carries() -> None:
+    """A record's body leaves an absent field out, puts a group's fields and a mapping of
+    fields (``NO_FIELDS`` by default: a dealer input's arguments, a card game's tag) in
+    it as fields of its own; the schema declares a group's fields, never the mapping."""
+
+    made = Reading(spin=3, measured=Measured(rpm=None), tag={"coup": 2})
+    assert made.body() == {"spin": 3, "rpm": None, "coup": 2}
+    assert Reading.TYPE == "reading" and unpack(made, t=1.5) == (
+        "reading", {"spin": 3, "rpm": None, "coup": 2, "t": 1.5})
+    spec = Reading.SPEC
+    assert isinstance(spec, RecordSpec)
+    assert [f.key for f in spec.fields] == ["spin", "note", "laps", "rpm"]
+    with pytest.raises(TypeError):
+        Reading(spin=3, colour="red")  # type: ignore[call-arg]
 
 
 @pytest.mark.parametrize("name", ["roulette-two-spins", "mini-baccarat-two-coups"])

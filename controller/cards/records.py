@@ -7,11 +7,19 @@ game's tag (e.g. ``coup``) to them with ``@extends`` in its own ``records.py``.
 
 from __future__ import annotations
 
-from controller.store.records import ABSENT, Absent, extends, record
+from collections.abc import Mapping
+
+from controller.store.records import ABSENT, NO_FIELDS, Absent, Record, extends, record
+from controller.store.shared import Alarm, Recovery
+
+Tag = Mapping[str, int]
+"""What ties a card table's record to its game: the game's number under the game's own
+name (``{"coup": 3}``), in the body of the card core's records that take it (``tag``); the
+game declares that field in its schema."""
 
 
 @record("card")
-class Card:
+class Card(Record):
     """A card dealt to ``hand`` ("box 2", "banca"...), ``face_down`` until turned (seed 000
     Art. 6), ``manual`` when the dealer entered it (a misread corrected)."""
 
@@ -19,34 +27,38 @@ class Card:
     card: str
     face_down: bool
     manual: bool
+    tag: Tag = NO_FIELDS
 
 
 @record("card_turned")
-class CardTurned:
+class CardTurned(Record):
     """A face-down card turned: the public may see it from now on."""
 
     hand: str
     card: str
+    tag: Tag = NO_FIELDS
 
 
 @record("bets_closed")
-class BetsClosed:
+class BetsClosed(Record):
     """Bets closed and the deal begins: the ``boxes`` in play."""
 
     boxes: list[int]
+    tag: Tag = NO_FIELDS
 
 
 @record("misread")
-class Misread:
+class Misread(Record):
     """A card passed the reader unread: by the shoe (``pending`` misreads awaiting the
     dealer's correction) and by the game (the ``hand`` it was due to)."""
 
     hand: str | Absent = ABSENT
     pending: int | Absent = ABSENT
+    tag: Tag = NO_FIELDS
 
 
 @record("shoe_procedure")
-class ShoeProcedure:
+class ShoeProcedure(Record):
     """A step of a shoe procedure (seed 002 Art. 5-6), ``times`` for a step done several
     times, ``by`` for one that asks who."""
 
@@ -57,7 +69,7 @@ class ShoeProcedure:
 
 
 @record("burn")
-class Burn:
+class Burn(Record):
     """A card drawn and burned; ``cards_left`` in the shoe by composition."""
 
     card: str
@@ -65,7 +77,7 @@ class Burn:
 
 
 @record("cut_card")
-class CutCard:
+class CutCard(Record):
     """The cut card passed the reader; ``late`` / ``early``: misplaced (seed 002 Art. 5 e)."""
 
     cards_left: int
@@ -74,7 +86,7 @@ class CutCard:
 
 
 @record("shoe_closed")
-class ShoeClosed:
+class ShoeClosed(Record):
     """The shoe closed (``reason``: cut_card, decks_changed, game_finished): the procedure
     after it is due; ``count_out`` True when the count-out comes first (seed 002 Art. 4)."""
 
@@ -85,7 +97,7 @@ class ShoeClosed:
 
 
 @record("count_out_card")
-class CountOutCard:
+class CountOutCard(Record):
     """A card of the count-out of a closed shoe (seed 002 Art. 4, the decks checked
     complete: ``controller.cards.count_out``), dealt to no hand; ``cards_left`` in the shoe
     by composition."""
@@ -95,7 +107,7 @@ class CountOutCard:
 
 
 @record("count_out")
-class CountOut:
+class CountOut(Record):
     """The dealer ended the count-out: ``cards`` read in it, ``seen`` in the whole shoe,
     the cards of the composition ``missing`` (one entry a copy; [] for complete decks)."""
 
@@ -105,14 +117,14 @@ class CountOut:
 
 
 @record("manual_card")
-class ManualCard:
+class ManualCard(Record):
     """The dealer's correction of a misread card."""
 
     card: str
 
 
 @record("inspector_clear")
-class InspectorClear:
+class InspectorClear(Record):
     """The inspector resumed play after the stopping alarms it ``cleared``."""
 
     note: str
@@ -120,7 +132,7 @@ class InspectorClear:
 
 
 @record("game_void")
-class GameVoid:
+class GameVoid(Record):
     """The inspector voided the game held for him (``controller.cards.held``): its number
     (``game``), ``reason`` and ``by`` as given, the cards read that no hand took
     (``cards_waiting``), the holds it ``cleared``; its stakes' settlements follow."""
@@ -132,8 +144,8 @@ class GameVoid:
     cleared: list[str]
 
 
-@extends("alarm")
-class CardAlarm:
+@extends
+class CardAlarm(Alarm):
     """What a card table's alarms add: whether they stop play, and what was read."""
 
     stops_play: bool | Absent = ABSENT
@@ -146,14 +158,16 @@ class CardAlarm:
     length: int | Absent = ABSENT
     lost: str | Absent | None = ABSENT
     missing: list[str] | Absent = ABSENT
+    tag: Tag = NO_FIELDS
 
 
-@extends("recovery")
-class CardRecovery:
+@extends
+class CardRecovery(Recovery):
     """What a card table's recovery record adds: the shoe and the next hand due."""
 
     shoe_cards_left: int | Absent = ABSENT
     waiting_for: str | Absent | None = ABSENT
+    tag: Tag = NO_FIELDS
 
 
 CARD_RECORDS: tuple[type, ...] = (Card, CardTurned, BetsClosed, Misread, ShoeProcedure, Burn,

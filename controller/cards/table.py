@@ -59,6 +59,7 @@ from controller.core.table import (
 )
 from controller.protocols import make_codec
 from controller.store.journal import Journal
+from controller.store.records import Record
 from controller.store.resume import since_checkpoint
 
 _DEALER_BUTTONS = ("open_bets", "no_more_bets")
@@ -110,8 +111,8 @@ class CardTable:
         self._dropped_at: int | None = None  # the journal failure that dropped input
         self.views: dict[str, PortView] = {}
 
-    def _proxy(self, type_: str, /, **fields: Any) -> dict[str, Any]:
-        return self._emit(type_, **fields)
+    def _proxy(self, record: Record | str, /, **fields: Any) -> dict[str, Any]:
+        return self._emit(record, **fields)
 
     def alarm(self, t: float, code: str, message: str, **extra: Any) -> None:
         self._emit("alarm", t=t, code=code, message=message, **self.game.tag(), **extra)

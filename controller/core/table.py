@@ -55,7 +55,7 @@ from controller.core.held import HELD_MAX_S, HeldRecords
 from controller.core.logs import get_logger
 from controller.core.serial_lines import LineHold
 from controller.store.journal import Journal, canonical
-from controller.store.records import build, schema
+from controller.store.records import Record, build, schema, unpack
 from controller.store.seal import Sealer
 
 CLOCK_STEP_TOLERANCE_S = 0.5  # wall minus monotonic drifts by ms (NTP slews); steps are seconds
@@ -149,17 +149,22 @@ class Table:
                                           self.now))
 
     # -- journaling --------------------------------------------------------------------
-    def emit(self, type_: str, /, **fields: Any) -> dict[str, Any]:
-        """Build and check the typed record, stage it in the input's transaction (or
-        commit it at once outside one); return it whole (with its ``seq``).
+    def emit(self, record: Record | str, /, **fields: Any) -> dict[str, Any]:
+        """Check ``record`` against the table's schema and stage it in the input's
+        transaction (or commit it at once outside one), at ``t`` (an event's own time on
+        the monotonic clock; default: now); return it whole (with its ``seq``).
 
         Raises:
-            RecordError: an undeclared type or field, a missing field, a wrong value (a
-                bug: the input is not journaled).
+            RecordError: a type not declared for this table, a wrong value (a bug: the
+                input is not journaled).
         """
+        type_, fields = unpack(record, **fields)
+        return self._journal(type_, fields)
+
+    def _journal(self, type_: str, fields: dict[str, Any]) -> dict[str, Any]:
         spec = build(self.schema, type_, fields)
         if self._txn is None:
-            return self.as_input(lambda: self.emit(type_, **fields))
+            return self.as_input(lambda: self._journal(type_, fields))
         if "t" in fields:  # an event's own time, on the monotonic clock
             fields["t"] = fields["t"] + self._offset
         if type_ == "alarm" and fields["code"] in self._notes:

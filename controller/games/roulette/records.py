@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from controller.store.records import ABSENT, Absent, extends, record
+from controller.store.records import ABSENT, Absent, Record, extends, record
+from controller.store.shared import Alarm
 
 
 @record("spin_start", closes_evidence=True)
-class SpinStart:
+class SpinStart(Record):
     """A ball launched: spin ``spin`` starts with ``bets`` on the layout and its limits."""
 
     spin: int
@@ -23,7 +24,7 @@ class SpinStart:
 
 
 @dataclass(frozen=True, kw_only=True)
-class _Measured:
+class _Measured(Record):
     """What the wheel measured of a spin (CONTRACT §3), whichever its source: revolutions,
     directions, laps and rotor periods (seconds), pocket readings, the details of each
     reason; a spin voided by a restart has none. A wheel that reports over serial (issue
@@ -95,7 +96,7 @@ class SpinHeld(_Measured):
 
 
 @record("bet")
-class Bet:
+class Bet(Record):
     """A bet taken for ``game``: every field of the bet input (CONTRACT §2)."""
 
     game: int
@@ -107,7 +108,7 @@ class Bet:
 
 
 @record("limits_announced")
-class LimitsAnnounced:
+class LimitsAnnounced(Record):
     """Seed 001 Art. 16: the players are told of a limits change before it takes effect
     ("previa comunicación a los jugadores que se encuentran en la mesa"): the limits to come
     (whole chips); ``applies`` ``now`` (the table is closed) or ``after_game`` (once game
@@ -121,8 +122,8 @@ class LimitsAnnounced:
     text: str
 
 
-@extends("alarm")
-class AlarmGame:
+@extends
+class AlarmGame(Alarm):
     game: int | Absent = ABSENT
 
 
