@@ -7,10 +7,11 @@ carry the SHA-256 of the raw GPIO edges since the last one (``evidence``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import fields
 from typing import Any
 
-from controller.store.records import ABSENT, Absent, Record, extends, record
+from controller.store.records import ABSENT, Absent, Group, Record, extends, group, record
 from controller.store.shared import Alarm
 
 
@@ -23,8 +24,8 @@ class SpinStart(Record):
     limits: dict[str, int]
 
 
-@dataclass(frozen=True, kw_only=True)
-class _Measured(Record):
+@group
+class Measured(Group):
     """What the wheel measured of a spin (CONTRACT §3), whichever its source: revolutions,
     directions, laps and rotor periods (seconds), pocket readings, the details of each
     reason; a spin voided by a restart has none. A wheel that reports over serial (issue
@@ -42,8 +43,8 @@ class _Measured(Record):
     lap_times: list[float] | Absent = ABSENT
     rotor_periods: list[float] | Absent = ABSENT
     pocket_readings: list[dict[str, Any]] | Absent = ABSENT
-    release_index: int | Absent = ABSENT  # the pocket under the ball at its launch
     details: dict[str, Any] | Absent = ABSENT
+    release_index: int | Absent = ABSENT  # the pocket under the ball at its launch
     ball_revolutions_max: int | Absent = ABSENT
     recovered_passes: list[dict[str, Any]] | Absent = ABSENT
     sensor_faults: dict[str, int] | Absent = ABSENT
@@ -67,32 +68,43 @@ class _Measured(Record):
     uncertain: dict[str, str] | Absent = ABSENT
 
 
+_MEASURED = frozenset(f.name for f in fields(Measured))
+
+
+def measured_of(record: Mapping[str, Any], leave: Iterable[str] = ()) -> Measured:
+    """What a journaled spin record (a dict) holds of its measurements, but ``leave``."""
+    return Measured(**{k: v for k, v in record.items() if k in _MEASURED and k not in leave})
+
+
 @record("spin_result", closes_evidence=True)
-class SpinResult(_Measured):
+class SpinResult(Record):
     """A result: the winning ``number`` and its ``pocket_index`` in the wheel order."""
 
     spin: int
     number: str
     pocket_index: int
+    measured: Measured = Measured()
 
 
 @record("spin_invalid", closes_evidence=True)
-class SpinInvalid(_Measured):
+class SpinInvalid(Record):
     """A spin voided ("tiro no válido", Art. 12): the first ``reason`` and all ``reasons``."""
 
     spin: int
     reason: str
     reasons: list[str]
+    measured: Measured = Measured()
 
 
 @record("spin_held", closes_evidence=True)
-class SpinHeld(_Measured):
+class SpinHeld(Record):
     """A spin held for the inspector (CONTRACT §5): why, and the number the evidence
     points to (``candidate``), if any."""
 
     spin: int
     reason: str
     candidate: str | None
+    measured: Measured = Measured()
 
 
 @record("bet")

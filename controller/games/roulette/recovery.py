@@ -24,7 +24,9 @@ from controller.core.config import Limits
 from controller.games.roulette.bets import bet_fields, bet_key, settlement
 from controller.games.roulette.layout import make_bet
 from controller.games.roulette.parked import Parked
+from controller.games.roulette.records import AlarmGame, Measured, SpinInvalid
 from controller.games.roulette.round import RoundMachine
+from controller.store.shared import State
 
 if TYPE_CHECKING:
     from controller.games.roulette.game import RouletteGame
@@ -193,30 +195,30 @@ def recover(game: RouletteGame, found: RouletteRecovery) -> None:
     elif state in ("ball_in_play", "result", "invalid", "settled"):
         state = "bets_open"
     if state != found.state:
-        game.emit("state", game=last + 1, trigger="restart",
-                  **{"from": found.state, "to": state}, limits=game.limits_record())
+        game.emit(State(game=last + 1, trigger="restart", from_=found.state, to=state,
+                        limits=game.limits_record()))
     game.machine = RoundMachine(game.journal_transition, start_value=state)
     if interrupted is not None:
-        game.emit("spin_invalid", spin=interrupted, reason="interrupted",
-                  reasons=["interrupted"],
-                  details={"interrupted": f"{why}; voided on restart, bets returned; the "
-                           "dealer reopens bets when the wheel is ready"})
+        game.emit(SpinInvalid(spin=interrupted, reason="interrupted", reasons=["interrupted"],
+                              measured=Measured(details={"interrupted": (
+                                  f"{why}; voided on restart, bets returned; the dealer "
+                                  "reopens bets when the wheel is ready")})))
         game.game_number = max(last, interrupted) + 1
     for record in found.unsettled:
         bet = make_bet(game.layout, record["kind"], record["box"], record["amount"],
                        record.get("numbers"), record.get("which"))
         spin = record["game"]
         if spin == interrupted:  # voided: its bets are returned
-            game.emit("settlement", game=spin, note="settled on restart",
-                      **settlement(bet, None))
+            game.emit(settlement(bet, None, spin, note="settled on restart"))
         elif spin in game.parked:  # frozen until the decision
             game.parked[spin].bets.append(bet)
         elif spin in found.outcomes:
-            game.emit("alarm", code="unsettled_bet", game=spin, bet=bet_input_of(record),
-                      message=f"record {record.get('seq')}: a {record['kind']} bet of "
-                      f"{record['amount']} on box {record['box']} for spin {spin}, which is "
-                      "concluded, has no settlement (the journal was cut in the middle of an "
-                      "input): not paid by the restart; the inspector settles it")
+            game.emit(AlarmGame(
+                code="unsettled_bet", game=spin, bet=bet_input_of(record),
+                message=f"record {record.get('seq')}: a {record['kind']} bet of "
+                f"{record['amount']} on box {record['box']} for spin {spin}, which is "
+                "concluded, has no settlement (the journal was cut in the middle of an "
+                "input): not paid by the restart; the inspector settles it"))
         else:
             game.bets.append(bet)
     if state == "closed" or (state == "bets_open" and found.state != "bets_open"):

@@ -509,8 +509,8 @@ class SerialWheelTracker:
         result = verdict.number
         evidence = verdict.evidence
         candidates = spin.candidates(self.order)
-        if held:
-            evidence["candidates"] = candidates  # what the wheel's lines gave, each once
+        if held:  # what the wheel's lines gave, each once
+            evidence = replace(evidence, candidates=candidates)
         self.after = Aftermath(
             spin.number, _words(verdict, spin.declared, bool(held)), number,
             at_five=line is not None and line.state == 5,
@@ -523,9 +523,9 @@ class SerialWheelTracker:
             spin=spin.number, t=t, number=result,
             index=None if result is None else self.order.index(result),
             reasons=verdict.reasons,
-            rotor_direction=evidence["rotor_direction"],
-            rotor_rpm=evidence["rotor_rpm"],
-            evidence=MappingProxyType(evidence),
+            rotor_direction=spin.rotor_direction,
+            rotor_rpm=None if spin.rpm is None else round(spin.rpm, 3),
+            evidence=evidence,
             held=MappingProxyType(held),
             candidate=candidates[0] if held and len(candidates) == 1 else None,
             declared=spin.declared,
