@@ -27,6 +27,7 @@ from controller.core.words import given
 from controller.games.draw_poker.betting import ACTIONS
 from controller.games.draw_poker.chart import BET_RECORD, HandChart
 from controller.games.draw_poker.hand import Hand
+from controller.store.shared import Settlement
 
 _BETWEEN_HANDS = ("idle", "hand_over")
 _CARDS_OUT = ("dealing", "first_round", "draw", "second_round")
@@ -143,8 +144,9 @@ class DrawPoker:
             bets = sum(seat.bets)
             for kind, amount in (("ante", seat.ante), ("bet", bets)):
                 if kind == "ante" or amount:
-                    self._chart.emit("settlement", t=t, game=hand.number, box=seat.box,
-                                     kind=kind, amount=amount, outcome="push", payout=0)
+                    self._chart.emit(Settlement(game=hand.number, box=seat.box, kind=kind,
+                                                amount=amount, outcome="push", payout=0),
+                                     t=t)
         self.restore({"hand": hand.number, "state": "hand_over", "outcome": "void"})
 
     # -- the dealer's inputs and the antes (verify, then do) -----------------------------
