@@ -136,9 +136,13 @@ class CardCoup(Card):
 
 @extends
 class CardTurnedCoup(CardTurned):
+    coup: int
+
+
+@extends
+class CardTurnedUp(CardTurned):
     """The dealer's card turned: his ``up_card`` (Art. 8) or his hole card."""
 
-    coup: int
     up_card: bool
 
 
@@ -174,6 +178,6 @@ class RecoveryCoup(CardRecovery):
 
 RECORDS: tuple[type, ...] = (*CARD_RECORDS, CoupStart, BetPlaced, BoxRefused, InsuranceOffered,
                              InsuranceClosed, Decision, DealerTurn, PoolBalance, CoupResult,
-                             CardCoup, CardTurnedCoup, BetsClosedCoup, MisreadCoup, SettlementPool,
-                             AlarmCoup, RecoveryCoup)
+                             CardCoup, CardTurnedCoup, CardTurnedUp, BetsClosedCoup, MisreadCoup,
+                             SettlementPool, AlarmCoup, RecoveryCoup)
 """Everything a Black Jack table journals, for its ``GameSpec.records``."""
