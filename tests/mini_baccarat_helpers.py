@@ -37,8 +37,8 @@ class GameTable:
         self.game = MiniBaccarat(self.emit, **config)
         self.t = 0.0
 
-    def emit(self, record: Record | str, /, **fields: Any) -> dict[str, Any]:
-        type_, fields = unpack(record, **fields)
+    def emit(self, record: Record, /, *, t: float | None = None) -> dict[str, Any]:
+        type_, fields = unpack(record, t)
         record = {"type": type_, "seq": len(self.records) + 1, "t": self.t, **fields}
         self.records.append(record)
         return record

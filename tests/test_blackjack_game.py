@@ -50,8 +50,8 @@ class Bench:
             assert self.inp("procedure_step", step=step) is None
         self.cards("2C", line="Burn")
 
-    def emit(self, record: Record | str, /, **fields: Any) -> dict[str, Any]:
-        type_, fields = unpack(record, **fields)
+    def emit(self, record: Record, /, *, t: float | None = None) -> dict[str, Any]:
+        type_, fields = unpack(record, t)
         record = {"type": type_, "seq": len(self.records) + 1, **fields}
         self.records.append(record)
         return record

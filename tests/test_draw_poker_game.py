@@ -30,8 +30,8 @@ class Records:
     def __init__(self) -> None:
         self.records: list[dict[str, Any]] = []
 
-    def __call__(self, record: Record | str, /, **fields: Any) -> dict[str, Any]:
-        type_, fields = unpack(record, **fields)
+    def __call__(self, record: Record, /, *, t: float | None = None) -> dict[str, Any]:
+        type_, fields = unpack(record, t)
         record = {"type": type_, **fields}
         self.records.append(record)
         return record

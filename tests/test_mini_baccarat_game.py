@@ -41,8 +41,8 @@ def test_a_journal_failure_leaves_the_card_slot_as_it_was() -> None:
     failing = {"card": False}
     records: list[str] = []
 
-    def emit(record: Record | str, /, **fields: Any) -> dict[str, Any]:
-        type_, fields = unpack(record, **fields)
+    def emit(record: Record, /, *, t: float | None = None) -> dict[str, Any]:
+        type_, fields = unpack(record, t)
         if failing["card"] and type_ == "card":
             raise OSError("journal unavailable")
         records.append(type_)

@@ -27,8 +27,8 @@ class Replayed:
         self.matched = 0
         self.mismatch: str | None = None
 
-    def __call__(self, record: Record | str, /, **fields: Any) -> dict[str, Any]:
-        type_, fields = unpack(record, **fields)
+    def __call__(self, record: Record, /, *, t: float | None = None) -> dict[str, Any]:
+        type_, fields = unpack(record, t)
         if self.index < len(self.journaled):
             rec = self.journaled[self.index]
             self.index += 1

@@ -113,8 +113,8 @@ class CardTable:
         self._dropped_at: int | None = None  # the journal failure that dropped input
         self.views: dict[str, PortView] = {}
 
-    def _proxy(self, record: Record | str, /, **fields: Any) -> dict[str, Any]:
-        return self._emit(record, **fields)
+    def _proxy(self, record: Record, /, *, t: float | None = None) -> dict[str, Any]:
+        return self._emit(record, t=t)
 
     def alarm(self, t: float, alarm: CardAlarm) -> None:
         """Journal ``alarm`` at ``t``, tagged with the current (or last) game."""

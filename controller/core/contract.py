@@ -43,7 +43,7 @@ class Emit(Protocol):
     (default: now); return it whole, as journaled: a dict with ``type``, ``seq``, ``t`` and
     the fields."""
 
-    def __call__(self, record: Record | str, /, **fields: Any) -> dict[str, Any]: ...
+    def __call__(self, record: Record, /, *, t: float | None = None) -> dict[str, Any]: ...
 
 
 class TimerHandle(Protocol):

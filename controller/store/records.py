@@ -341,17 +341,13 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def unpack(record: Record | str, /, t: float | None = None,
-           **fields: Any) -> tuple[str, dict[str, Any]]:
+def unpack(record: Record, t: float | None = None) -> tuple[str, dict[str, Any]]:
     """The type of ``record`` and the fields of its body, with ``t`` when given: what an
     emit reads of it (the table's, a recovery's, a simulation's that journals nothing)."""
-    if isinstance(record, str):
-        type_ = record
-    else:
-        type_, fields = record.TYPE, record.body()
+    fields = record.body()
     if t is not None:
         fields["t"] = t
-    return type_, fields
+    return record.TYPE, fields
 
 
 # -- schemas ---------------------------------------------------------------------------

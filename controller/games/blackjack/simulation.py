@@ -112,8 +112,8 @@ class _Dealer(ShoeDealer):
         self.cfg = cfg
         self.game = Blackjack(self._record, table, cfg.limits)
 
-    def _record(self, record: Record | str, /, **fields: Any) -> dict[str, Any]:
-        type_, fields = unpack(record, **fields)
+    def _record(self, record: Record, /, *, t: float | None = None) -> dict[str, Any]:
+        type_, fields = unpack(record, t)
         return {"type": type_, **fields}
 
     def coup(self) -> None:

@@ -99,8 +99,8 @@ class _Dealer(ShoeDealer):
         self.plan = "play"
         self.target: int | None = None  # the box a plan's event happens to
 
-    def _record(self, record: Record | str, /, **fields: Any) -> dict[str, Any]:
-        type_, fields = unpack(record, **fields)
+    def _record(self, record: Record, /, *, t: float | None = None) -> dict[str, Any]:
+        type_, fields = unpack(record, t)
         self.records.append((type_, fields))
         return {"type": type_, **fields}
 

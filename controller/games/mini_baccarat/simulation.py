@@ -122,8 +122,8 @@ class _Dealer(ShoeDealer):
         self.hands: dict[str, list[Card]] = {}
         self.bets: dict[tuple[int, str], int] = {}
 
-    def _record(self, record: Record | str, /, **fields: Any) -> dict[str, Any]:
-        type_, fields = unpack(record, **fields)
+    def _record(self, record: Record, /, *, t: float | None = None) -> dict[str, Any]:
+        type_, fields = unpack(record, t)
         self.records.append((type_, fields))
         return {"type": type_, **fields}
 
