@@ -1,15 +1,26 @@
 """The card core's record types: what every card table journals of its shoe and its cards
 (``controller.cards.shoe``, ``controller.cards.table``, ``controller.cards.game``).
 
-A card game lists them in its ``GameSpec(records=...)`` (``CARD_RECORDS``) and adds its
-game's tag (e.g. ``coup``) to them with ``@extends`` in its own ``records.py``.
+A card game lists them in its ``GameSpec(records=...)`` (``CARD_RECORDS``, and the fields
+its :class:`CardTags` add: its game's number, e.g. ``coup``, which the records carry as
+their ``tag``); ``controller.cards.spec.card_spec`` lists both.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
-from controller.store.records import ABSENT, NO_FIELDS, Absent, Record, extends, record
+from controller.store.records import (
+    ABSENT,
+    NO_FIELDS,
+    Absent,
+    Extension,
+    FieldSpec,
+    Record,
+    extends,
+    record,
+)
 from controller.store.shared import Alarm, Recovery
 
 Tag = Mapping[str, int]
@@ -175,3 +186,37 @@ CARD_RECORDS: tuple[type, ...] = (Card, CardTurned, BetsClosed, Misread, ShoePro
                                   InspectorClear, GameVoid, CardAlarm, CardRecovery)
 """The card core's record types and extensions, for a card game's ``GameSpec.records``."""
 
+
+
+@dataclass(frozen=True)
+class CardTags:
+    """How a card game ties the card core's records to its games: a game's number under the
+    game's own ``name`` (``coup``) on its alarms and its recovery (optional: none before the
+    first game), and on the records of its cards under ``cards`` (default ``name``; draw
+    poker's ``hand`` is a box there, so its cards carry ``game``): required on ``card``,
+    ``card_turned`` and (``bets_closed``) ``bets_closed``, optional on ``misread`` (the
+    shoe's own misreads have none). The records carry it as their ``tag``."""
+
+    name: str
+    cards: str | None = None
+    bets_closed: bool = True
+
+    def of(self, number: int) -> Tag:
+        """The tag of an alarm or a recovery of game ``number``."""
+        return {self.name: number}
+
+    def of_cards(self, number: int) -> Tag:
+        """The tag of a card record of game ``number``."""
+        return {self.cards or self.name: number}
+
+    @property
+    def records(self) -> tuple[type, ...]:
+        """The extensions that declare the tags, for the game's ``GameSpec.records``."""
+        cards = self.cards or self.name
+        on: list[tuple[type[Record], str, bool]] = [
+            (Card, cards, False), (CardTurned, cards, False),
+            *([(BetsClosed, cards, False)] if self.bets_closed else []),
+            (Misread, cards, True), (Alarm, self.name, True), (Recovery, self.name, True)]
+        return tuple(type(f"{base.__name__}Tag", (), {"SPEC": Extension(
+            base.TYPE, (FieldSpec(key, (int,), False, optional),))})
+            for base, key, optional in on)

@@ -55,8 +55,8 @@ from controller.games.blackjack import settle
 from controller.games.blackjack.checks import Checks
 from controller.games.blackjack.config import BlackjackConfig
 from controller.games.blackjack.hands import DEALER, Box, Coup, PlayerHand
-from controller.games.blackjack.records import BetPlaced as BetPlacedRecord
 from controller.games.blackjack.records import (
+    TAGS,
     BoxRefused,
     CardTurnedUp,
     CoupResult,
@@ -68,6 +68,7 @@ from controller.games.blackjack.records import (
     PoolBalance,
     SettlementPool,
 )
+from controller.games.blackjack.records import BetPlaced as BetPlacedRecord
 from controller.games.blackjack.rules import dealer_draws, is_blackjack, is_bust, total
 from controller.games.blackjack.settle import Settlement
 from controller.store.records import ABSENT, Absent, Record
@@ -165,7 +166,7 @@ class CoupChart(Checks, StateChart):
 
     def _tag(self) -> Tag:
         """The coup's number on the card core's records."""
-        return {"coup": self.coup.number}
+        return TAGS.of_cards(self.coup.number)
 
     # -- conditions ------------------------------------------------------------------
     def deal_complete(self) -> bool:

@@ -10,15 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.cards.records import (
-    CARD_RECORDS,
-    BetsClosed,
-    Card,
-    CardAlarm,
-    CardRecovery,
-    CardTurned,
-    Misread,
-)
+from controller.cards.records import CardTags, CardTurned
 from controller.store.records import ABSENT, Absent, Record, extends, record
 from controller.store.shared import Settlement
 
@@ -130,30 +122,10 @@ class CoupResult(Record):
 
 
 @extends
-class CardCoup(Card):
-    coup: int
-
-
-@extends
-class CardTurnedCoup(CardTurned):
-    coup: int
-
-
-@extends
 class CardTurnedUp(CardTurned):
     """The dealer's card turned: his ``up_card`` (Art. 8) or his hole card."""
 
     up_card: bool
-
-
-@extends
-class BetsClosedCoup(BetsClosed):
-    coup: int
-
-
-@extends
-class MisreadCoup(Misread):
-    coup: int | Absent = ABSENT
 
 
 @extends
@@ -166,18 +138,11 @@ class SettlementPool(Settlement):
     prize: int | Absent = ABSENT
 
 
-@extends
-class AlarmCoup(CardAlarm):
-    coup: int | Absent = ABSENT
+TAGS = CardTags("coup")
+"""Each coup's number, ``coup``, on the card core's records."""
 
-
-@extends
-class RecoveryCoup(CardRecovery):
-    coup: int | Absent = ABSENT
-
-
-RECORDS: tuple[type, ...] = (*CARD_RECORDS, CoupStart, BetPlaced, BoxRefused, InsuranceOffered,
+RECORDS: tuple[type, ...] = (CoupStart, BetPlaced, BoxRefused, InsuranceOffered,
                              InsuranceClosed, Decision, DealerTurn, PoolBalance, CoupResult,
-                             CardCoup, CardTurnedCoup, CardTurnedUp, BetsClosedCoup, MisreadCoup,
-                             SettlementPool, AlarmCoup, RecoveryCoup)
-"""Everything a Black Jack table journals, for its ``GameSpec.records``."""
+                             CardTurnedUp, SettlementPool)
+"""Black Jack's own record types and the fields it adds to the card core's and the shared
+ones (``card_spec`` adds the card core's and the tags)."""

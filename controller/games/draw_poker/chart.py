@@ -22,6 +22,7 @@ from controller.games.draw_poker.betting import Action, BettingRound
 from controller.games.draw_poker.conclusion import conclude
 from controller.games.draw_poker.hand import CARDS, FOLDED, MIN_PLAYERS, VOID, Hand, Seat
 from controller.games.draw_poker.records import (
+    TAGS,
     AntePlaced,
     BetsClosedHand,
     Draw,
@@ -238,7 +239,7 @@ class HandChart(StateChart):
         assert box is not None, "check_card: a card is due or one too many"
         seat = hand.seats[box]
         self._emit(CardRecord(hand=seat.label, card=str(card), face_down=True, manual=manual,
-                        tag={"game": hand.number}))
+                        tag=TAGS.of_cards(hand.number)))
         seat.cards.append(card)
         hand.dealt += 1
         hand.awaiting_correction = False
@@ -250,7 +251,7 @@ class HandChart(StateChart):
 
     def on_misread(self) -> None:
         box = self.next_box()
-        self._emit(Misread(hand=f"box {box}", tag={"game": self.hand.number}))
+        self._emit(Misread(hand=f"box {box}", tag=TAGS.of_cards(self.hand.number)))
         self.hand.awaiting_correction = True
 
     def on_refuse_card(self, box: int, card: Any) -> None:
@@ -259,7 +260,7 @@ class HandChart(StateChart):
         seat = hand.seats[box]
         if exposed is not None:  # dealt face up: the table has seen it
             self._emit(CardTurned(hand=seat.label, card=str(exposed),
-                                  tag={"game": hand.number}))
+                                  tag=TAGS.of_cards(hand.number)))
         self._void(seat, "refused_card", "num. 11", "refused a card dealt face up")
 
     def on_enter_first_round(self) -> None:

@@ -38,7 +38,13 @@ from controller.games.draw_poker.hand import FOLDED, VOID, Hand, Seat, cards_of
 from controller.games.draw_poker.payment import CENTS, Concept, Payment, Stake, chips, pay
 from controller.games.draw_poker.ranking import HandValue, rank_hand
 from controller.games.draw_poker.ranking import winners as best_of
-from controller.games.draw_poker.records import HandResult, ManoNula, Rake, SettlementShares
+from controller.games.draw_poker.records import (
+    TAGS,
+    HandResult,
+    ManoNula,
+    Rake,
+    SettlementShares,
+)
 from controller.store.records import ABSENT
 
 OUTCOMES = ("showdown", "folds", "mano_nula", "void")
@@ -73,7 +79,7 @@ def conclude(hand: Hand, emit: Emit, t: float) -> str:
         for box in shown:
             seat = hand.seats[box]
             for card in seat.cards:
-                emit(CardTurned(hand=seat.label, card=str(card), tag={"game": number}), t=t)
+                emit(CardTurned(hand=seat.label, card=str(card), tag=TAGS.of_cards(number)), t=t)
         values = {box: rank_hand(hand.seats[box].cards) for box in hand.live()}
         winners = best_of(values)
     elif outcome == "folds":

@@ -8,15 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.cards.records import (
-    CARD_RECORDS,
-    BetsClosed,
-    Card,
-    CardAlarm,
-    CardRecovery,
-    CardTurned,
-    Misread,
-)
+from controller.cards.records import BetsClosed, CardTags
 from controller.store.records import ABSENT, Absent, Record, extends, record
 from controller.store.shared import Settlement
 
@@ -162,21 +154,6 @@ class BetsClosedHand(BetsClosed):
 
 
 @extends
-class CardGame(Card):
-    game: int
-
-
-@extends
-class CardTurnedGame(CardTurned):
-    game: int
-
-
-@extends
-class MisreadGame(Misread):
-    game: int | Absent = ABSENT
-
-
-@extends
 class SettlementShares(Settlement):
     """A winner's shares (num. 19): the antes less the 5%, the others' bets less the 5%,
     his own bets returned."""
@@ -186,18 +163,12 @@ class SettlementShares(Settlement):
     own_bets_returned: float | Absent = ABSENT
 
 
-@extends
-class AlarmHand(CardAlarm):
-    hand: int | Absent = ABSENT
+TAGS = CardTags("hand", cards="game", bets_closed=False)
+"""Each hand's number on the card core's records: ``hand`` on an alarm and a recovery,
+``game`` on a card's records (their ``hand`` is the box's)."""
 
-
-@extends
-class RecoveryHand(CardRecovery):
-    hand: int | Absent = ABSENT
-
-
-RECORDS: tuple[type, ...] = (*CARD_RECORDS, HandStart, AntePlaced, Mano, RoundStart,
-                             RoundAction, DrawStart, Draw, HandVoid, ManoNula, Rake,
-                             HandResult, BetsClosedHand, CardGame, CardTurnedGame,
-                             MisreadGame, SettlementShares, AlarmHand, RecoveryHand)
-"""Everything a draw-poker table journals, for its ``GameSpec.records``."""
+RECORDS: tuple[type, ...] = (HandStart, AntePlaced, Mano, RoundStart, RoundAction, DrawStart,
+                             Draw, HandVoid, ManoNula, Rake, HandResult, BetsClosedHand,
+                             SettlementShares)
+"""Draw poker's own record types and the fields it adds to the card core's and the shared
+ones (``card_spec`` adds the card core's and the tags)."""

@@ -16,8 +16,8 @@ from controller.core.contract import Emit
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced
 from controller.core.words import given, one_of
-from controller.games.mini_baccarat.records import BetPlaced as BetPlacedRecord
 from controller.games.mini_baccarat.records import (
+    TAGS,
     BoxResult,
     CoupResult,
     CoupStart,
@@ -25,6 +25,7 @@ from controller.games.mini_baccarat.records import (
     InsuranceClosed,
     InsuranceOffered,
 )
+from controller.games.mini_baccarat.records import BetPlaced as BetPlacedRecord
 from controller.games.mini_baccarat.rules import (
     BANCA,
     BET_KINDS,
@@ -156,7 +157,7 @@ class CoupChart(StateChart):
 
     def _tag(self) -> Tag:
         """The coup's number on the card core's records."""
-        return {"coup": self.coup_number}
+        return TAGS.of_cards(self.coup_number)
 
     def _new_coup_data(self) -> None:
         self.bets: dict[tuple[int, str], int] = {}

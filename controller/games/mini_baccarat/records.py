@@ -5,16 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.cards.records import (
-    CARD_RECORDS,
-    BetsClosed,
-    Card,
-    CardAlarm,
-    CardRecovery,
-    CardTurned,
-    Misread,
-)
-from controller.store.records import ABSENT, Absent, Record, extends, record
+from controller.cards.records import CardTags
+from controller.store.records import ABSENT, Absent, Record, record
 
 
 @record("coup_start")
@@ -92,37 +84,9 @@ class CoupResult(Record):
     boxes: list[dict[str, Any]]
 
 
-@extends
-class CardCoup(Card):
-    coup: int
+TAGS = CardTags("coup")
+"""Each coup's number, ``coup``, on the card core's records."""
 
-
-@extends
-class CardTurnedCoup(CardTurned):
-    coup: int
-
-
-@extends
-class BetsClosedCoup(BetsClosed):
-    coup: int
-
-
-@extends
-class MisreadCoup(Misread):
-    coup: int | Absent = ABSENT
-
-
-@extends
-class AlarmCoup(CardAlarm):
-    coup: int | Absent = ABSENT
-
-
-@extends
-class RecoveryCoup(CardRecovery):
-    coup: int | Absent = ABSENT
-
-
-RECORDS: tuple[type, ...] = (*CARD_RECORDS, CoupStart, BetPlaced, FiveChoice, InsuranceOffered,
-                             InsuranceClosed, BoxResult, CoupResult, CardCoup, CardTurnedCoup,
-                             BetsClosedCoup, MisreadCoup, AlarmCoup, RecoveryCoup)
-"""Everything a Mini-Bacará table journals, for its ``GameSpec.records``."""
+RECORDS: tuple[type, ...] = (CoupStart, BetPlaced, FiveChoice, InsuranceOffered,
+                             InsuranceClosed, BoxResult, CoupResult)
+"""Mini-Bacará's own record types (``card_spec`` adds the card core's and the tags)."""
