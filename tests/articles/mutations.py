@@ -54,10 +54,7 @@ BJ_CUT_CARD = 'Step("scramble", mandatory=False), Step("shuffle"), Step("cut"),'
 SHOE = "controller/cards/shoe.py"
 COUNT_OUT = "controller/cards/count_out.py"
 NOT_LOADED = '''        if not self._loaded:
-            self._alarm(
-                t,
-                "card_before_ready",
-                f"{what} read before the shoe was loaded'''
+            self._alarm(t, CardAlarm(code="card_before_ready", message=f"{what} read before "'''
 
 MUTATIONS = (
     Mutation("insurance_wins_on_a_nine", "insurance pays on a figure or a ten only",
