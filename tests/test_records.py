@@ -141,6 +141,8 @@ def test_a_record_s_body_holds_what_was_given_and_the_fields_it_carries() -> Non
     assert [f.key for f in spec.fields] == ["spin", "note", "laps", "rpm"]
     with pytest.raises(TypeError):
         Reading(spin=3, colour="red")  # type: ignore[call-arg]
+    with pytest.raises(RecordError, match="tag gives spin again"):
+        Reading(spin=3, tag={"spin": 4}).body()
 
 
 @pytest.mark.parametrize("name", ["roulette-two-spins", "mini-baccarat-two-coups"])

@@ -115,6 +115,9 @@ class _Fields:
             if how is None:
                 out[key] = value
             elif how == _FLAT:
+                if out.keys() & value.keys():  # a tag or an argument named as a field
+                    raise RecordError(f"{type(self).__qualname__}: {attr} gives "
+                                      f"{', '.join(sorted(out.keys() & value.keys()))} again")
                 out.update(value)
             else:
                 out.update(value.body())
