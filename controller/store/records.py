@@ -104,13 +104,26 @@ class _Fields:
     # (attribute, key in the body, how): how is None (the value), _FLAT (a mapping's
     # items) or the Group class whose fields the value holds.
     _PLAN: ClassVar[tuple[tuple[str, str, Any], ...]] = ()
+    # The fields that hold fields, when they are the last and no name changes: the body
+    # is then the instance's own values first (a dataclass's __dict__ is in field order).
+    _TAIL: ClassVar[tuple[tuple[str, str, Any], ...] | None] = None
 
     def body(self) -> dict[str, Any]:
         """The fields as journaled (without ``type``, ``seq``, ``t``), absent ones left out."""
-        out: dict[str, Any] = {}
-        for attr, key, how in self._PLAN:
+        tail = self._TAIL
+        if tail is None:
+            out: dict[str, Any] = {}
+            plan = self._PLAN
+        else:
+            out = {k: v for k, v in self.__dict__.items() if v is not ABSENT}
+            if not tail:
+                return out
+            plan = tail
+            for attr, _key, _how in tail:
+                out.pop(attr, None)
+        for attr, key, how in plan:
             value = getattr(self, attr)
-            if value is ABSENT:
+            if value is ABSENT or value is NO_FIELDS:
                 continue
             if how is None:
                 out[key] = value
@@ -250,7 +263,7 @@ def record(name: str, *, closes_evidence: bool = False, extra: bool = False,
         made: Any = dataclass(frozen=True, kw_only=True)(cls)
         made.TYPE = name
         made.SPEC = RecordSpec(name, _field_specs(made), made, extra, closes_evidence, legacy)
-        made._PLAN = _plan(made)
+        _planned(made)
         return made
 
     return declare
@@ -268,7 +281,7 @@ def extends(cls: R) -> R:
     own = base.SPEC.by_key  # type: ignore[attr-defined]
     made.SPEC = Extension(base.TYPE,  # type: ignore[attr-defined]
                           tuple(f for f in _field_specs(made) if f.key not in own))
-    made._PLAN = _plan(made)
+    _planned(made)
     return made
 
 
@@ -277,10 +290,11 @@ def group(cls: R) -> R:
     """Declare a :class:`Group` of optional fields (a frozen dataclass)."""
     assert issubclass(cls, Group), f"{cls.__qualname__} is no Group"
     made: Any = dataclass(frozen=True, kw_only=True)(cls)
-    made._PLAN = _plan(made)
+    _planned(made)
     return made
 
 
+@cache
 def _hints(cls: type) -> dict[str, Any]:
     # Each class's annotations in its own module's names (a base's in its own).
     return typing.get_type_hints(cls, localns={"Absent": Absent, "Any": Any})
@@ -306,11 +320,18 @@ def _field_specs(cls: type) -> tuple[FieldSpec, ...]:
     return tuple(out)
 
 
-def _plan(cls: type) -> tuple[tuple[str, str, Any], ...]:
+def _planned(cls: Any) -> None:
+    """Give ``cls`` (a record or group dataclass) its ``_PLAN`` and its ``_TAIL``."""
     hints = _hints(cls)
-    return tuple((f.name, f.name.rstrip("_"),
+    plan = tuple((f.name, f.name.rstrip("_"),
                   _FLAT if f.default is NO_FIELDS else _group_of(hints[f.name]))
                  for f in fields(cls))
+    cls._PLAN = plan
+    simple = [how is None and attr == key for attr, key, how in plan]
+    # Plain fields first, then only fields that hold fields, and no name changed.
+    first_special = simple.index(False) if False in simple else len(simple)
+    tail = plan[first_special:]
+    cls._TAIL = tail if all(how is not None for _a, _k, how in tail) else None
 
 
 def _kinds(hint: Any) -> tuple[tuple[type, ...] | None, bool, bool]:

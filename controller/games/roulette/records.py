@@ -32,7 +32,8 @@ class Measured(Group):
     12) gives what its status lines said: the ball revolutions only in its extended lines
     (null when it gave none: unknown, never guessed), its game counter and warning flags,
     the lines read, the bare number lines, the line that concluded the spin, and what
-    stayed ``uncertain`` beside an Art. 12 reason."""
+    stayed ``uncertain`` beside an Art. 12 reason. A spin's conclusion carries it as its
+    ``measured`` (the wheel's tracker makes it), its fields in the record's body."""
 
     ball_revolutions: int | Absent | None = ABSENT
     ball_direction: str | Absent | None = ABSENT
