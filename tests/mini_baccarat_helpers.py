@@ -23,6 +23,7 @@ from controller.cli import main as cli
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced
 from controller.games.mini_baccarat.game import MiniBaccarat
+from controller.store.records import Record, unpack
 
 Bets = list[tuple[str, int, int]]  # (kind, box, amount)
 
@@ -36,7 +37,8 @@ class GameTable:
         self.game = MiniBaccarat(self.emit, **config)
         self.t = 0.0
 
-    def emit(self, type_: str, /, **fields: Any) -> dict[str, Any]:
+    def emit(self, record: Record, /, *, t: float | None = None) -> dict[str, Any]:
+        type_, fields = unpack(record, t)
         record = {"type": type_, "seq": len(self.records) + 1, "t": self.t, **fields}
         self.records.append(record)
         return record

@@ -22,6 +22,7 @@ from controller.core.contract import GameContext, can
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput, SerialData
 from controller.games.blackjack.game import DECISIONS
+from controller.store.records import Record, unpack
 
 NEW_DECKS = ("show", "turn", "scramble", "shuffle", "cut", "load")
 CONFIGS = {"blackjack_plus": "embedded:blackjack-plus-sim.toml",
@@ -49,7 +50,8 @@ class Bench:
             assert self.inp("procedure_step", step=step) is None
         self.cards("2C", line="Burn")
 
-    def emit(self, type_: str, /, **fields: Any) -> dict[str, Any]:
+    def emit(self, record: Record, /, *, t: float | None = None) -> dict[str, Any]:
+        type_, fields = unpack(record, t)
         record = {"type": type_, "seq": len(self.records) + 1, **fields}
         self.records.append(record)
         return record

@@ -23,13 +23,15 @@ from controller.cards.card import Card, full_deck
 from controller.core.contract import can
 from controller.core.events import BetPlaced, DealerInput
 from controller.games.draw_poker.game import DrawPoker
+from controller.store.records import Record, unpack
 
 
 class Records:
     def __init__(self) -> None:
         self.records: list[dict[str, Any]] = []
 
-    def __call__(self, type_: str, /, **fields: Any) -> dict[str, Any]:
+    def __call__(self, record: Record, /, *, t: float | None = None) -> dict[str, Any]:
+        type_, fields = unpack(record, t)
         record = {"type": type_, **fields}
         self.records.append(record)
         return record

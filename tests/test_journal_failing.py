@@ -26,6 +26,7 @@ from controller.core.clock import VirtualClock
 from controller.core.errors import JournalWriteError
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, SerialData
 from controller.store.journal import Journal
+from controller.store.shared import Alarm
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -102,7 +103,7 @@ def test_a_timer_whose_record_cannot_be_written_puts_the_table_in_the_failing_st
 
     def timer() -> None:  # a game's timer that journals its verdict
         fired.append(clock.now())
-        table.emit("alarm", code="x", message="a timer's record")
+        table.emit(Alarm(code="x", message="a timer's record"))
 
     table.game.tracker.schedule(5.0, timer)  # the game's own (guarded) schedule
     journal.full = True

@@ -14,6 +14,7 @@ from mini_baccarat_helpers import GameTable, Refused
 from controller.cards.card import parse_card
 from controller.core.events import BetPlaced
 from controller.games.mini_baccarat.game import MiniBaccarat
+from controller.store.records import Record, unpack
 
 
 def test_misread_waits_for_the_dealer_correction_entered_by_hand() -> None:
@@ -40,7 +41,8 @@ def test_a_journal_failure_leaves_the_card_slot_as_it_was() -> None:
     failing = {"card": False}
     records: list[str] = []
 
-    def emit(type_: str, /, **fields: Any) -> dict[str, Any]:
+    def emit(record: Record, /, *, t: float | None = None) -> dict[str, Any]:
+        type_, fields = unpack(record, t)
         if failing["card"] and type_ == "card":
             raise OSError("journal unavailable")
         records.append(type_)

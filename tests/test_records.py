@@ -1,18 +1,24 @@
-"""Typed records (issue 8): one frozen dataclass per record type, the one place its fields are
-defined; ``emit`` checks every record against it, so an undeclared type, an unknown field,
-a missing one or a value of the wrong type fails loudly, with what to do."""
+"""Typed records (issue 8, issue 22): one frozen dataclass per record type, the one place its
+fields are defined, that a game makes whole and emits (mypy checks each field where a
+record is made; an unknown or missing field is a TypeError there); ``emit`` checks every
+record against the table's schema too, so an undeclared type, a field the schema does not
+declare (in a mapping of fields) or a value of the wrong type fails loudly, with what to
+do."""
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
 import io
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import TRACES, run_replay
 from mini_baccarat_helpers import EXAMPLE
 
+from controller.cards.records import CardAlarm
 from controller.cli import main as cli
 from controller.cli.compose import load_config
 from controller.cli.tablectl.verify import journal_schema
@@ -20,20 +26,28 @@ from controller.core import registry
 from controller.core.clock import VirtualClock
 from controller.core.loop import EventLoop
 from controller.core.table import Table
+from controller.games.roulette.records import SpinResult, SpinStart
 from controller.store.journal import Journal
 from controller.store.records import (
     ABSENT,
+    NO_FIELDS,
     Absent,
+    Group,
+    Record,
     RecordError,
+    RecordSpec,
     Schema,
     _merge,
     check,
     extends,
+    group,
     record,
+    unpack,
 )
 from controller.store.records import any_schema as any_schema_of
 from controller.store.records import schema as schema_of
 from controller.store.shared import RECORDS as SHARED_RECORDS
+from controller.store.shared import Alarm, Gpio
 from controller.store.verify import check_full
 
 
@@ -53,45 +67,50 @@ def table(tmp_path: Path) -> Table:
     return Table(load_config(), journal, loop.call_at, clock.now)
 
 
+@record("hand_result")
+class HandOver(Record):
+    hand: int
+
+
 def test_an_undeclared_record_type_says_where_to_declare_it(table: Table) -> None:
     with pytest.raises(RecordError, match=r"'hand_result' is not declared.*records\.py.*"
                        r"GameSpec\(records=\.\.\.\)"):
-        table.emit("hand_result", hand=1)
+        table.emit(HandOver(hand=1))
     assert table.journal.last_seq == 0  # nothing journaled
 
 
 def test_an_unknown_field_names_the_class_that_declares_the_type(table: Table) -> None:
     with pytest.raises(RecordError, match=r"record 'alarm': unknown field 'colour'; declare "
                        r"it in controller\.(store\.shared\.Alarm|.*)"):
-        table.emit("alarm", code="x", message="y", colour="red")
+        table.emit(CardAlarm(code="x", message="y", tag={"colour": 1}))  # no card table's
 
 
 def test_a_missing_field_and_a_wrong_value_are_refused(table: Table) -> None:
-    with pytest.raises(RecordError, match="missing field 'message'"):
-        table.emit("alarm", code="x")
+    with pytest.raises(TypeError, match="message"):
+        Alarm(code="x")  # type: ignore[call-arg]
     with pytest.raises(RecordError, match="field 'bets': True where int is due"):
-        table.emit("spin_start", spin=1, bets=True, limits={})
+        table.emit(SpinStart(spin=1, bets=True, limits={}))
     with pytest.raises(RecordError, match="field 'number': int 17 where str is due"):
-        table.emit("spin_result", spin=1, number=17, pocket_index=3)
+        table.emit(SpinResult(spin=1, number=17, pocket_index=3))  # type: ignore[arg-type]
     assert table.journal.last_seq == 0
 
 
 def test_a_legacy_type_is_read_never_made(table: Table) -> None:
     with pytest.raises(RecordError, match="'gpio' is not declared"):
-        table.emit("gpio", input="ball_a", level=1)
+        table.emit(Gpio(input="ball_a", level=1))
     known = _merge(SHARED_RECORDS)
     check(known, {"type": "gpio", "seq": 1, "t": 0.5, "input": "ball_a", "level": 1})
 
 
 def test_a_game_declares_its_records_and_extends_shared_ones() -> None:
     @record("hand_result")
-    class HandResult:
+    class HandResult(Record):
         hand: int
         winners: list[int]
         rake: float | Absent = ABSENT
 
-    @extends("alarm")
-    class AlarmHand:
+    @extends
+    class AlarmHand(Alarm):
         hand: int | Absent = ABSENT
 
     assert dataclasses.is_dataclass(HandResult)
@@ -104,6 +123,38 @@ def test_a_game_declares_its_records_and_extends_shared_ones() -> None:
     with pytest.raises(RecordError, match="unknown field 'hand'"):
         check(_merge(SHARED_RECORDS), {"type": "alarm", "seq": 2, "t": 0, "code": "c",
                                       "message": "m", "hand": 3})
+
+
+@group
+class Measured(Group):
+    laps: int | Absent = ABSENT
+    rpm: float | Absent | None = ABSENT
+
+
+@record("reading")
+class Reading(Record):
+    spin: int
+    note: str | Absent = ABSENT
+    measured: Measured = Measured()
+    tag: Mapping[str, Any] = NO_FIELDS
+
+
+def test_a_record_s_body_holds_what_was_given_and_the_fields_it_carries() -> None:
+    """A record's body leaves an absent field out, puts a group's fields and a mapping of
+    fields (``NO_FIELDS`` by default: a dealer input's arguments, a card game's tag) in
+    it as fields of its own; the schema declares a group's fields, never the mapping."""
+
+    made = Reading(spin=3, measured=Measured(rpm=None), tag={"coup": 2})
+    assert made.body() == {"spin": 3, "rpm": None, "coup": 2}
+    assert Reading.TYPE == "reading" and unpack(made, t=1.5) == (
+        "reading", {"spin": 3, "rpm": None, "coup": 2, "t": 1.5})
+    spec = Reading.SPEC
+    assert isinstance(spec, RecordSpec)
+    assert [f.key for f in spec.fields] == ["spin", "note", "laps", "rpm"]
+    with pytest.raises(TypeError):
+        Reading(spin=3, colour="red")  # type: ignore[call-arg]
+    with pytest.raises(RecordError, match="tag gives spin again"):
+        Reading(spin=3, tag={"spin": 4}).body()
 
 
 @pytest.mark.parametrize("name", ["roulette-two-spins", "mini-baccarat-two-coups"])

@@ -14,13 +14,15 @@ from controller.cards.shoe import ShoeSession
 from controller.cards.shoe_lines import CardLine, CutCardLine
 from controller.core.errors import RuleViolation
 from controller.games.mini_baccarat.shoe import shoe_rules
+from controller.store.records import Record, unpack
 
 
 class Journal:
     def __init__(self) -> None:
         self.records: list[dict[str, Any]] = []
 
-    def __call__(self, type_: str, /, **fields: Any) -> dict[str, Any]:
+    def __call__(self, record: Record, /, *, t: float | None = None) -> dict[str, Any]:
+        type_, fields = unpack(record, t)
         record = {"type": type_, **fields}
         self.records.append(record)
         return record

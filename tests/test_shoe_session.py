@@ -21,6 +21,7 @@ from controller.cards.shoe_lines import (
 )
 from controller.core.errors import RuleViolation
 from controller.games.mini_baccarat.shoe import shoe_rules
+from controller.store.records import Record, unpack
 
 NEW_DECKS, CUT_CARD = "new_decks", "cut_card"  # the procedures of seed 002 Art. 5 and 6
 
@@ -35,7 +36,8 @@ class Journal:
     def __init__(self) -> None:
         self.records: list[dict[str, Any]] = []
 
-    def __call__(self, type_: str, /, **fields: Any) -> dict[str, Any]:
+    def __call__(self, record: Record, /, *, t: float | None = None) -> dict[str, Any]:
+        type_, fields = unpack(record, t)
         record = {"type": type_, "seq": len(self.records), **fields}
         self.records.append(record)
         return record

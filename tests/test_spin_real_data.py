@@ -119,10 +119,10 @@ def test_real_series_gives_its_lap_count(sid: int) -> None:
     outcomes, alarms = track(events, wheel)
     assert len(outcomes) == 1
     out = outcomes[0]
-    assert out.reasons == (), out.evidence["details"]
+    assert out.reasons == (), out.evidence.details
     evidence = out.evidence
-    assert evidence["ball_revolutions"] == len(BALL[sid])
-    assert evidence["ball_direction"] == opposite(rotor_dir)
+    assert evidence.ball_revolutions == len(BALL[sid])
+    assert evidence.ball_direction == opposite(rotor_dir)
     assert out.rotor_direction == rotor_dir
     assert out.number == number
     assert alarms == []

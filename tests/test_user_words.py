@@ -26,6 +26,7 @@ from controller.core import registry
 from controller.core.contract import ACCEPTED
 from controller.core.events import BetPlaced, DealerInput, Event, PortStatus, SerialData
 from controller.core.logs import ConsoleLines
+from controller.store.records import Record, unpack
 
 GAMES = registry.games()
 
@@ -404,7 +405,8 @@ def test_sensors_of_a_card_table_say_what_its_shoe_port_last_said(tmp_path: Path
     config = load_config(str(config_file(tmp_path, "mini_baccarat")))
     records: list[dict[str, Any]] = []
 
-    def emit(type_: str, /, **fields: Any) -> dict[str, Any]:
+    def emit(record: Record, /, *, t: float | None = None) -> dict[str, Any]:
+        type_, fields = unpack(record, t)
         records.append({"type": type_, **fields})
         return records[-1]
 

@@ -23,6 +23,7 @@ from controller.cli.daemon.lifecycle import Hooks, Lifecycle
 from controller.core import registry
 from controller.core.clock import VirtualClock
 from controller.core.loop import EventLoop
+from controller.store.shared import Shutdown
 from drivers.notify import Notifier
 
 REPO = Path(__file__).resolve().parents[1]
@@ -326,7 +327,7 @@ def card_table_session(path: Path, objects: list[dict[str, Any]], start: float) 
         loop.handler = table.handle
         table.recover()
         loop.run_events(trace.events)
-        table.emit("shutdown", reason="SIGTERM")
+        table.emit(Shutdown(reason="SIGTERM"))
 
 
 def test_shutdown_records_do_not_disturb_a_card_tables_recovery(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 from statemachine import StateChart
 
 from controller.cards.card import Card
+from controller.cards.records import Tag
 from controller.core.events import BetPlaced, DealerInput
 
 
@@ -47,10 +48,10 @@ class CardGame(Protocol):
     def state(self) -> str:
         """The game's state, in the words of its statechart (``bets_open``...)."""
 
-    def tag(self) -> dict[str, Any]:
+    def tag(self) -> Tag:
         """The fields that tie a table's record (an alarm, the recovery) to the current or
         last game, e.g. ``{"hand": 3}`` (its number under the game's own name; 0 before
-        the first)."""
+        the first): ``CardTags.of`` of its ``records.TAGS``."""
 
     def under_way(self) -> bool:
         """Whether a game is being played on this shoe: from its opening

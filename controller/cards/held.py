@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.cards.game import CardGame
+from controller.cards.records import GameVoid
 from controller.cards.shoe import ShoeSession
 from controller.cards.waiting import WaitingCards
 from controller.core.contract import ArgSpec, Emit, InputSpec
@@ -82,6 +83,6 @@ def void(t: float, game: CardGame, shoe: ShoeSession, waiting: WaitingCards, emi
     number = next(iter(game.tag().values()))
     discarded = waiting.discard()
     cleared = shoe.release(GAME_HOLDS)
-    emit("game_void", t=t, game=number, reason=str(args["reason"]).strip(),
-         by=str(args["by"]), cards_waiting=discarded, cleared=cleared)
+    emit(GameVoid(game=number, reason=str(args["reason"]).strip(), by=str(args["by"]),
+                  cards_waiting=discarded, cleared=cleared), t=t)
     game.void(t)  # type: ignore[attr-defined]  # every card game has it (game.py)

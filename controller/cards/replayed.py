@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from controller.store.records import Record, unpack
+
 NOT_COMPARED = frozenset({"t", "message"})  # fields a replayed record may differ in
 
 
@@ -25,7 +27,8 @@ class Replayed:
         self.matched = 0
         self.mismatch: str | None = None
 
-    def __call__(self, type_: str, /, **fields: Any) -> dict[str, Any]:
+    def __call__(self, record: Record, /, *, t: float | None = None) -> dict[str, Any]:
+        type_, fields = unpack(record, t)
         if self.index < len(self.journaled):
             rec = self.journaled[self.index]
             self.index += 1

@@ -48,11 +48,24 @@ changes nothing) beside the method that does it.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import Any, assert_never
 
 from controller.cards.card import Card, parse_card
 from controller.cards.count_out import CountOut
 from controller.cards.procedures import Procedure, ProcedureRun, ShoeRules
+from controller.cards.records import (
+    Burn,
+    CardAlarm,
+    CountOutCard,
+    CutCard,
+    InspectorClear,
+    ManualCard,
+    Misread,
+    ShoeClosed,
+    ShoeProcedure,
+)
+from controller.cards.records import CountOut as CountOutRecord
 from controller.cards.shoe_lines import (
     BadCardLine,
     CardLine,
@@ -69,6 +82,7 @@ from controller.cards.shoe_lines import (
 from controller.core.contract import Emit
 from controller.core.errors import RuleViolation
 from controller.core.words import given, one_of
+from controller.store.records import ABSENT, Absent
 
 
 class ShoeSession:
@@ -245,12 +259,9 @@ class ShoeSession:
         spec = run.due.steps[index]
         if run.last < 0:
             self._counts.clear()
-        extra: dict[str, Any] = {}
-        if spec.min_times > 1:
-            extra["times"] = run.times + 1 if index == run.last else 1
-        if spec.by:
-            extra["by"] = by
-        record = self._emit("shoe_procedure", t=t, procedure=run.due.name, step=step, **extra)
+        times = (run.times + 1 if index == run.last else 1) if spec.min_times > 1 else ABSENT
+        record = self._emit(ShoeProcedure(procedure=run.due.name, step=step, times=times,
+                                          by=by if spec.by else ABSENT), t=t)
         run.done(index)
         if spec.loads:
             self._loaded = True
@@ -274,7 +285,7 @@ class ShoeSession:
             RuleViolation: ``no_misread_pending`` (nothing to correct).
         """
         self.verify_manual_card(card)
-        self._emit("manual_card", t=t, card=str(card))
+        self._emit(ManualCard(card=str(card)), t=t)
         return self._take(t, card, burn=False, correction=True)
 
     def lost_card(self, t: float, card: Card) -> Card | None:
@@ -309,11 +320,12 @@ class ShoeSession:
         self.verify_count_out_done()
         cards = self._count_out.cards
         missing = [str(card) for card in self._count_out.done(self._counts)]
-        record = self._emit("count_out", t=t, cards=cards, seen=self._counts.total(),
-                            missing=missing)
+        record = self._emit(CountOutRecord(cards=cards, seen=self._counts.total(), missing=missing),
+                            t=t)
         if missing:
             self._run.start(self.rules.new_decks)
-            self._alarm(t, "decks_incomplete", self._count_out.shortfall(), missing=missing)
+            self._alarm(t, CardAlarm(code="decks_incomplete",
+                                     message=self._count_out.shortfall(), missing=missing))
         return record
 
     def count_out_lost(self, t: float, why: str) -> None:
@@ -327,13 +339,14 @@ class ShoeSession:
         self._counts = Counter(count_out.at_close)
         count_out.cards = 0
         self._misreads_pending = 0
-        self._alarm(t, "count_out_restarted", f"{why} during the count-out: cards may have "
-                    "passed unread; it starts again from the shoe's close: run all its "
-                    "cards through the reader again, then count_out_done")
+        self._alarm(t, CardAlarm(
+            code="count_out_restarted", message=f"{why} during the count-out: cards may "
+            "have passed unread; it starts again from the shoe's close: run all its cards "
+            "through the reader again, then count_out_done"))
 
-    def stop(self, t: float, code: str, message: str, **extra: Any) -> None:
-        """Stop play on the shoe until ``inspector_clear``: a stopping alarm ``code``."""
-        self._stop(t, code, message, **extra)
+    def stop(self, t: float, alarm: CardAlarm) -> None:
+        """Stop play on the shoe until ``inspector_clear``: a stopping ``alarm``."""
+        self._stop(t, alarm)
 
     def inspector_clear(self, t: float, note: str) -> dict[str, Any]:
         """The inspector resumes play after the stopping alarms; journals ``note``.
@@ -345,7 +358,7 @@ class ShoeSession:
         """
         self.verify_inspector_clear()
         cleared, self._stops = self._stops, []
-        return self._emit("inspector_clear", t=t, note=note, cleared=cleared)
+        return self._emit(InspectorClear(note=note, cleared=cleared), t=t)
 
     def release(self, codes: tuple[str, ...]) -> list[str]:
         """Clear the stopping alarms of ``codes`` (a game voided: its holds go with it);
@@ -410,21 +423,21 @@ class ShoeSession:
                 self._cut_card(t)
             case BadCardLine(text=text):
                 if self._loaded or self._count_out.due:
-                    self._stop(t, "bad_card",
-                               f"joker or unreadable card {text!r} ({self._cite.composition})",
-                               text=text)
+                    self._stop(t, CardAlarm(
+                        code="bad_card", message=f"joker or unreadable card {text!r} "
+                        f"({self._cite.composition})", text=text))
                 else:
-                    self._alarm(t, "card_before_ready",
-                                f"{text!r} read before the shoe was loaded", text=text)
+                    self._alarm(t, CardAlarm(code="card_before_ready", message=f"{text!r} "
+                                             "read before the shoe was loaded", text=text))
             case UnknownLine(text=text, may_be_card=may_be_card):
                 self._unknown_lines += 1
-                self._alarm(t, "unknown_line", f"unknown line from the shoe reader: {text!r}",
-                            text=text, count=self._unknown_lines)
+                self._alarm(t, CardAlarm(code="unknown_line", message="unknown line from the "
+                                         f"shoe reader: {text!r}", text=text,
+                                         count=self._unknown_lines))
                 if may_be_card and self._count_out.due:  # a card of the count-out unread:
                     self._misread(t, MisreadLine())  # the dealer enters it, never guessed
             case ReaderAlarm() | ReaderWarning() | OverlongLine() | CutOffLine():
-                code, message, extra = reader_alarm(line)
-                self._alarm(t, code, message, **extra)
+                self._alarm(t, reader_alarm(line))
             case _:
                 assert_never(line)
         return None
@@ -436,13 +449,9 @@ class ShoeSession:
             self._count_out_card(t, card, what, burn=burn, correction=correction)
             return None
         if not self._loaded:
-            self._alarm(
-                t,
-                "card_before_ready",
-                f"{what} read before the shoe was loaded ({self._run.article()})",
-                card=str(card),
-                burn=burn,
-            )
+            self._alarm(t, CardAlarm(code="card_before_ready", message=f"{what} read before "
+                                     f"the shoe was loaded ({self._run.article()})",
+                                     card=str(card), burn=burn))
             return None
         if self._over_count(t, card, what, burn):
             return None
@@ -450,29 +459,33 @@ class ShoeSession:
         if correction:
             self._misreads_pending -= 1
         if self.play_stopped:
-            self._alarm(t, "card_while_stopped", f"{what} read while play is stopped",
-                        card=str(card), burn=burn)
+            self._alarm(t, CardAlarm(code="card_while_stopped",
+                                     message=f"{what} read while play is stopped",
+                                     card=str(card), burn=burn))
             return None
         reserve_reached = self.cards_left < self.cut_card_min_remaining
         if reserve_reached and not (self._cut_seen or self._reserve_alarmed):
             self.shoe_ending = True
             self._reserve_alarmed = True  # one alarm per shoe; a late cut card gets its own
-            self._stop(t, "cut_card_missing", f"{what} leaves {self.cards_left} cards and no "
-                       f"cut card appeared ({self._cite.cut_card_reserve}: at least "
-                       f"{self.cut_card_min_remaining} below it)", card=str(card), burn=burn)
+            self._stop(t, CardAlarm(
+                code="cut_card_missing", message=f"{what} leaves {self.cards_left} cards "
+                f"and no cut card appeared ({self._cite.cut_card_reserve}: at least "
+                f"{self.cut_card_min_remaining} below it)", card=str(card), burn=burn))
             return None
         if burn:
             self._burn(t, card)
             return None
         if not self._run.complete:
-            self._alarm(t, "card_before_ready", f"{what} read before the {self.procedure} "
-                        f"procedure was complete: next due {self._run.next_due()}",
-                        card=str(card))
+            self._alarm(t, CardAlarm(
+                code="card_before_ready", message=f"{what} read before the "
+                f"{self.procedure} procedure was complete: next due {self._run.next_due()}",
+                card=str(card)))
             return None
         if self._misreads_pending and not (correction or lost):
-            self._stop(t, "card_before_correction",
-                       f"{what} read while a misread card awaits the dealer's correction",
-                       card=str(card))
+            self._stop(t, CardAlarm(
+                code="card_before_correction",
+                message=f"{what} read while a misread card awaits the dealer's correction",
+                card=str(card)))
             return None
         return card
 
@@ -480,9 +493,10 @@ class ShoeSession:
         """A copy of ``card`` beyond the decks (Art. 4): a stopping alarm, not counted."""
         if self._counts[card] < self.decks:
             return False
-        self._stop(t, "card_over_count",
-                   f"{what} seen more than {self.decks} times ({self._cite.composition})",
-                   card=str(card), burn=burn)
+        self._stop(t, CardAlarm(
+            code="card_over_count",
+            message=f"{what} seen more than {self.decks} times ({self._cite.composition})",
+            card=str(card), burn=burn))
         return True
 
     def _count_out_card(self, t: float, card: Card, what: str, *, burn: bool,
@@ -495,54 +509,59 @@ class ShoeSession:
         self._count_out.cards += 1
         if correction:
             self._misreads_pending -= 1
-        self._emit("count_out_card", t=t, card=str(card), cards_left=self.cards_left)
+        self._emit(CountOutCard(card=str(card), cards_left=self.cards_left), t=t)
 
     def _burn(self, t: float, card: Card) -> None:
-        self._emit("burn", t=t, card=str(card), cards_left=self.cards_left)
+        self._emit(Burn(card=str(card), cards_left=self.cards_left), t=t)
         index = self._run.read_step_due()
         if index is not None:
             # Loaded, and the read step ("quemar una o más cartas", seed 002 Art. 5 g,
             # Art. 6 d) is the next one: the first burn does it.
             assert self._run.due is not None
             step = self._run.due.steps[index]
-            self._emit("shoe_procedure", t=t, procedure=self._run.due.name, step=step.name)
+            self._emit(ShoeProcedure(procedure=self._run.due.name, step=step.name), t=t)
             self._run.done(index)
 
     def _misread(self, t: float, line: MisreadLine) -> MisreadLine | None:
         if self._count_out.due:  # a card of the count-out: its face comes from the dealer
             self._misreads_pending += 1
-            self._emit("misread", t=t, pending=self._misreads_pending)
+            self._emit(Misread(pending=self._misreads_pending), t=t)
             return None
         if self.play_stopped or not self.ready_for_play:
             code = "card_while_stopped" if self.play_stopped else "card_before_ready"
-            self._alarm(t, code, "a card was drawn and not read (misread) outside play")
+            self._alarm(t, CardAlarm(code=code, message="a card was drawn and not read "
+                                     "(misread) outside play"))
             return None
         self._misreads_pending += 1
-        self._emit("misread", t=t, pending=self._misreads_pending)
+        self._emit(Misread(pending=self._misreads_pending), t=t)
         return line
 
     def _cut_card(self, t: float) -> None:
         if self._count_out.due:  # it was left in the shoe (the reserve reached without it)
-            self._alarm(t, "cut_card_in_count_out", "the cut card passed the reader in the "
-                        "count-out: the shoe is closed already, it changes nothing")
+            self._alarm(t, CardAlarm(code="cut_card_in_count_out", message="the cut card "
+                                     "passed the reader in the count-out: the shoe is "
+                                     "closed already, it changes nothing"))
             return
         if not self._loaded:
-            self._alarm(t, "card_before_ready", "cut card read before the shoe was loaded")
+            self._alarm(t, CardAlarm(code="card_before_ready",
+                                     message="cut card read before the shoe was loaded"))
             return
         # Seed 002 Art. 5 e, 6 b: the cut card sits "a no menos de 40 cartas de la base y
         # la mitad del paquete": at least cut_card_min_remaining cards below it, and no more
         # than half the pack. Out of those bounds it is misplaced (RULES.md §3).
         late = self.cards_left < self.cut_card_min_remaining
         early = self.cards_left > self.half_pack
-        self._emit("cut_card", t=t, cards_left=self.cards_left, late=late, early=early)
+        self._emit(CutCard(cards_left=self.cards_left, late=late, early=early), t=t)
         if late:
-            self._stop(t, "cut_card_late",
-                       f"misplaced cut card: {self.cards_left} cards left, fewer "
-                       f"than {self.cut_card_min_remaining} ({self._cite.cut_card_reserve})")
+            self._stop(t, CardAlarm(
+                code="cut_card_late", message=f"misplaced cut card: {self.cards_left} cards "
+                f"left, fewer than {self.cut_card_min_remaining} "
+                f"({self._cite.cut_card_reserve})"))
         if early:
-            self._stop(t, "cut_card_early",
-                       f"misplaced cut card: {self.cards_left} cards left, more than half the "
-                       f"pack of {self.rules.pack} ({self._cite.cut_card_half})")
+            self._stop(t, CardAlarm(
+                code="cut_card_early", message=f"misplaced cut card: {self.cards_left} cards "
+                f"left, more than half the pack of {self.rules.pack} "
+                f"({self._cite.cut_card_half})"))
         self._cut_seen = True
         if self._run.due is None:
             # In play: whether a game is under way is the owner's to say (close_if_ending).
@@ -550,10 +569,12 @@ class ShoeSession:
         else:  # the procedure is not complete, so no game is under way: the shoe ends now
             self._close(t, "cut_card", self.rules.after_cut_card or self.rules.new_decks)
 
-    def _close(self, t: float, reason: str, next_procedure: Procedure, **extra: Any) -> None:
-        if self._count_out.closed(reason, self._counts):  # at the cut card: Art. 4
-            extra["count_out"] = True
-        self._emit("shoe_closed", t=t, reason=reason, cards_left=self.cards_left, **extra)
+    def _close(self, t: float, reason: str, next_procedure: Procedure,
+               note: str | Absent = ABSENT) -> None:
+        # At the cut card, the count-out first (Art. 4).
+        count_out = True if self._count_out.closed(reason, self._counts) else ABSENT
+        self._emit(ShoeClosed(reason=reason, cards_left=self.cards_left, note=note,
+                              count_out=count_out), t=t)
         self._run.start(next_procedure)
         self._loaded = False
         self._cut_seen = False
@@ -561,9 +582,9 @@ class ShoeSession:
         self._misreads_pending = 0
         self.shoe_ending = False
 
-    def _alarm(self, t: float, code: str, message: str, **extra: Any) -> None:
-        self._emit("alarm", t=t, code=code, message=message, stops_play=False, **extra)
+    def _alarm(self, t: float, alarm: CardAlarm) -> None:
+        self._emit(replace(alarm, stops_play=False), t=t)
 
-    def _stop(self, t: float, code: str, message: str, **extra: Any) -> None:
-        self._stops.append(code)
-        self._emit("alarm", t=t, code=code, message=message, stops_play=True, **extra)
+    def _stop(self, t: float, alarm: CardAlarm) -> None:
+        self._stops.append(alarm.code)
+        self._emit(replace(alarm, stops_play=True), t=t)

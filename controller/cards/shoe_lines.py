@@ -9,9 +9,11 @@ reader's wire format (CONTRACT §4 is one such format).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final, Literal, Protocol, assert_never
+from typing import Final, Literal, Protocol, assert_never
 
 from controller.cards.card import Card
+from controller.cards.records import CardAlarm
+from controller.store.records import ABSENT
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,21 +127,23 @@ _CUT_OFF_MEANS: Final = {
 }
 
 
-def reader_alarm(line: ReaderAlarm | ReaderWarning | OverlongLine | CutOffLine
-                 ) -> tuple[str, str, dict[str, Any]]:
-    """The alarm a line that carries no card raises: (code, message, its fields)."""
+def reader_alarm(line: ReaderAlarm | ReaderWarning | OverlongLine | CutOffLine) -> CardAlarm:
+    """The alarm a line that carries no card raises."""
     match line:
         case ReaderAlarm(code=code, text=text):
-            return "reader_alarm", f"reader alarm {code}: {text}", {"reader_code": code,
-                                                                    "text": text}
+            return CardAlarm(code="reader_alarm", message=f"reader alarm {code}: {text}",
+                             reader_code=code, text=text)
         case ReaderWarning(mask=mask):
-            return "reader_warning", f"reader warning 0x{mask:02X}", {"mask": mask}
+            return CardAlarm(code="reader_warning", message=f"reader warning 0x{mask:02X}",
+                             mask=mask)
         case OverlongLine(length=length):
-            return "line_too_long", f"line of {length} bytes dropped", {"length": length}
+            return CardAlarm(code="line_too_long", message=f"line of {length} bytes dropped",
+                             length=length)
         case CutOffLine(length=length, lost=lost, text=text):
-            return ("line_cut", f"a line of the shoe reader was cut by the port going down: "
-                    f"{length} bytes dropped; {_CUT_OFF_MEANS[lost]}",
-                    {"length": length, "lost": lost, **({"text": text} if text else {})})
+            return CardAlarm(code="line_cut", message="a line of the shoe reader was cut by "
+                             f"the port going down: {length} bytes dropped; "
+                             f"{_CUT_OFF_MEANS[lost]}", length=length, lost=lost,
+                             text=text if text else ABSENT)
         case _:
             assert_never(line)
 

@@ -36,6 +36,7 @@ from controller.cards.count_out import CardsConfig
 from controller.cards.game import CardGame, bet_fields
 from controller.cards.masking import present_input
 from controller.cards.procedures import ShoeRules
+from controller.cards.records import CardAlarm, CardRecovery
 from controller.cards.replayed import Replayed
 from controller.cards.shoe import ShoeSession
 from controller.cards.shoe_lines import (
@@ -60,7 +61,9 @@ from controller.core.table_inputs import (
 from controller.core.words import given
 from controller.protocols import make_codec
 from controller.store.journal import Journal
+from controller.store.records import Record
 from controller.store.resume import since_checkpoint
+from controller.store.shared import Input
 
 _DEALER_BUTTONS = ("open_bets", "no_more_bets")
 # Records the table's inputs never make again on a replay: the Table's own (start, stop,
@@ -111,11 +114,12 @@ class CardTable:
         self._dropped_at: int | None = None  # the journal failure that dropped input
         self.views: dict[str, PortView] = {}
 
-    def _proxy(self, type_: str, /, **fields: Any) -> dict[str, Any]:
-        return self._emit(type_, **fields)
+    def _proxy(self, record: Record, /, *, t: float | None = None) -> dict[str, Any]:
+        return self._emit(record, t=t)
 
-    def alarm(self, t: float, code: str, message: str, **extra: Any) -> None:
-        self._emit("alarm", t=t, code=code, message=message, **self.game.tag(), **extra)
+    def alarm(self, t: float, alarm: CardAlarm) -> None:
+        """Journal ``alarm`` at ``t``, tagged with the current (or last) game."""
+        self._emit(replace(alarm, tag=self.game.tag()), t=t)
 
     @property
     def state(self) -> str:
@@ -243,10 +247,12 @@ class CardTable:
         """Journal the refusal: an ``alarm`` with the rule's code; a bet's names the bet
         and carries it whole (``bet``), the journal's one record of that bet."""
         if isinstance(event, BetPlaced):
-            self.alarm(event.t, "bet_refused", f"{event.kind} of {event.amount} on box "
-                       f"{event.box}: {exc.code}: {exc.message}", bet=bet_fields(event))
+            self.alarm(event.t, CardAlarm(
+                code="bet_refused", message=f"{event.kind} of {event.amount} on box "
+                f"{event.box}: {exc.code}: {exc.message}", bet=bet_fields(event)))
         else:
-            self.alarm(event.t, exc.code, f"{event.action}: {exc.message}")
+            self.alarm(event.t, CardAlarm(code=exc.code,
+                                          message=f"{event.action}: {exc.message}"))
 
     def _input(self, inp: DealerInput) -> None:
         """A dealer input that reached the table another way (a button, a replay)."""
@@ -318,8 +324,9 @@ class CardTable:
                 # Another device's line (a wheel's codec on a shoe port): the config refuses
                 # such a codec; should one come anyway, an alarm, never a crash.
                 shown = repr(line) if len(repr(line)) <= 120 else repr(line)[:117] + "..."
-                self.alarm(t, "unexpected_line", f"not a shoe reader's line, from a shoe "
-                           f"port (its codec reads another device); ignored: {shown}")
+                self.alarm(t, CardAlarm(
+                    code="unexpected_line", message="not a shoe reader's line, from a shoe "
+                    f"port (its codec reads another device); ignored: {shown}"))
                 continue
             result = self.shoe.feed(t, line)
             if isinstance(line, UnknownLine) and line.may_be_card and self.shoe.ready_for_play:
@@ -341,7 +348,7 @@ class CardTable:
                 if exc.code == "unexpected_card":
                     self._no_card_due(t)
                 else:
-                    self.alarm(t, exc.code, exc.message)
+                    self.alarm(t, CardAlarm(code=exc.code, message=exc.message))
                 continue
             self._after_action(t)
 
@@ -353,10 +360,10 @@ class CardTable:
         # Every card game's statechart calls the betting "bets_open" (controller.cards.game).
         when = ("while bets are open, before no_more_bets" if self.game.state == "bets_open"
                 else f"when no card is due ({self.game.open_game() or 'between games'})")
-        self.shoe.stop(t, "card_without_place", f"a card was read {when}: no hand takes "
-                       "it, and it is given to none; play stops until the dealer sets it "
-                       "aside and the inspector resumes play (inspector_clear) or voids the "
-                       "game (void)", count=1)
+        self.shoe.stop(t, CardAlarm(
+            code="card_without_place", message=f"a card was read {when}: no hand takes it, "
+            "and it is given to none; play stops until the dealer sets it aside and the "
+            "inspector resumes play (inspector_clear) or voids the game (void)", count=1))
 
     def _after_action(self, t: float) -> None:
         """The game just ended: the shoe closes if it is ending, or the procedure due
@@ -397,9 +404,10 @@ class CardTable:
             self.ports_down.add(status.port)
             self._due_at_down[status.port] = self.waiting.card_could_be_due()
             waiting = self.game.next_hand()
-            self.alarm(status.t, "shoe_disconnected",
-                       f"port {status.port!r} is gone ({status.detail}); play waits"
-                       + (f" for the card of {waiting}" if waiting else ""))
+            self.alarm(status.t, CardAlarm(
+                code="shoe_disconnected", message=f"port {status.port!r} is gone "
+                f"({status.detail}); play waits"
+                + (f" for the card of {waiting}" if waiting else "")))
         codec = self._codec(status.port)
         port_down = getattr(codec, "port_down", None)
         if port_down is None:  # another device's codec (see _act_on): forget its line
@@ -413,10 +421,11 @@ class CardTable:
         if edge.level != 1:
             return
         if edge.input in _DEALER_BUTTONS:
-            self._emit("input", t=edge.t, action=edge.input, source="button")
+            self._emit(Input(action=edge.input, source="button"), t=edge.t)
             self._input(DealerInput(edge.t, edge.input))
         else:
-            self.alarm(edge.t, "unexpected_edge", f"{edge.input} on a card table")
+            self.alarm(edge.t, CardAlarm(code="unexpected_edge",
+                                         message=f"{edge.input} on a card table"))
 
     # -- restart ---------------------------------------------------------------------
     def checkpoint(self) -> dict[str, Any] | None:
@@ -481,16 +490,17 @@ class CardTable:
         checker.end()
         self._alarm_input_dropped(records)
         self._alarm_down(bool(inputs))
-        self._real_emit("recovery", inputs=len(inputs), records_checked=checker.matched,
-                        mismatch=checker.mismatch, since=checkpoint["seq"] if checkpoint else 0,
-                        **self.game.tag(), state=self.game.state,
-                        shoe_cards_left=self.shoe.cards_left,
-                        waiting_for=self.waiting.waiting_for() or self.game.next_hand())
+        tag = self.game.tag()
+        self._real_emit(CardRecovery(
+            inputs=len(inputs), records_checked=checker.matched, mismatch=checker.mismatch,
+            since=checkpoint["seq"] if checkpoint else 0, tag=tag, state=self.game.state,
+            shoe_cards_left=self.shoe.cards_left,
+            waiting_for=self.waiting.waiting_for() or self.game.next_hand()))
         if checker.mismatch is not None:
-            self._real_emit("alarm", code="recovery_mismatch", **self.game.tag(),
-                            message=f"the journal's inputs do not give its records again "
-                            f"({checker.mismatch}): it was altered outside the controller; "
-                            "play goes on from the inputs, the inspector checks the journal")
+            self._real_emit(CardAlarm(
+                code="recovery_mismatch", tag=tag, message="the journal's inputs do not "
+                f"give its records again ({checker.mismatch}): it was altered outside the "
+                "controller; play goes on from the inputs, the inspector checks the journal"))
 
     def _alarm_input_dropped(self, records: list[dict[str, Any]]) -> None:
         """After a restart that followed a journal failure in which shoe input was dropped
@@ -502,8 +512,9 @@ class CardTable:
                and r["seq"] > self._dropped_at for r in records):
             return
         # Journaled now (no ``t``, as the recovery record): the failure's time is past.
-        self._real_emit("alarm", code="shoe_input_dropped", message=self.waiting.lost_message(),
-                        stops_play=False, **self.game.tag())
+        self._real_emit(CardAlarm(code="shoe_input_dropped",
+                                  message=self.waiting.lost_message(), stops_play=False,
+                                  tag=self.game.tag()))
 
     def _alarm_down(self, replayed: bool) -> None:
         """A restart in the middle of a game where a card could be due (``replayed``: the
@@ -513,8 +524,8 @@ class CardTable:
         now) is an input of the next restart's replay."""
         if replayed and self.game.under_way() and self.waiting.input_lost(
                 0.0, _DOWN_WHY, code=None):
-            self._real_emit("alarm", code=_DOWN, message=self.waiting.lost_message(),
-                            stops_play=False, **self.game.tag())
+            self._real_emit(CardAlarm(code=_DOWN, message=self.waiting.lost_message(),
+                                      stops_play=False, tag=self.game.tag()))
 
     def _replay_input(self, rec: dict[str, Any]) -> None:
         t = rec["t"]

@@ -39,6 +39,7 @@ from typing import Any
 
 from controller.cards.card import Card, parse_card
 from controller.cards.game import CardGame
+from controller.cards.records import CardAlarm
 from controller.cards.shoe import ShoeSession
 from controller.core.contract import ArgSpec, InputSpec
 from controller.core.errors import RuleViolation
@@ -51,8 +52,8 @@ LOST_CARDS_INPUT = InputSpec(
         ArgSpec("cards", "list of cards in dealing order, e.g. [\"7H\", \"TD\"]; [] for none"),))
 """Its spec, for each card game's ``GameSpec.inputs``."""
 
-Alarm = Callable[..., None]
-"""``alarm(t, code, message, **extra)``: journals a table's alarm."""
+Alarm = Callable[[float, CardAlarm], None]
+"""``alarm(t, record)``: journals a table's alarm at ``t``, tagged with its game."""
 
 
 @dataclass(frozen=True)
@@ -123,9 +124,10 @@ class WaitingCards:
             return False
         self.cards.append(_Waiting(card, manual=manual))
         if self.lost is not None:
-            self._alarm(t, "card_waiting", f"a card read while the dealer's {LOST_CARDS} "
-                        f"is due ({self.lost}): it waits, and goes after the cards lost",
-                        stops_play=False, count=len(self.cards))
+            self._alarm(t, CardAlarm(
+                code="card_waiting", message=f"a card read while the dealer's {LOST_CARDS} "
+                f"is due ({self.lost}): it waits, and goes after the cards lost",
+                stops_play=False, count=len(self.cards)))
             return True
         self.place(t)
         return True
@@ -138,10 +140,10 @@ class WaitingCards:
         if not self.must_wait():
             return False
         self._misreads += 1
-        self._alarm(t, "misread_waiting", "a card passed the reader unread before "
-                    f"{self.waiting_for() or self.decision_due()} was entered: the dealer "
-                    "enters it (card), and it waits with the cards before it",
-                    stops_play=False)
+        self._alarm(t, CardAlarm(
+            code="misread_waiting", message="a card passed the reader unread before "
+            f"{self.waiting_for() or self.decision_due()} was entered: the dealer enters it "
+            "(card), and it waits with the cards before it", stops_play=False))
         return True
 
     # -- shoe input lost -------------------------------------------------------------
@@ -157,7 +159,8 @@ class WaitingCards:
             return False
         self.lost = why
         if code is not None:
-            self._alarm(t, code, self.lost_message(), stops_play=False)
+            self._alarm(t, CardAlarm(code=code, message=self.lost_message(),
+                                     stops_play=False))
         return True
 
     def lost_message(self) -> str:
@@ -245,13 +248,14 @@ class WaitingCards:
 
     def _wait_for(self, t: float, decision: str) -> None:
         n = len(self.cards)
-        self._alarm(t, "decision_missing", f"{'a card was' if n == 1 else f'{n} cards were'} "
-                    f"dealt before {decision} was entered: play stops until it is; the card "
-                    "waits and goes where that decision puts it", stops_play=False, count=n)
+        self._alarm(t, CardAlarm(
+            code="decision_missing", message=f"{'a card was' if n == 1 else f'{n} cards were'}"
+            f" dealt before {decision} was entered: play stops until it is; the card waits "
+            "and goes where that decision puts it", stops_play=False, count=n))
         held = getattr(self.game, "card_waiting", None)
         reason = held(t) if held is not None else None
         if reason is not None:
-            self.shoe.stop(t, "coup_held", reason)
+            self.shoe.stop(t, CardAlarm(code="coup_held", message=reason))
 
     def _no_place(self, t: float) -> None:
         n = len(self.cards)
@@ -261,7 +265,8 @@ class WaitingCards:
         why = ("bets are open, before no_more_bets" if self.game.state == "bets_open" else
                "no game is under way" if not self.game.under_way() else
                f"the decisions entered since give {it} no place")
-        self.shoe.stop(t, "card_without_place", f"{n} card{'s' if n > 1 else ''} dealt "
-                       f"that no hand takes ({why}): nothing more is settled; "
-                       f"the inspector checks the layout, then resumes play without {it} "
-                       "(inspector_clear) or voids the game (void)", count=n)
+        self.shoe.stop(t, CardAlarm(
+            code="card_without_place", message=f"{n} card{'s' if n > 1 else ''} dealt "
+            f"that no hand takes ({why}): nothing more is settled; "
+            f"the inspector checks the layout, then resumes play without {it} "
+            "(inspector_clear) or voids the game (void)", count=n))

@@ -42,6 +42,7 @@ from controller.core.loop import start_thread
 from controller.core.section import why_not_made
 from controller.core.specs import load_attribute
 from controller.store.journal import Journal
+from controller.store.shared import Alarm
 from controller.store.type_index import check_type_index
 from controller.trace import Trace, check_fits, read_trace
 from sim.lateness import BOUND_S, EXIT_LATE
@@ -302,7 +303,7 @@ def _replay_realtime(config: Config, trace: Trace, journal: Journal, speed: floa
     lateness = player.lateness
     print(lateness.line(), file=sys.stderr)
     if lateness.over:
-        table.emit("alarm", code="player_late", message=lateness.alarm())
+        table.emit(Alarm(code="player_late", message=lateness.alarm()))
     return lateness.over
 
 

@@ -34,15 +34,16 @@ if TYPE_CHECKING:
     from controller.core.logs import LineWords
     from controller.core.section import Section
     from controller.store.journal import Journal
+    from controller.store.records import Record
 
 
 class Emit(Protocol):
-    """Journal one record of ``type_`` with ``fields`` (JSON-serialisable); return it whole.
+    """Journal ``record`` (a frozen record of a type the game declares,
+    ``controller.store.records``) at ``t``, an event's own time on the controller's clock
+    (default: now); return it whole, as journaled: a dict with ``type``, ``seq``, ``t`` and
+    the fields."""
 
-    The returned dict has ``type``, ``seq``, ``t`` and the fields.
-    """
-
-    def __call__(self, type_: str, /, **fields: Any) -> dict[str, Any]: ...
+    def __call__(self, record: Record, /, *, t: float | None = None) -> dict[str, Any]: ...
 
 
 class TimerHandle(Protocol):

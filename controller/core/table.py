@@ -48,8 +48,17 @@ from controller.core.serial_lines import LineHold
 from controller.core.shown import Shown
 from controller.core.table_inputs import TABLE_INPUT_ACTIONS, table_input, verify_table_input
 from controller.store.journal import Journal
-from controller.store.records import build, schema
+from controller.store.records import Record, build, schema, unpack
 from controller.store.seal import Sealer
+from controller.store.shared import (
+    Alarm,
+    Checkpoint,
+    Evidence,
+    Input,
+    Port,
+    Serial,
+    Shutdown,
+)
 
 CLOCK_STEP_TOLERANCE_S = 0.5  # wall minus monotonic drifts by ms (NTP slews); steps are seconds
 EVIDENCE_MAX_S = 120.0  # an evidence batch is closed at most this long after its first edge
@@ -120,17 +129,22 @@ class Table:
                                           self.now))
 
     # -- journaling --------------------------------------------------------------------
-    def emit(self, type_: str, /, **fields: Any) -> dict[str, Any]:
-        """Build and check the typed record, stage it in the input's transaction (or
-        commit it at once outside one); return it whole (with its ``seq``).
+    def emit(self, record: Record, /, *, t: float | None = None) -> dict[str, Any]:
+        """Check ``record`` against the table's schema and stage it in the input's
+        transaction (or commit it at once outside one), at ``t`` (an event's own time on
+        the monotonic clock; default: now); return it whole (with its ``seq``).
 
         Raises:
-            RecordError: an undeclared type or field, a missing field, a wrong value (a
-                bug: the input is not journaled).
+            RecordError: a type not declared for this table, a wrong value (a bug: the
+                input is not journaled).
         """
+        type_, fields = unpack(record, t)
+        return self._journal(type_, fields)
+
+    def _journal(self, type_: str, fields: dict[str, Any]) -> dict[str, Any]:
         spec = build(self.schema, type_, fields)
         if self._txn is None:
-            return self.as_input(lambda: self.emit(type_, **fields))
+            return self.as_input(lambda: self._journal(type_, fields))
         if "t" in fields:  # an event's own time, on the monotonic clock
             fields["t"] = fields["t"] + self._offset
         if type_ == "alarm" and fields["code"] in self._notes:
@@ -167,7 +181,7 @@ class Table:
         try:
             result = act(*args)
             if journal.open_edges >= EVIDENCE_MAX_EDGES:
-                self.emit("evidence", reason="size")
+                self.emit(Evidence(reason="size"))
             if journal.in_transaction:
                 self._end_of_input()
                 journal.commit()
@@ -191,7 +205,7 @@ class Table:
             self._journal_held(lines=False)
         since = self.journal.open_since
         if since is not None and self.wall() - since >= EVIDENCE_JOIN_S:
-            self.emit("evidence", reason="interval")
+            self.emit(Evidence(reason="interval"))
         if self.journal.last_seq - self._checkpoint_seq >= self.checkpoint_every:
             # A game that gives no checkpoint recovers from the journal's start.
             game = self.game
@@ -200,8 +214,8 @@ class Table:
                 self._checkpoint(state)
 
     def _checkpoint(self, state: dict[str, Any]) -> None:
-        record = self.emit("checkpoint", game=self.config.game, boundary=state.pop(
-            "boundary", "between games"), state=state, previous=self._checkpoint_seq)
+        record = self.emit(Checkpoint(game=self.config.game, boundary=state.pop(
+            "boundary", "between games"), state=state, previous=self._checkpoint_seq))
         self._checkpoint_seq = record["seq"]
 
     def schedule_input(self, deadline: float, callback: Callable[[], None],
@@ -275,8 +289,8 @@ class Table:
         if sealer is None:
             return
         journal = self.journal
-        self.as_input(lambda: self.emit("seal", **sealer.seal_fields(
-            journal.last_seq, journal.last_hash, self.wall())))
+        self.as_input(lambda: self.emit(sealer.seal(journal.last_seq, journal.last_hash,
+                                                    self.wall())))
         sealer.advance()
         if self._seal_timer is not None:
             self._seal_timer.cancel()
@@ -299,7 +313,7 @@ class Table:
             self._close_evidence()
             game = self.game.open_game()
             if game is not None:
-                self.emit("alarm", code="game_open", message=f"{why} with {game}")
+                self.emit(Alarm(code="game_open", message=f"{why} with {game}"))
 
         self.as_input(end)
 
@@ -311,7 +325,7 @@ class Table:
 
         def stop() -> None:
             self._close_evidence()
-            self.emit("shutdown", reason=reason)
+            self.emit(Shutdown(reason=reason))
 
         self.as_input(stop)
 
@@ -321,7 +335,7 @@ class Table:
         if self._held:
             self._journal_held()
         if self.journal.open_edges:
-            self.emit("evidence", reason="stop")
+            self.emit(Evidence(reason="stop"))
 
     def _check_clock(self) -> None:
         """Journal a step of the wall clock (NTP at boot, a manual ``date``): record stamps
@@ -330,9 +344,9 @@ class Table:
         step = offset - self._offset
         if abs(step) > CLOCK_STEP_TOLERANCE_S:
             self._offset = offset
-            self.emit("alarm", code="clock_step",
-                      message=f"the wall clock stepped {step:+.3f} s; intervals and verdicts "
-                              "use the monotonic clock and are not affected")
+            self.emit(Alarm(code="clock_step",
+                            message=f"the wall clock stepped {step:+.3f} s; intervals and "
+                            "verdicts use the monotonic clock and are not affected"))
 
     # -- events ------------------------------------------------------------------------
     def handle(self, event: Event) -> Verdict | None:
@@ -358,7 +372,7 @@ class Table:
             return self._person(event, game.verify_bet, game.place_bet)
         elif isinstance(event, DealerInput):
             self._person_input = True
-            self.emit("input", t=event.t, action=event.action, **event.args)
+            self.emit(Input(action=event.action, args=event.args), t=event.t)
             if event.action in TABLE_INPUT_ACTIONS:  # every table's, not the game's
                 return self._person(event, verify_table_input,
                                     lambda inp: table_input(inp, self.emit))
@@ -368,7 +382,7 @@ class Table:
                 self._serial(SerialData(first, event.port, line))
         elif isinstance(event, PortStatus):
             self._drain_line(event.port, event.t)  # the codec sees the line it cuts
-            self.emit("port", t=event.t, port=event.port, up=event.up, detail=event.detail)
+            self.emit(Port(port=event.port, up=event.up, detail=event.detail), t=event.t)
             game.port_status(event)
         return None
 
@@ -379,7 +393,7 @@ class Table:
         if self._evidence_ports:
             self._hold(self._held.line(data.t + self._offset, data.port, text))
         else:
-            self.emit("serial", t=data.t, port=data.port, text=text)
+            self.emit(Serial(port=data.port, text=text), t=data.t)
         self.game.serial(data)
 
     def _hold(self, first: bool) -> None:
@@ -441,9 +455,9 @@ class Table:
         previous = self.levels.get(edge.input, 0)
         self.levels[edge.input] = edge.level
         if previous == edge.level:
-            self.emit("alarm", code="unexpected_edge",
-                      message=f"{edge.input} went to level {edge.level} at {edge.t:.6f} s "
-                              f"but was already at {edge.level}: ignored")
+            self.emit(Alarm(code="unexpected_edge",
+                            message=f"{edge.input} went to level {edge.level} at "
+                            f"{edge.t:.6f} s but was already at {edge.level}: ignored"))
             return
         self.game.gpio(edge)
 
@@ -460,6 +474,6 @@ class Table:
             return
         due = since - self._offset + EVIDENCE_MAX_S
         if due <= self.now() + 1e-6:
-            self.emit("evidence", reason="interval")
+            self.emit(Evidence(reason="interval"))
         else:
             self._arm_evidence(due)

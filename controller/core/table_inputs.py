@@ -10,6 +10,7 @@ from controller.core.contract import TABLE_INPUTS, Emit
 from controller.core.errors import RuleViolation
 from controller.core.events import DealerInput
 from controller.core.words import given
+from controller.store.shared import Alarm, Dealer
 
 TABLE_ALARMS = frozenset({"clock_step", "unexpected_edge", "game_open", "journal_chain_broken",
                           "journal_failing"})
@@ -51,6 +52,6 @@ def table_input(inp: DealerInput, emit: Emit) -> None:
     issue 16) a ``player_late`` alarm, as ``replay --realtime`` journals its own. A card
     table's restart plays it again through here."""
     if inp.action == "player_late":
-        emit("alarm", code="player_late", message=str(inp.args["message"]).strip())
+        emit(Alarm(code="player_late", message=str(inp.args["message"]).strip()))
         return
-    emit("dealer", t=inp.t, name=str(inp.args["name"]).strip())
+    emit(Dealer(name=str(inp.args["name"]).strip()), t=inp.t)

@@ -1,34 +1,43 @@
-"""Typed records: one frozen dataclass per record type, the one place that defines its fields.
+r"""Typed records: one frozen dataclass per record type, the one place that defines its fields.
 
-A record type is a class decorated with :func:`record`: its annotated attributes are the
-record's fields (their names as in the body: a trailing ``_`` is dropped, ``from_`` is
-``from``), their types the JSON values they hold (``int``, ``float``, ``str``, ``bool``,
-``list[...]``, ``dict[...]``, ``Any``; ``X | None`` may be null), and a field whose default
-is :data:`ABSENT` is optional: left out of the body when not given. The fields every record
-has (``type``, ``seq``, ``t``) are the journal's, never declared.
+A record type is a subclass of :class:`Record` decorated with :func:`record`: its annotated
+attributes are the record's fields (their names as in the body: a trailing ``_`` is
+dropped, ``from_`` is ``from``), their types the JSON values they hold (``int``, ``float``,
+``str``, ``bool``, ``list[...]``, ``dict[...]``, ``Any``; ``X | None`` may be null), and a
+field whose default is :data:`ABSENT` is optional: left out of the body when not given. The
+fields every record has (``type``, ``seq``, ``t``) are the journal's, never declared.
+Pokerkit's frozen operations are the model: a game makes the record whole, as a value,
+and hands it to ``emit`` (``emit(SpinResult(spin=..., number=...))``), so mypy checks every
+field at every place a record is made (the decorators are ``dataclass_transform``\s).
+
+Two kinds of field hold several fields of the body: a :class:`Group` (a frozen dataclass
+of optional fields, e.g. what the wheel measured of a spin) puts its fields in the body,
+and a mapping whose default is :data:`NO_FIELDS` puts its items there: the undeclared
+fields of a type declared ``extra`` (a dealer input's arguments), or a card game's tag
+declared in its schema (``controller.cards.records``); those are checked at run time only.
 
 Where they are declared: the records every table writes in :mod:`controller.store.shared`;
 the card core's in :mod:`controller.cards.records`; each game's in its package's
 ``records.py``, listed in its ``GameSpec(records=...)`` together with the fields it adds to
-shared types (:func:`extends`: a Mini-Bacará alarm carries its ``coup``). A table's schema
-(:func:`schema`) is the shared types, its game's, and the game's extensions.
+shared types (:func:`extends`, a subclass of the type: a Mini-Bacará alarm carries its
+``coup``). A table's schema (:func:`schema`) is the shared types, its game's, and the
+game's extensions.
 
-``Table.emit(type_, **fields)`` builds the typed record (:func:`build`): an undeclared type,
-an unknown field, a missing one or a value of the wrong type is a bug and raises
-:class:`RecordError` at once (in tests and in the daemon: nothing of the input is
+``Table.emit(record)`` checks the record's body against the table's schema too
+(:func:`build`): a type not declared for this table, or a value of the wrong type, is a bug
+and raises :class:`RecordError` at once (in tests and in the daemon: nothing of the input is
 journaled). Recovery reads records back through :func:`check` (a record it cannot read
 stops the start, ``controller.cli.main``).
 """
 
 from __future__ import annotations
 
-import sys
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cache
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar, dataclass_transform
 
 from controller.core.errors import TableControllerError
 from controller.core.words import given
@@ -55,6 +64,97 @@ class Absent:
 
 ABSENT = Absent()
 """Default of an optional field: the field is left out of the body."""
+
+
+class _NoFields(Mapping[str, Any]):
+    """An empty mapping that a frozen dataclass takes as a default (it is hashable)."""
+
+    _instance: ClassVar[_NoFields | None] = None
+
+    def __new__(cls) -> _NoFields:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __getitem__(self, key: str) -> Any:
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return "NO_FIELDS"
+
+
+NO_FIELDS: Mapping[str, Any] = _NoFields()
+"""Default of a mapping field whose items go into the body as fields of their own (a
+dealer input's arguments, a card game's tag), checked against the schema at run time."""
+
+_FLAT = "flat"  # a plan's mark: the field's items go into the body
+
+
+class _Fields:
+    """What a record and a group share: how an instance becomes the fields of a body."""
+
+    # (attribute, key in the body, how): how is None (the value), _FLAT (a mapping's
+    # items) or the Group class whose fields the value holds.
+    _PLAN: ClassVar[tuple[tuple[str, str, Any], ...]] = ()
+    # The fields that hold fields, when they are the last and no name changes: the body
+    # is then the instance's own values first (a dataclass's __dict__ is in field order).
+    _TAIL: ClassVar[tuple[tuple[str, str, Any], ...] | None] = None
+
+    def body(self) -> dict[str, Any]:
+        """The fields as journaled (without ``type``, ``seq``, ``t``), absent ones left out."""
+        tail = self._TAIL
+        if tail is None:
+            out: dict[str, Any] = {}
+            plan = self._PLAN
+        else:
+            out = {k: v for k, v in self.__dict__.items() if v is not ABSENT}
+            if not tail:
+                return out
+            plan = tail
+            for attr, _key, _how in tail:
+                out.pop(attr, None)
+        for attr, key, how in plan:
+            value = getattr(self, attr)
+            if value is ABSENT or value is NO_FIELDS:
+                continue
+            if how is None:
+                out[key] = value
+            elif how == _FLAT:
+                if out.keys() & value.keys():  # a tag or an argument named as a field
+                    raise RecordError(f"{type(self).__qualname__}: {attr} gives "
+                                      f"{', '.join(sorted(out.keys() & value.keys()))} again")
+                out.update(value)
+            else:
+                out.update(value.body())
+        return out
+
+
+class Record(_Fields):
+    """A record a table journals, made whole by a game and handed to ``emit``: a subclass
+    declared with :func:`record` (a type) or :func:`extends` (a game's fields on a type
+    declared elsewhere). ``TYPE`` is the ``type`` of its records, ``SPEC`` its
+    :class:`RecordSpec` (or :class:`Extension`)."""
+
+    TYPE: ClassVar[str]
+    SPEC: ClassVar[RecordSpec | Extension]
+
+
+class Group(_Fields):
+    """Fields that several record types share and one part of a game makes together (what
+    the wheel measured of a spin), declared with :func:`group`: a record's field of this
+    type puts its fields in the body; each must be optional (:data:`ABSENT`)."""
+
+
+R = TypeVar("R", bound=type[_Fields])
 
 
 class RecordError(TableControllerError, TypeError):
@@ -147,44 +247,92 @@ class Extension:
     fields: tuple[FieldSpec, ...]
 
 
+@dataclass_transform(kw_only_default=True, frozen_default=True)
 def record(name: str, *, closes_evidence: bool = False, extra: bool = False,
-           legacy: bool = False) -> Callable[[type], type]:
-    """Declare the record type ``name`` by a class whose annotations are its fields; the
-    class becomes a frozen dataclass with ``SPEC`` (its :class:`RecordSpec`). A type that
-    ``closes_evidence`` gets the optional field ``evidence`` (the batch's reference)."""
+           legacy: bool = False) -> Callable[[R], R]:
+    """Declare the record type ``name`` by a subclass of :class:`Record` whose annotations
+    are its fields; the class becomes a frozen dataclass with ``TYPE`` and ``SPEC`` (its
+    :class:`RecordSpec`). A type that ``closes_evidence`` gets the optional field
+    ``evidence`` (the batch's reference, the journal's to give). An ``extra`` type takes
+    undeclared fields: its mapping field with default :data:`NO_FIELDS` holds them."""
 
-    def declare(cls: type) -> type:
+    def declare(cls: R) -> R:
+        assert issubclass(cls, Record), f"{cls.__qualname__} is no Record"
         if closes_evidence:
             cls.__annotations__["evidence"] = "dict[str, Any] | Absent"
             cls.evidence = ABSENT  # type: ignore[attr-defined]
         made: Any = dataclass(frozen=True, kw_only=True)(cls)
+        made.TYPE = name
         made.SPEC = RecordSpec(name, _field_specs(made), made, extra, closes_evidence, legacy)
+        _planned(made)
         return made
 
     return declare
 
 
-def extends(name: str) -> Callable[[type], type]:
-    """Declare fields a game adds to the record type ``name`` (shared or the card core's),
-    by a class whose annotations are those fields; its ``SPEC`` is an :class:`Extension`."""
+@dataclass_transform(kw_only_default=True, frozen_default=True)
+def extends(cls: R) -> R:
+    """Declare fields a game adds to a record type declared elsewhere (shared or the card
+    core's), by a subclass of that type's class whose annotations are those fields; its
+    ``SPEC`` is an :class:`Extension` of the type, its records are of that ``TYPE``."""
+    base = next((b for b in cls.__mro__[1:] if isinstance(b.__dict__.get("SPEC"), RecordSpec)),
+                None)
+    assert base is not None, f"{cls.__qualname__} extends no record type"
+    made: Any = dataclass(frozen=True, kw_only=True)(cls)
+    own = base.SPEC.by_key  # type: ignore[attr-defined]
+    made.SPEC = Extension(base.TYPE,  # type: ignore[attr-defined]
+                          tuple(f for f in _field_specs(made) if f.key not in own))
+    _planned(made)
+    return made
 
-    def declare(cls: type) -> type:
-        made: Any = dataclass(frozen=True, kw_only=True)(cls)
-        made.SPEC = Extension(name, _field_specs(made))
-        return made
 
-    return declare
+@dataclass_transform(kw_only_default=True, frozen_default=True)
+def group(cls: R) -> R:
+    """Declare a :class:`Group` of optional fields (a frozen dataclass)."""
+    assert issubclass(cls, Group), f"{cls.__qualname__} is no Group"
+    made: Any = dataclass(frozen=True, kw_only=True)(cls)
+    _planned(made)
+    return made
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    # Each class's annotations in its own module's names (a base's in its own).
+    return typing.get_type_hints(cls, localns={"Absent": Absent, "Any": Any})
+
+
+def _group_of(hint: Any) -> type[Group] | None:
+    return hint if isinstance(hint, type) and issubclass(hint, Group) else None
 
 
 def _field_specs(cls: type) -> tuple[FieldSpec, ...]:
-    module = sys.modules[cls.__module__].__dict__
-    hints = typing.get_type_hints(cls, {**module, "Absent": Absent, "Any": Any})
-    out = []
+    hints = _hints(cls)
+    out: list[FieldSpec] = []
     for f in fields(cls):
+        if f.default is NO_FIELDS:
+            continue  # its items are declared elsewhere, or undeclared (extra)
+        grouped = _group_of(hints[f.name])
+        if grouped is not None:
+            out += _field_specs(grouped)
+            continue
         kinds, nullable, optional = _kinds(hints[f.name])
         out.append(FieldSpec(f.name.rstrip("_"), kinds, nullable,
                              optional or f.default is ABSENT))
     return tuple(out)
+
+
+def _planned(cls: Any) -> None:
+    """Give ``cls`` (a record or group dataclass) its ``_PLAN`` and its ``_TAIL``."""
+    hints = _hints(cls)
+    plan = tuple((f.name, f.name.rstrip("_"),
+                  _FLAT if f.default is NO_FIELDS else _group_of(hints[f.name]))
+                 for f in fields(cls))
+    cls._PLAN = plan
+    simple = [how is None and attr == key for attr, key, how in plan]
+    # Plain fields first, then only fields that hold fields, and no name changed.
+    first_special = simple.index(False) if False in simple else len(simple)
+    tail = plan[first_special:]
+    cls._TAIL = tail if all(how is not None for _a, _k, how in tail) else None
 
 
 def _kinds(hint: Any) -> tuple[tuple[type, ...] | None, bool, bool]:
@@ -215,6 +363,15 @@ def _names(kinds: tuple[type, ...]) -> str:
 
 def _short(value: Any) -> str:
     return given(value, 40)
+
+
+def unpack(record: Record, t: float | None = None) -> tuple[str, dict[str, Any]]:
+    """The type of ``record`` and the fields of its body, with ``t`` when given: what an
+    emit reads of it (the table's, a recovery's, a simulation's that journals nothing)."""
+    fields = record.body()
+    if t is not None:
+        fields["t"] = t
+    return record.TYPE, fields
 
 
 # -- schemas ---------------------------------------------------------------------------

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from controller.core.errors import JournalError
+from controller.store.shared import Seal
 
 if TYPE_CHECKING:
     from controller.store.journal import Journal
@@ -96,12 +97,12 @@ class Sealer:
         """The sealer of the key file at ``path``, None when there is no key file."""
         return cls(path, interval_s) if path.exists() else None
 
-    def seal_fields(self, head_seq: int, head_hash: str, sealed_at: float) -> dict[str, Any]:
-        """The fields of the ``seal`` record of the journal up to ``head_seq``."""
+    def seal(self, head_seq: int, head_hash: str, sealed_at: float) -> Seal:
+        """The ``seal`` record of the journal up to ``head_seq``."""
         at = round(sealed_at, 6)
-        return {"epoch": self.epoch, "head_seq": head_seq, "head_hash": head_hash,
-                "sealed_at": at, "interval_s": self.interval_s,
-                "mac": mac(self.key, self.epoch, head_seq, head_hash, at, self.interval_s)}
+        return Seal(epoch=self.epoch, head_seq=head_seq, head_hash=head_hash, sealed_at=at,
+                    interval_s=self.interval_s,
+                    mac=mac(self.key, self.epoch, head_seq, head_hash, at, self.interval_s))
 
     def advance(self, past_epoch: int | None = None) -> None:
         """Evolve the key once (the seal of this epoch is committed), or until its epoch

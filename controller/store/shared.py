@@ -2,19 +2,20 @@
 
 Fields as :mod:`controller.store.records` reads them: a default of ``ABSENT`` makes a field
 optional; ``X | None`` may be null. A game adds its own tag to a shared record (roulette
-its ``game`` number on an alarm, a card game its ``coup``) with ``@extends`` in its
-package's ``records.py``. CONTRACT §3 fixes ``alarm`` and ``settlement``.
+its ``game`` number on an alarm, a card game its ``coup``) with ``@extends`` (a subclass)
+in its package's ``records.py``. CONTRACT §3 fixes ``alarm`` and ``settlement``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from controller.store.records import ABSENT, Absent, record
+from controller.store.records import ABSENT, NO_FIELDS, Absent, Record, record
 
 
 @record("alarm")
-class Alarm:
+class Alarm(Record):
     """Something a person must know: ``code`` (a short name) and ``message`` in words; a
     refused bet's alarm carries the bet input whole (``bet``), its one record."""
 
@@ -27,17 +28,18 @@ class Alarm:
 
 
 @record("input", extra=True)
-class Input:
-    """A dealer's or inspector's input (CONTRACT §2 ``input``), its arguments as given (the
-    undeclared fields); ``source`` ``button`` for a press of a dealer button on a card
-    table."""
+class Input(Record):
+    """A dealer's or inspector's input (CONTRACT §2 ``input``), its arguments as given
+    (``args``: the undeclared fields of the body); ``source`` ``button`` for a press of a
+    dealer button on a card table."""
 
     action: str
     source: str | Absent = ABSENT
+    args: Mapping[str, Any] = NO_FIELDS
 
 
 @record("dealer")
-class Dealer:
+class Dealer(Record):
     """Who deals from now on (``tablectl input dealer name=...``): the dealer of every
     game after it, until the next (issue 21: surveillance's figures per dealer)."""
 
@@ -45,7 +47,7 @@ class Dealer:
 
 
 @record("serial")
-class Serial:
+class Serial(Record):
     """Bytes that arrived on a serial port, ``text`` one character per byte (latin-1).
 
     A batch of a wheel's lines (issue 20), journaled with the record they led to or at
@@ -63,7 +65,7 @@ class Serial:
 
 
 @record("port")
-class Port:
+class Port(Record):
     """A serial port went away (``up`` false) or came back."""
 
     port: str
@@ -72,7 +74,7 @@ class Port:
 
 
 @record("startup")
-class Startup:
+class Startup(Record):
     """The daemon started: its version, config file, game, and whether simulated."""
 
     version: str
@@ -82,14 +84,14 @@ class Startup:
 
 
 @record("shutdown")
-class Shutdown:
+class Shutdown(Record):
     """The daemon stops in order (SIGTERM, SIGINT): nothing after it until a ``startup``."""
 
     reason: str
 
 
 @record("state")
-class State:
+class State(Record):
     """A move of a table's round (``from`` -> ``to`` on ``trigger``), with the limits in
     force for its ``game`` (seed 001 Art. 16)."""
 
@@ -101,7 +103,7 @@ class State:
 
 
 @record("config_change")
-class ConfigChange:
+class ConfigChange(Record):
     """A setting the pit changed: limits ``requested`` during a game, ``applied`` after it
     (seed 001 Art. 16)."""
 
@@ -113,7 +115,7 @@ class ConfigChange:
 
 
 @record("settlement")
-class Settlement:
+class Settlement(Record):
     """One bet settled (CONTRACT §3): ``payout`` is the net amount won (0 on a push, minus
     the stake on a loss), in chips."""
 
@@ -129,7 +131,7 @@ class Settlement:
 
 
 @record("recovery")
-class Recovery:
+class Recovery(Record):
     """A card table resumed after a restart: ``inputs`` played again since ``since`` (the
     checkpoint it started from; 0: the journal's start), the records they gave that
     matched the journal, the first ``mismatch`` (None when all did), the ``state``."""
@@ -143,7 +145,7 @@ class Recovery:
 
 
 @record("checkpoint")
-class Checkpoint:
+class Checkpoint(Record):
     """A game boundary (a settled spin, a closed shoe): ``state`` holds what a fresh table
     of ``game`` needs to go on from here (its own part, given by the game); a restart
     verifies and recovers from the last one. ``previous`` is the seq of the checkpoint
@@ -156,7 +158,7 @@ class Checkpoint:
 
 
 @record("evidence", closes_evidence=True)
-class Evidence:
+class Evidence(Record):
     """Closes the open evidence batch of raw GPIO edges when no decision did: ``reason``
     ``interval`` (between spins, while the rotor turns), ``size``, or ``stop``."""
 
@@ -164,7 +166,7 @@ class Evidence:
 
 
 @record("seal")
-class Seal:
+class Seal(Record):
     """A forward-secure seal of the journal up to ``head_seq`` (its ``head_hash``), with the
     key of ``epoch``: ``mac`` = HMAC-SHA256 over them, ``sealed_at`` and ``interval_s``
     (the cadence promised), ``controller.store.seal``."""
@@ -178,7 +180,7 @@ class Seal:
 
 
 @record("upgrade")
-class Upgrade:
+class Upgrade(Record):
     """The journal was upgraded from format ``from_format`` (its ``records`` kept as
     written) to ``to_format``."""
 
@@ -188,7 +190,7 @@ class Upgrade:
 
 
 @record("gpio", legacy=True)
-class Gpio:
+class Gpio(Record):
     """A raw GPIO edge as format 1 journaled it, one record an edge (read, never made:
     edges now go into evidence batches)."""
 
@@ -197,7 +199,7 @@ class Gpio:
 
 
 @record("bet_request", legacy=True, extra=True)
-class BetRequest:
+class BetRequest(Record):
     """A card table's bet input as journals before issue 7 held it (read, never made)."""
 
 

@@ -54,10 +54,8 @@ BJ_CUT_CARD = 'Step("scramble", mandatory=False), Step("shuffle"), Step("cut"),'
 SHOE = "controller/cards/shoe.py"
 COUNT_OUT = "controller/cards/count_out.py"
 NOT_LOADED = '''        if not self._loaded:
-            self._alarm(
-                t,
-                "card_before_ready",
-                f"{what} read before the shoe was loaded'''
+            self._alarm(t, CardAlarm(code="card_before_ready", message=f"{what} read before "'''
+
 MUTATIONS = (
     Mutation("insurance_wins_on_a_nine", "insurance pays on a figure or a ten only",
              "controller/games/blackjack/rules.py", "return value(hole_card) == 10",
@@ -106,7 +104,7 @@ MUTATIONS = (
              "self._held_turn = None", (("002", "8"),)),
     Mutation("insurance_question_not_journaled", "the players are asked for insurance: "
              "the insurance_offered record", "controller/games/blackjack/chart.py",
-             'self._turn_record("insurance_offered", boxes=offers)', "pass",
+             "self._turn_record(InsuranceOffered(coup=coup.number, boxes=offers))", "pass",
              (("002", "10"),)),
     Mutation("boxes_act_in_any_order", "the boxes act in box order (RULES §4)",
              "controller/games/blackjack/checks.py", "if hand.box != box:", "if False:",
@@ -122,8 +120,8 @@ MUTATIONS = (
              "decision", "controller/games/blackjack/checks.py", "if found.acted:",
              "if self.coup.acted:", (("002", "9"),)),
     Mutation("limits_changed_unannounced", "players told before a limits change",
-             "controller/games/roulette/game.py", 'self.emit("limits_announced", game=',
-             "dict(game=", (("001", "16"),)),
+             "controller/games/roulette/game.py", "self.emit(LimitsAnnounced(",
+             "(LimitsAnnounced(", (("001", "16"),)),
     Mutation("consent_not_checked", "a bet on another's box needs its holder's consent",
              "controller/cards/consent.py", "    if authorized is not True:",
              "    if False:", (("000", "4"), ("000", "5"), ("002", "7"), ("004", "7"))),

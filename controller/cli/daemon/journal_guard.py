@@ -30,10 +30,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from controller.core.contract import Schedule, TimerHandle, Verdict
+from controller.core.contract import Emit, Schedule, TimerHandle, Verdict
 from controller.core.errors import JournalError
 from controller.core.events import BetPlaced, DealerInput, Event
 from controller.core.logs import get_logger
+from controller.store.shared import Alarm
 
 RETRY_S = 5.0  # seconds of the controller clock between two tries of the alarm
 EXIT_RESTART = 75  # EX_TEMPFAIL: the journal came back; restart to recover from it
@@ -58,7 +59,7 @@ class JournalGuard:
         self.now = now
         self.on_back = on_back
         self.on_change = on_change
-        self.emit: Callable[..., Any] | None = None
+        self.emit: Emit | None = None
         self.failing: str | None = None
         self.writable_again = False  # the alarm was written: the shutdown record may be
         self.since_wall: float | None = None
@@ -66,7 +67,7 @@ class JournalGuard:
         self.refused = 0
         self.log = get_logger(component="journal")
 
-    def bind(self, call_at: Schedule, emit: Callable[..., Any]) -> None:
+    def bind(self, call_at: Schedule, emit: Emit) -> None:
         """The loop's timer (unguarded: the retries run while failing) and the table's
         ``emit``."""
         self._call_at = call_at
@@ -138,12 +139,12 @@ class JournalGuard:
         assert self.emit is not None and self.since_wall is not None
         gone = time.time() - self.since_wall
         try:
-            self.emit("alarm", code="journal_failing",
-                      message=f"the journal could not be written for {gone:.0f} s "
-                              f"({self.failing}); {self.dropped} hardware events and "
-                              f"{self.refused} requests were not taken meanwhile; the daemon "
-                              "restarts to rebuild the table from the journal",
-                      dropped=self.dropped)
+            self.emit(Alarm(code="journal_failing",
+                            message=f"the journal could not be written for {gone:.0f} s "
+                            f"({self.failing}); {self.dropped} hardware events and "
+                            f"{self.refused} requests were not taken meanwhile; the daemon "
+                            "restarts to rebuild the table from the journal",
+                            dropped=self.dropped))
         except JournalError:
             self._arm()
             return

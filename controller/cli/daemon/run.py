@@ -38,6 +38,7 @@ from controller.core.loop import EventLoop
 from controller.core.table import Table
 from controller.store.journal import Journal
 from controller.store.seal import Sealer, key_path_for
+from controller.store.shared import Alarm, Startup
 from controller.store.verify import check_start
 
 SELF_TEST_MIN_S = 60.0
@@ -370,13 +371,13 @@ def prepare_table(config: Config, journal: Journal, clock: Any, log: Any,
     loop, table = compose(config, journal, clock, wall=True, guard=guard)
 
     def start() -> None:
-        table.emit("startup", version=__version__, config=config.source, game=config.game,
-                   simulated=config.simulator.enabled)
+        table.emit(Startup(version=__version__, config=config.source, game=config.game,
+                           simulated=config.simulator.enabled))
         if not check.ok:
             # Edited records stay in the journal as evidence; play goes on, the alarm is loud.
-            table.emit("alarm", code="journal_chain_broken",
-                       message=f"the journal's hash chain is broken: {check.message}; it "
-                               "was altered outside the controller")
+            table.emit(Alarm(code="journal_chain_broken",
+                             message=f"the journal's hash chain is broken: {check.message}; "
+                             "it was altered outside the controller"))
         table.game.recover_from(journal)
 
     return loop, table, lambda: table.as_input(start)

@@ -55,16 +55,33 @@ from statemachine import State, StateChart
 
 from controller.cards.card import Card
 from controller.cards.game import bet_fields
+from controller.cards.records import BetsClosed, Misread, Tag
+from controller.cards.records import Card as CardRecord
 from controller.core.contract import Emit
 from controller.core.events import BetPlaced
 from controller.games.blackjack import settle
 from controller.games.blackjack.checks import Checks
 from controller.games.blackjack.config import BlackjackConfig
 from controller.games.blackjack.hands import DEALER, Box, Coup, PlayerHand
+from controller.games.blackjack.records import (
+    TAGS,
+    BoxRefused,
+    CardTurnedUp,
+    CoupResult,
+    CoupStart,
+    DealerTurn,
+    Decision,
+    InsuranceClosed,
+    InsuranceOffered,
+    PoolBalance,
+    SettlementPool,
+)
+from controller.games.blackjack.records import BetPlaced as BetPlacedRecord
 from controller.games.blackjack.rules import dealer_draws, is_blackjack, is_bust, total
 from controller.games.blackjack.settle import Settlement
+from controller.store.records import ABSENT, Absent, Record
 
-BET_RECORD = "bet_placed"
+BET_RECORD = BetPlacedRecord.TYPE
 """The record of an accepted bet: every field of the bet input, its coup and the box's total."""
 
 
@@ -141,7 +158,7 @@ class CoupChart(Checks, StateChart):
         self.settled: list[dict[str, Any]] = []  # the coup's settlements, for its result
         # The up card's turn (card_turned, insurance_offered) held back until nothing can
         # expose the second card: (type, fields) of each record; None when none is held.
-        self._held_turn: list[tuple[str, dict[str, Any]]] | None = None
+        self._held_turn: list[Record] | None = None
         opening = config.pool.opening_balance if config.pool else 0
         self.pool_balance = opening if pool_balance is None else pool_balance
         # Resuming between coups (a checkpoint): the coup over was settled before it.
@@ -152,9 +169,13 @@ class CoupChart(Checks, StateChart):
             super().__init__(start_value=start_value)
         self._resuming = False
 
-    def _emit(self, type_: str, **fields: Any) -> dict[str, Any]:
+    def _emit(self, record: Record) -> dict[str, Any]:
         """Journal a record stamped with the time of the input that caused it (seconds)."""
-        return self.emit(type_, t=self.event_time, coup=self.coup.number, **fields)
+        return self.emit(record, t=self.event_time)
+
+    def _tag(self) -> Tag:
+        """The coup's number on the card core's records."""
+        return TAGS.of_cards(self.coup.number)
 
     # -- conditions ------------------------------------------------------------------
     def deal_complete(self) -> bool:
@@ -211,11 +232,10 @@ class CoupChart(Checks, StateChart):
     def on_open_bets(self) -> None:
         low, high = self.limits
         number = self.coup.number + 1
-        extra: dict[str, Any] = {}
-        if self.config.pool is not None:
-            extra["pool_balance"] = self.pool_balance
-        rec = self.emit("coup_start", t=self.event_time, coup=number, decks=self.config.decks,
-                        min_bet=low, max_bet=high, dealer=self.rules.dealer, **extra)
+        rec = self._emit(CoupStart(
+            coup=number, decks=self.config.decks, min_bet=low, max_bet=high,
+            dealer=self.rules.dealer,
+            pool_balance=ABSENT if self.config.pool is None else self.pool_balance))
         if self.config.pool is not None:
             # On a restart the journal's record comes back: its balance is the pool's.
             self.pool_balance = int(rec.get("pool_balance", self.pool_balance))
@@ -230,7 +250,7 @@ class CoupChart(Checks, StateChart):
     def _take_bet(self, bet: BetPlaced) -> None:
         key = (bet.box, bet.kind)
         total = self.bets.get(key, 0) + bet.amount
-        self._emit(BET_RECORD, **bet_fields(bet), total=total)
+        self._emit(BetPlacedRecord(coup=self.coup.number, **bet_fields(bet), total=total))
         self.bets[key] = total
 
     def take_insurance(self, bet: BetPlaced) -> None:
@@ -242,11 +262,11 @@ class CoupChart(Checks, StateChart):
 
     def on_no_more_bets(self) -> None:
         complete, refused = self.boxes_in_play()
-        self._emit("bets_closed", boxes=complete)
+        self._emit(BetsClosed(boxes=complete, tag=self._tag()))
         for number, (code, message) in refused.items():
             returned = {k: a for (b, k), a in sorted(self.bets.items()) if b == number}
-            self._emit("box_refused", box=number, code=code, message=message,
-                       returned=returned)
+            self._emit(BoxRefused(coup=self.coup.number, box=number, code=code,
+                                  message=message, returned=returned))
             for kind, amount in returned.items():
                 self._settle(number, (kind, amount, "push", 0, {"returned": amount}))
         for number in complete:
@@ -257,13 +277,15 @@ class CoupChart(Checks, StateChart):
         slot = self.slot()
         assert slot is not None, "a card state is left as soon as no card is due"
         if isinstance(slot, PlayerHand):
-            self._emit("card", hand=slot.label, card=str(card), face_down=False, manual=manual)
+            self._emit(CardRecord(hand=slot.label, card=str(card), face_down=False,
+                                  manual=manual, tag=self._tag()))
             slot.cards.append(card)
             slot.hit_pending = False
         else:
             # Art. 8: the dealer's two cards are dealt face down ("una carta cubierta").
             face_down = len(self.coup.dealer) < 2
-            self._emit("card", hand=DEALER, card=str(card), face_down=face_down, manual=manual)
+            self._emit(CardRecord(hand=DEALER, card=str(card), face_down=face_down,
+                                  manual=manual, tag=self._tag()))
             self.coup.dealer.append(card)
             if len(self.coup.dealer) == 2:
                 # The deal ends: "descubriendo la primera carta"; its records wait for the
@@ -277,7 +299,7 @@ class CoupChart(Checks, StateChart):
     def on_misread(self) -> None:
         slot = self.slot()
         label = slot if isinstance(slot, str) else slot.label if slot else "?"
-        self._emit("misread", hand=label)
+        self._emit(Misread(hand=label, tag=self._tag()))
         self.coup.awaiting_correction = True
 
     def on_close_insurance(self) -> None:
@@ -285,7 +307,7 @@ class CoupChart(Checks, StateChart):
         coup = self.coup
         taken = [{"box": b.number, "amount": b.bets["insurance"]} for b in coup.boxes
                  if b.bets.get("insurance")]
-        self._emit("insurance_closed", boxes=taken)
+        self._emit(InsuranceClosed(coup=coup.number, boxes=taken))
         coup.insurance_open = False
         coup.acted = True
 
@@ -309,12 +331,13 @@ class CoupChart(Checks, StateChart):
         ace up, ``insurance_offered``): an input other than ``second_card_exposed`` came,
         so the first card is the up card (Art. 8). Stamped with that input's time."""
         held, self._held_turn = self._held_turn, None
-        for type_, fields in held or ():
-            self._emit(type_, **fields)
+        for record in held or ():
+            self._emit(record)
 
     def on_surrender(self, box: int) -> None:
         hand = self.hand_of(box)
-        self._emit("decision", box=box, hand=hand.label, action="surrender")
+        self._emit(Decision(coup=self.coup.number, box=box, hand=hand.label,
+                            action="surrender"))
         self._acted(box)
         hand.surrendered = True
         self._settle(box, settle.surrender(hand))
@@ -325,7 +348,7 @@ class CoupChart(Checks, StateChart):
 
     def on_stand(self, box: int, by: str = "dealer") -> None:
         # The inspector's stand is named as his (a dealer's record is as it always was).
-        hand = self._act(box, "stand", **({"by": by} if by != "dealer" else {}))
+        hand = self._act(box, "stand", by=by if by != "dealer" else ABSENT)
         hand.stood = True
 
     def on_double(self, box: int) -> None:
@@ -340,10 +363,13 @@ class CoupChart(Checks, StateChart):
         hand.cards, hand.from_split = [first], True
         owner.hands.append(PlayerHand(box, 2, hand.bet, [second], from_split=True))
 
-    def _act(self, box: int, action: str, **extra: Any) -> PlayerHand:
-        """A hit, stand, double or split of the hand whose decision is due."""
+    def _act(self, box: int, action: str, stake: int | Absent = ABSENT,
+             by: str | Absent = ABSENT) -> PlayerHand:
+        """A hit, stand, double (its new ``stake``) or split of the hand whose decision is
+        due; ``by`` the inspector for his stand."""
         hand = self.current()
-        self._emit("decision", box=box, hand=hand.label, action=action, **extra)
+        self._emit(Decision(coup=self.coup.number, box=box, hand=hand.label, action=action,
+                            stake=stake, by=by))
         self._acted(box)
         return hand
 
@@ -359,28 +385,29 @@ class CoupChart(Checks, StateChart):
         when his second was exposed. An ace up asks the players for insurance (Art. 10)
         where the table offers it."""
         coup = self.coup
-        self._turn_record("card_turned", hand=DEALER, card=str(coup.dealer[index]),
-                          up_card=True)
+        self._turn_record(CardTurnedUp(hand=DEALER, card=str(coup.dealer[index]),
+                                       up_card=True, tag=self._tag()))
         coup.up_index = index
         if coup.up_card().rank == "A" and self.config.insurance:
             offers = [{"box": b.number, "max": b.bets["main"] // 2} for b in coup.boxes
                       if b.bets["main"] >= 2]
-            self._turn_record("insurance_offered", boxes=offers)
+            self._turn_record(InsuranceOffered(coup=coup.number, boxes=offers))
             coup.insurance_open = True
 
-    def _turn_record(self, type_: str, **fields: Any) -> None:
+    def _turn_record(self, record: Record) -> None:
         if self._held_turn is None:
-            self._emit(type_, **fields)
+            self._emit(record)
         else:
-            self._held_turn.append((type_, fields))
+            self._held_turn.append(record)
 
     def on_enter_dealer_turn(self) -> None:
         """Art. 10: insurance is decided "cuando el dealer descubre su carta cubierta"."""
         coup = self.coup
         self.show_up_card()  # no decision came (blackjacks): the first card was up
-        self._emit("dealer_turn", live_hands=[h.label for h in coup.hands() if h.live()])
+        self._emit(DealerTurn(coup=coup.number,
+                              live_hands=[h.label for h in coup.hands() if h.live()]))
         hole = coup.hole_card()
-        self._emit("card_turned", hand=DEALER, card=str(hole), up_card=False)
+        self._emit(CardTurnedUp(hand=DEALER, card=str(hole), up_card=False, tag=self._tag()))
         coup.hole_turned = True
         for box in coup.boxes:
             amount = box.bets.get("insurance", 0)
@@ -401,8 +428,8 @@ class CoupChart(Checks, StateChart):
                     self._settle(box.number, won)
         if self.config.pool is not None:
             self._settle_pool()
-        self._emit("coup_result", dealer=_hand_fields(dealer, False),
-                   boxes=[self._box_result(box) for box in coup.boxes])
+        self._emit(CoupResult(coup=coup.number, dealer=_hand_fields(dealer, False),
+                              boxes=[self._box_result(box) for box in coup.boxes]))
 
     def _settle_pool(self) -> None:
         assert self.config.pool is not None
@@ -411,8 +438,8 @@ class CoupChart(Checks, StateChart):
                                                    before)
         for box, settlement in settled:
             self._settle(box, settlement)
-        rec = self._emit("pool_balance", before=before, contributed=put_in, paid=paid,
-                         balance=after)
+        rec = self._emit(PoolBalance(coup=self.coup.number, before=before,
+                                     contributed=put_in, paid=paid, balance=after))
         self.pool_balance = int(rec.get("balance", after))
 
     def _box_result(self, box: Box) -> dict[str, Any]:
@@ -442,7 +469,8 @@ class CoupChart(Checks, StateChart):
         kind, amount, outcome, payout, extra = settlement
         rec = {"box": box, "kind": kind, "amount": amount, "outcome": outcome,
                "payout": payout}
-        self.emit("settlement", t=self.event_time, game=self.coup.number, **rec, **extra)
+        self._emit(SettlementPool(game=self.coup.number, box=box, kind=kind, amount=amount,
+                                  outcome=outcome, payout=payout, **extra))
         self.settled.append(rec)
 
 

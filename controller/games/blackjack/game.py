@@ -14,6 +14,7 @@ from typing import Any, TypeGuard
 
 from controller.cards.card import Card
 from controller.cards.game import verify_event
+from controller.cards.records import Tag
 from controller.core.contract import Emit
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput
@@ -21,6 +22,7 @@ from controller.core.words import given
 from controller.games.blackjack.chart import BET_RECORD, CoupChart
 from controller.games.blackjack.config import BlackjackConfig
 from controller.games.blackjack.hands import DEALER
+from controller.games.blackjack.records import TAGS
 
 DECISIONS = ("hit", "stand", "double", "split", "surrender")
 """The players' decisions, each a dealer input with ``box`` (CONTRACT §6)."""
@@ -65,8 +67,9 @@ class Blackjack:
         """The coup's statechart (its hands, for a simulated dealer)."""
         return self._chart
 
-    def tag(self) -> dict[str, Any]:
-        return {"coup": self.coup}
+    def tag(self) -> Tag:
+        """``{"coup": N}``: the coup a table's alarm belongs to."""
+        return TAGS.of(self.coup)
 
     def under_way(self) -> bool:
         """A coup from its ``open_bets`` to its ``coup_result``."""

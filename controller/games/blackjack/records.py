@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.cards.records import CARD_RECORDS
-from controller.store.records import ABSENT, Absent, extends, record
+from controller.cards.records import CardTags, CardTurned
+from controller.store.records import ABSENT, Absent, Record, extends, record
+from controller.store.shared import Settlement
 
 
 @record("coup_start")
-class CoupStart:
+class CoupStart(Record):
     """A coup starts with bets open (Art. 7): its number, the decks, the main bet's limits
     (chips), the dealer's rule (``s17``/``h17``); at Pot Luck the pool as it opens."""
 
@@ -28,7 +29,7 @@ class CoupStart:
 
 
 @record("bet_placed")
-class BetPlaced:
+class BetPlaced(Record):
     """An accepted bet (``main``, ``pool``, ``bonus``, ``insurance``), every field of the bet
     input, and the box's ``total`` of that kind (chips)."""
 
@@ -44,7 +45,7 @@ class BetPlaced:
 
 
 @record("box_refused")
-class BoxRefused:
+class BoxRefused(Record):
     """A box with bets not dealt in (seed 004 Art. 7: a pool bet and a bet are both due):
     the rule's ``code``, in words, and the bets ``returned`` by kind (chips)."""
 
@@ -56,7 +57,7 @@ class BoxRefused:
 
 
 @record("insurance_offered")
-class InsuranceOffered:
+class InsuranceOffered(Record):
     """The dealer's up card is an ace: insurance offered to ``boxes`` (seed 002 Art. 10),
     each with the most it may take (``{"box", "max"}``, chips). Journaled with the up
     card's ``card_turned``, with the dealer's first input after the deal that is not
@@ -67,7 +68,7 @@ class InsuranceOffered:
 
 
 @record("insurance_closed")
-class InsuranceClosed:
+class InsuranceClosed(Record):
     """The dealer closed the insurance question (seed 002 Art. 10): the insurance bets
     taken (``{"box", "amount"}``, chips). ``reason`` ``second_card_exposed``: only in
     journals written before the up card's turn was held until the exposure could no
@@ -79,7 +80,7 @@ class InsuranceClosed:
 
 
 @record("decision")
-class Decision:
+class Decision(Record):
     """A player's decision for a hand (``hit``, ``stand``, ``double``, ``split``,
     ``surrender``; Art. 8-9); a double's new ``stake`` (chips); ``by`` ``inspector`` for
     his stand of a hand a waiting card would leave without place (absent: the dealer)."""
@@ -93,7 +94,7 @@ class Decision:
 
 
 @record("dealer_turn")
-class DealerTurn:
+class DealerTurn(Record):
     """Every hand is finished: the dealer turns his hole card and plays for the hands still
     ``live`` (CONTRACT §6)."""
 
@@ -102,7 +103,7 @@ class DealerTurn:
 
 
 @record("pool_balance")
-class PoolBalance:
+class PoolBalance(Record):
     """Pot Luck's pool after a coup (seed 004 Art. 7): the balance ``before``, the pool bets
     ``contributed``, the prizes ``paid`` and the ``balance`` after (chips)."""
 
@@ -114,7 +115,7 @@ class PoolBalance:
 
 
 @record("coup_result")
-class CoupResult:
+class CoupResult(Record):
     """The coup's result: the dealer's hand and every box's hands with their outcomes."""
 
     coup: int
@@ -122,31 +123,15 @@ class CoupResult:
     boxes: list[dict[str, Any]]
 
 
-@extends("card")
-class CardCoup:
-    coup: int
-
-
-@extends("card_turned")
-class CardTurnedCoup:
+@extends
+class CardTurnedUp(CardTurned):
     """The dealer's card turned: his ``up_card`` (Art. 8) or his hole card."""
 
-    coup: int
     up_card: bool
 
 
-@extends("bets_closed")
-class BetsClosedCoup:
-    coup: int
-
-
-@extends("misread")
-class MisreadCoup:
-    coup: int | Absent = ABSENT
-
-
-@extends("settlement")
-class SettlementPool:
+@extends
+class SettlementPool(Settlement):
     """A double's or a split's stake ``returned`` against a dealer blackjack, a box refused;
     the qualifying ``hand`` of a pool bet or a bonus, and a pool bet's ``prize`` (chips)."""
 
@@ -155,18 +140,11 @@ class SettlementPool:
     prize: int | Absent = ABSENT
 
 
-@extends("alarm")
-class AlarmCoup:
-    coup: int | Absent = ABSENT
+TAGS = CardTags("coup")
+"""Each coup's number, ``coup``, on the card core's records."""
 
-
-@extends("recovery")
-class RecoveryCoup:
-    coup: int | Absent = ABSENT
-
-
-RECORDS: tuple[type, ...] = (*CARD_RECORDS, CoupStart, BetPlaced, BoxRefused, InsuranceOffered,
+RECORDS: tuple[type, ...] = (CoupStart, BetPlaced, BoxRefused, InsuranceOffered,
                              InsuranceClosed, Decision, DealerTurn, PoolBalance, CoupResult,
-                             CardCoup, CardTurnedCoup, BetsClosedCoup, MisreadCoup, SettlementPool,
-                             AlarmCoup, RecoveryCoup)
-"""Everything a Black Jack table journals, for its ``GameSpec.records``."""
+                             CardTurnedUp, SettlementPool)
+"""Black Jack's own record types and the fields it adds to the card core's and the shared
+ones (``card_spec`` adds the card core's and the tags)."""

@@ -6,14 +6,14 @@ A settlement is ``(kind, amount, outcome, payout, extra)``: ``kind`` ``main`` (t
 first hand), ``split`` (its second), ``insurance``, ``pool`` or ``bonus``; ``amount`` the
 chips staked (a doubled hand's doubled stake); ``outcome`` ``win``, ``lose``, ``push`` or
 ``surrender``; ``payout`` the net chips won (0 on a push, minus the stake on a loss, minus
-half the bet on a surrender); ``extra`` more fields for the record.
+half the bet on a surrender); ``extra`` the fields the record adds (:class:`Extra`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TypedDict
 
 from controller.cards.card import Card
 from controller.games.blackjack.hands import Box, PlayerHand
@@ -27,7 +27,18 @@ from controller.games.blackjack.rules import (
     settle_hand,
 )
 
-Settlement = tuple[str, int, str, int | float, dict[str, Any]]
+
+class Extra(TypedDict, total=False):
+    """What a Black Jack settlement adds (``records.SettlementPool``): a stake ``returned``
+    against a dealer blackjack or a refused box, the qualifying ``hand`` and a pool
+    bet's ``prize``."""
+
+    returned: int
+    hand: str
+    prize: int
+
+
+Settlement = tuple[str, int, str, int | float, Extra]
 
 
 def surrender(hand: PlayerHand) -> Settlement:
@@ -56,7 +67,7 @@ def hand(hand: PlayerHand, dealer: Sequence[Card], rules: Rules) -> Settlement:
     if is_blackjack(dealer) and rules.dealer_blackjack_takes == "original_bets" and not mine:
         if hand.number == 2:
             return kind, hand.stake, "push", 0, {"returned": hand.stake}
-        extra = {"returned": hand.bet} if hand.doubled else {}
+        extra: Extra = {"returned": hand.bet} if hand.doubled else {}
         return kind, hand.bet, "lose", -hand.bet, extra
     outcome = settle_hand(hand.cards, hand.from_split, dealer)
     if outcome == "win":

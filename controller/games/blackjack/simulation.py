@@ -43,6 +43,7 @@ from controller.games.blackjack.game import Blackjack
 from controller.games.blackjack.hands import DEALER, PlayerHand
 from controller.games.blackjack.shoe import SEEDS, procedures
 from controller.games.blackjack.strategy import decide
+from controller.store.records import Record, unpack
 from controller.trace import trace_from_objects
 from controller.trace import write_trace as write_jsonl
 from sim.shoe_sim import (
@@ -111,7 +112,8 @@ class _Dealer(ShoeDealer):
         self.cfg = cfg
         self.game = Blackjack(self._record, table, cfg.limits)
 
-    def _record(self, type_: str, /, **fields: Any) -> dict[str, Any]:
+    def _record(self, record: Record, /, *, t: float | None = None) -> dict[str, Any]:
+        type_, fields = unpack(record, t)
         return {"type": type_, **fields}
 
     def coup(self) -> None:

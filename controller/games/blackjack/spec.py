@@ -7,11 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from controller.cards.consent import FIELDS as CONSENT
-from controller.cards.count_out import COUNT_OUT_INPUT, load_cards_config
 from controller.cards.evidence import window_finder
-from controller.cards.held import VOID_INPUT
-from controller.cards.masking import present_game
-from controller.cards.waiting import LOST_CARDS_INPUT
+from controller.cards.spec import card_spec, new_shoe_input, procedure_step_input
 from controller.core.contract import (
     ArgSpec,
     BetSpec,
@@ -44,7 +41,7 @@ def _make(ctx: GameContext) -> Any:
                      shoe_rules(own.table, own.decks, own.cut_card_min_remaining))
 
 
-def _inputs(seed: str) -> tuple[InputSpec, ...]:
+def _inputs() -> tuple[InputSpec, ...]:
     box = (ArgSpec("box", "box number"),)
     return (
         InputSpec("open_bets", "start a coup: bets open (Art. 7)"),
@@ -61,19 +58,6 @@ def _inputs(seed: str) -> tuple[InputSpec, ...]:
             "is no hand's", required=False))),
         InputSpec("double", "the box's hand doubles: one card, then stands", box),
         InputSpec("split", "the box's pair splits into two hands", box),
-        InputSpec("card", "the dealer's correction of a misread card (CONTRACT §4)", (
-            ArgSpec("card", "rank and suit, e.g. 7H, TD, QS"),)),
-        InputSpec("procedure_step", f"a step of the shoe procedure (seed {seed} Art. 5-6)", (
-            ArgSpec("step", "show, turn, scramble, shuffle, cut, load"),
-            ArgSpec("by", "who did it, for a step that asks (a player or the dealer)",
-                    required=False))),
-        InputSpec("inspector_clear", "the inspector resumes play after a stopping alarm", (
-            ArgSpec("note", "what was checked", required=False),)),
-        LOST_CARDS_INPUT,
-        COUNT_OUT_INPUT,
-        VOID_INPUT,
-        InputSpec("new_shoe", f"replace the decks (seed {seed} Art. 4)", (
-            ArgSpec("reason", "why", required=False),)),
     )
 
 
@@ -97,18 +81,16 @@ def make_spec(table: str) -> GameSpec:
         markers = ("pool_balance", *markers)
     bets.append(BetSpec("insurance", "up to half the box's bet, when the dealer's up card is "
                         "an ace, until close_insurance (seed 002 Art. 10)", CONSENT))
-    return GameSpec(
+    own = GameSpec(
         name=table,
         title=TITLES[table],
         seed=seed,
         config_section=table,
         load_config=config.loader(table),
         check_config=config.check_config,
-        cards_config=load_cards_config,
         check_daemon=config.check_daemon,
         bets=tuple(bets),
-        inputs=_inputs(seed),
-        serial_ports=("shoe",),
+        inputs=_inputs(),
         make=_make,
         status=status.status,
         recall=RecallSpec(start="coup_start", number="coup", results=("coup_result",),
@@ -117,13 +99,18 @@ def make_spec(table: str) -> GameSpec:
         daemon_simulator=f"{_HERE}.simulation:daemon_events",
         analyze=f"{_HERE}.analysis:command",
         stats=f"{_HERE}.stats:STATS",
-        log={name: None for name in ("coup_start", "coup_result", "shoe_procedure", "cut_card",
-                                     "count_out", "decision", "pool_balance", "box_refused")},
+        log={name: None for name in ("coup_start", "coup_result", "decision", "pool_balance",
+                                     "box_refused")},
         log_words=log.WORDS,
         bet_record=BET_RECORD,
         records=records.RECORDS,
         evidence_window=window_finder("coup_start", "coup_result", "coup", settings=_pool_at),
         trace_meta=config.as_meta,
         display=f"{_HERE}.display:BlackjackView",
-        present_game=present_game,
     )
+    return card_spec(
+        own, tags=records.TAGS, cut_card=True,
+        procedure_step=procedure_step_input(f"a step of the shoe procedure (seed {seed} "
+                                            "Art. 5-6)", "show, turn, scramble, shuffle, "
+                                            "cut, load"),
+        new_shoe=new_shoe_input(f"replace the decks (seed {seed} Art. 4)"))

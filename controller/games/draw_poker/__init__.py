@@ -16,9 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.cards.evidence import window_finder
-from controller.cards.held import VOID_INPUT
-from controller.cards.masking import present_game
-from controller.cards.waiting import LOST_CARDS_INPUT
+from controller.cards.spec import card_spec, new_shoe_input, procedure_step_input
 from controller.core.contract import (
     ArgSpec,
     BetSpec,
@@ -50,7 +48,7 @@ def _box_input(action: str, help_: str, *more: ArgSpec) -> InputSpec:
     return InputSpec(action, help_, (ArgSpec("box", "box number"), *more))
 
 
-SPEC = GameSpec(
+_OWN = GameSpec(
     name="draw_poker",
     title="Draw poker",
     seed="003",
@@ -76,20 +74,7 @@ SPEC = GameSpec(
         _box_input("refuse_card", "the player refuses a card dealt face up: his hand is void, "
                    "his stake returned (num. 11)",
                    ArgSpec("card", "the card dealt face up, e.g. 7H", required=False)),
-        InputSpec("card", "the dealer's correction of a misread card (CONTRACT §4)", (
-            ArgSpec("card", "rank and suit, e.g. 7H, TD, QS"),)),
-        InputSpec("procedure_step", "a shuffle (four at least) or the cut (seed 003 num. 2)", (
-            ArgSpec("step", "shuffle or cut"),
-            ArgSpec("by", "the cut: box 3 or player (who cut), dealer (declined)",
-                    required=False))),
-        InputSpec("inspector_clear", "the inspector resumes play after a stopping alarm", (
-            ArgSpec("note", "what was checked", required=False),)),
-        LOST_CARDS_INPUT,
-        VOID_INPUT,
-        InputSpec("new_shoe", "replace the deck (num. 1)", (
-            ArgSpec("reason", "why", required=False),)),
     ),
-    serial_ports=("shoe",),
     make=_make,
     status=status.status,
     recall=RecallSpec(start="hand_start", number="hand", results=("hand_result",),
@@ -100,8 +85,7 @@ SPEC = GameSpec(
     daemon_simulator="controller.games.draw_poker.simulation:daemon_events",
     analyze="controller.games.draw_poker.analysis:command",
     log={name: None for name in ("hand_start", "bets_closed", "round_action", "draw",
-                                 "hand_void", "mano_nula", "rake", "hand_result",
-                                 "shoe_procedure")},
+                                 "hand_void", "mano_nula", "rake", "hand_result")},
     log_words=log.WORDS,
     bet_record=BET_RECORD,
     records=records.RECORDS,
@@ -111,5 +95,11 @@ SPEC = GameSpec(
                                   fresh=("decks_changed", "game_finished"),
                                   limits=("min_ante", "max_ante")),
     display="controller.games.draw_poker.display:DrawPokerView",
-    present_game=present_game,
 )
+SPEC = card_spec(
+    _OWN, tags=records.TAGS, cut_card=False,
+    procedure_step=procedure_step_input(
+        "a shuffle (four at least) or the cut (seed 003 num. 2)", "shuffle or cut",
+        "the cut: box 3 or player (who cut), dealer (declined)"),
+    new_shoe=new_shoe_input("replace the deck (num. 1)"))
+"""Draw poker's entry: its own parts, and the card core's (``controller.cards.spec``)."""

@@ -13,14 +13,29 @@ from statemachine import State, StateChart
 
 from controller.cards.card import Card
 from controller.cards.game import bet_fields
+from controller.cards.records import Card as CardRecord
+from controller.cards.records import CardTurned, Misread
 from controller.core.contract import Emit
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced
 from controller.games.draw_poker.betting import Action, BettingRound
 from controller.games.draw_poker.conclusion import conclude
 from controller.games.draw_poker.hand import CARDS, FOLDED, MIN_PLAYERS, VOID, Hand, Seat
+from controller.games.draw_poker.records import (
+    TAGS,
+    AntePlaced,
+    BetsClosedHand,
+    Draw,
+    DrawStart,
+    HandStart,
+    HandVoid,
+    Mano,
+    RoundAction,
+    RoundStart,
+)
+from controller.store.records import ABSENT, Record
 
-BET_RECORD = "ante_placed"
+BET_RECORD = AntePlaced.TYPE
 """The record of an accepted ante (CONTRACT §7 ``{"bet": "ante", ...}``)."""
 
 
@@ -103,9 +118,9 @@ class HandChart(StateChart):
             super().__init__(start_value=start_value)
         self._resuming = False
 
-    def _emit(self, type_: str, **fields: Any) -> dict[str, Any]:
+    def _emit(self, record: Record) -> dict[str, Any]:
         """Journal a record stamped with the time of the input that caused it (seconds)."""
-        return self.emit(type_, t=self.event_time, **fields)
+        return self.emit(record, t=self.event_time)
 
     # -- conditions of the eventless transitions ---------------------------------------
     def too_few_left(self) -> bool:
@@ -191,27 +206,29 @@ class HandChart(StateChart):
     def on_open_bets(self) -> None:
         number = self.hand.number + 1
         low, high = self.limits
-        later = {} if self.later is None else {"min_later_bet": self.later[0],
-                                               "max_later_bet": self.later[1]}
-        self._emit("hand_start", hand=number, min_ante=low, max_ante=high, **later)
+        later = self.later
+        self._emit(HandStart(hand=number, min_ante=low, max_ante=high,
+                             min_later_bet=ABSENT if later is None else later[0],
+                             max_later_bet=ABSENT if later is None else later[1]))
         self.hand = Hand(number, low, high)
         self.outcome = ""
 
     def on_place_bet(self, bet: BetPlaced) -> None:
-        self._emit(BET_RECORD, hand=self.hand.number, **bet_fields(bet),
-                   ante=self.hand.ante or bet.amount)
+        self._emit(AntePlaced(hand=self.hand.number, **bet_fields(bet),
+                              ante=self.hand.ante or bet.amount))
         self.hand.antes[bet.box] = bet.amount
 
     def on_mano(self, box: int) -> None:
-        self._emit("mano", hand=self.hand.number, box=box)
+        self._emit(Mano(hand=self.hand.number, box=box))
         self.hand.mano_box = box
 
     def on_no_more_bets(self) -> None:
         hand = self.hand
         boxes = sorted(hand.antes)
         hand.seats = {b: Seat(b, hand.antes[b]) for b in boxes}
-        self._emit("bets_closed", hand=hand.number, boxes=boxes, ante=hand.ante,
-                   mano=hand.mano, antes=sum(hand.antes.values()))
+        assert hand.ante is not None, "check_players: antes were posted"
+        self._emit(BetsClosedHand(boxes=boxes, hand=hand.number, ante=hand.ante,
+                                  mano=hand.mano, antes=sum(hand.antes.values())))
 
     def on_card(self, card: Card, manual: bool) -> None:
         hand = self.hand
@@ -221,8 +238,8 @@ class HandChart(StateChart):
             box = hand.extra_card_box()
         assert box is not None, "check_card: a card is due or one too many"
         seat = hand.seats[box]
-        self._emit("card", game=hand.number, hand=seat.label, card=str(card), face_down=True,
-                   manual=manual)
+        self._emit(CardRecord(hand=seat.label, card=str(card), face_down=True, manual=manual,
+                        tag=TAGS.of_cards(hand.number)))
         seat.cards.append(card)
         hand.dealt += 1
         hand.awaiting_correction = False
@@ -234,7 +251,7 @@ class HandChart(StateChart):
 
     def on_misread(self) -> None:
         box = self.next_box()
-        self._emit("misread", game=self.hand.number, hand=f"box {box}")
+        self._emit(Misread(hand=f"box {box}", tag=TAGS.of_cards(self.hand.number)))
         self.hand.awaiting_correction = True
 
     def on_refuse_card(self, box: int, card: Any) -> None:
@@ -242,7 +259,8 @@ class HandChart(StateChart):
         exposed = hand.check_refusal(box, card)
         seat = hand.seats[box]
         if exposed is not None:  # dealt face up: the table has seen it
-            self._emit("card_turned", game=hand.number, hand=seat.label, card=str(exposed))
+            self._emit(CardTurned(hand=seat.label, card=str(exposed),
+                                  tag=TAGS.of_cards(hand.number)))
         self._void(seat, "refused_card", "num. 11", "refused a card dealt face up")
 
     def on_enter_first_round(self) -> None:
@@ -255,14 +273,14 @@ class HandChart(StateChart):
         hand = self.hand
         hand.rounds_closed = 1
         hand.draw_order = hand.live()
-        self._emit("draw_start", hand=hand.number, order=hand.draw_order)
+        self._emit(DrawStart(hand=hand.number, order=hand.draw_order))
 
     def on_discard(self, box: int, cards: list[str]) -> None:
         hand = self.hand
         thrown = hand.check_discard(box, cards)
         self._void_short()
         seat = hand.seats[box]
-        self._emit("draw", hand=hand.number, box=box, discarded=len(thrown))
+        self._emit(Draw(hand=hand.number, box=box, discarded=len(thrown)))
         seat.cards = [c for c in seat.cards if c not in thrown]
         hand.drawn[box] = len(thrown)
         hand.serving = box
@@ -292,14 +310,13 @@ class HandChart(StateChart):
 
     # -- helpers -----------------------------------------------------------------------
     def _round_start(self, rnd: BettingRound) -> None:
-        self._emit("round_start", hand=self.hand.number, round=rnd.number,
-                   order=list(rnd.order), ante=rnd.ante, cap=rnd.cap,
-                   article=rnd.article)
+        self._emit(RoundStart(hand=self.hand.number, round=rnd.number, order=list(rnd.order),
+                              ante=rnd.ante, cap=rnd.cap, article=rnd.article))
 
     def _action_record(self, rnd: BettingRound, done: Action) -> None:
-        self._emit("round_action", hand=self.hand.number, round=rnd.number, box=done.box,
-                   action=done.action, put=done.put, level=done.level, total=done.total,
-                   pot=self._pot() + done.put)
+        self._emit(RoundAction(hand=self.hand.number, round=rnd.number, box=done.box,
+                               action=done.action, put=done.put, level=done.level,
+                               total=done.total, pot=self._pot() + done.put))
 
     def _pot(self) -> int:
         """Chips in the pot: the antes and bets of the players not void."""
@@ -319,10 +336,10 @@ class HandChart(StateChart):
     def _void(self, seat: Seat, reason: str, article: str, why: str) -> None:
         """``seat``'s hand is void: he leaves the hand with his cards, his stake returned."""
         hand = self.hand
-        self._emit("hand_void", hand=hand.number, box=seat.box, reason=reason,
-                   cards_held=len(seat.cards), article=article,
-                   message=f"box {seat.box}: {why}; his hand is void and his stake returned "
-                           f"({article})")
+        self._emit(HandVoid(hand=hand.number, box=seat.box, reason=reason,
+                            cards_held=len(seat.cards), article=article,
+                            message=f"box {seat.box}: {why}; his hand is void and his stake "
+                            f"returned ({article})"))
         seat.status = VOID
         seat.void_reason = reason
         hand.drawn.pop(seat.box, None)

@@ -31,12 +31,21 @@ from collections.abc import Sequence
 from typing import Any
 
 from controller.cards.masking import HIDDEN
+from controller.cards.records import CardTurned
 from controller.core.contract import Emit
 from controller.games.draw_poker.betting import clockwise_from
 from controller.games.draw_poker.hand import FOLDED, VOID, Hand, Seat, cards_of
 from controller.games.draw_poker.payment import CENTS, Concept, Payment, Stake, chips, pay
 from controller.games.draw_poker.ranking import HandValue, rank_hand
 from controller.games.draw_poker.ranking import winners as best_of
+from controller.games.draw_poker.records import (
+    TAGS,
+    HandResult,
+    ManoNula,
+    Rake,
+    SettlementShares,
+)
+from controller.store.records import ABSENT
 
 OUTCOMES = ("showdown", "folds", "mano_nula", "void")
 
@@ -60,8 +69,9 @@ def conclude(hand: Hand, emit: Emit, t: float) -> str:
     winners: list[int] = []
     last_bettor = hand.round.last_bettor if hand.round is not None else None
     if outcome == "mano_nula":
-        emit("mano_nula", t=t, hand=number, article="num. 8 b",
-             message="all passed: Mano Nula, a new hand with a new ante (num. 8 b)")
+        emit(ManoNula(hand=number, article="num. 8 b",
+                      message="all passed: Mano Nula, a new hand with a new ante (num. 8 b)"),
+             t=t)
     elif outcome == "showdown":
         live = hand.live()
         first = last_bettor if last_bettor in live else hand.mano
@@ -69,26 +79,27 @@ def conclude(hand: Hand, emit: Emit, t: float) -> str:
         for box in shown:
             seat = hand.seats[box]
             for card in seat.cards:
-                emit("card_turned", t=t, game=number, hand=seat.label, card=str(card))
+                emit(CardTurned(hand=seat.label, card=str(card), tag=TAGS.of_cards(number)), t=t)
         values = {box: rank_hand(hand.seats[box].cards) for box in hand.live()}
         winners = best_of(values)
     elif outcome == "folds":
         winners = hand.live()
     payment = _payment(hand, winners) if winners else None
     if payment is not None:
-        emit("rake", t=t, hand=number, antes=chips(payment.antes),
-             losers_bets=chips(payment.losers_bets), base=chips(payment.antes
-                                                                + payment.losers_bets),
-             rake_antes=chips(payment.rake_antes), rake_bets=chips(payment.rake_bets),
-             rake=chips(payment.rake), losing_chips=chips(payment.losing_chips),
-             percent=5, article="num. 15, 19")
+        emit(Rake(hand=number, antes=chips(payment.antes),
+                  losers_bets=chips(payment.losers_bets),
+                  base=chips(payment.antes + payment.losers_bets),
+                  rake_antes=chips(payment.rake_antes), rake_bets=chips(payment.rake_bets),
+                  rake=chips(payment.rake), losing_chips=chips(payment.losing_chips),
+                  percent=5, article="num. 15, 19"), t=t)
     kept = [s for s in hand.seats.values() if s.status != VOID]
-    emit("hand_result", t=t, hand=number, outcome=outcome, mano=hand.mano, ante=hand.ante,
-         last_bettor=last_bettor, boxes=[_box(s, s.box in shown, values) for s in
-                                         hand.seats.values()],
-         winners=winners,
-         pot={"antes": sum(s.ante for s in kept), "bets": sum(sum(s.bets) for s in kept),
-              "rake": chips(payment.rake) if payment else 0})
+    emit(HandResult(hand=number, outcome=outcome, mano=hand.mano, ante=hand.ante,
+                    last_bettor=last_bettor,
+                    boxes=[_box(s, s.box in shown, values) for s in hand.seats.values()],
+                    winners=winners,
+                    pot={"antes": sum(s.ante for s in kept),
+                         "bets": sum(sum(s.bets) for s in kept),
+                         "rake": chips(payment.rake) if payment else 0}), t=t)
     for seat in hand.seats.values():
         _settle(emit, t, number, seat, payment)
     return outcome
@@ -125,14 +136,15 @@ def _settle(emit: Emit, t: float, number: int, seat: Seat, payment: Payment | No
     else:
         outcome_ante = outcome_bet = "win"
         payout_ante, payout_bet = concept.antes - seat.ante * CENTS, concept.bets
-    emit("settlement", t=t, game=number, box=seat.box, kind="ante", amount=seat.ante,
-         outcome=outcome_ante, payout=chips(payout_ante),
-         **({"antes_less_rake": chips(concept.antes)} if concept else {}))
+    emit(SettlementShares(game=number, box=seat.box, kind="ante", amount=seat.ante,
+                          outcome=outcome_ante, payout=chips(payout_ante),
+                          antes_less_rake=chips(concept.antes) if concept else ABSENT), t=t)
     if bets or (concept is not None and concept.bets):
-        emit("settlement", t=t, game=number, box=seat.box, kind="bet", amount=bets,
-             outcome=outcome_bet, payout=chips(payout_bet),
-             **({"others_bets_less_rake": chips(concept.bets),
-                 "own_bets_returned": chips(concept.own_bets)} if concept else {}))
+        emit(SettlementShares(
+            game=number, box=seat.box, kind="bet", amount=bets, outcome=outcome_bet,
+            payout=chips(payout_bet),
+            others_bets_less_rake=chips(concept.bets) if concept else ABSENT,
+            own_bets_returned=chips(concept.own_bets) if concept else ABSENT), t=t)
 
 
 def _concept(payment: Payment | None, box: int) -> Concept | None:

@@ -20,6 +20,7 @@ from typing import Any, TypeGuard
 
 from controller.cards.card import Card
 from controller.cards.game import verify_event
+from controller.cards.records import Tag
 from controller.core.contract import Emit
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput
@@ -27,6 +28,8 @@ from controller.core.words import given
 from controller.games.draw_poker.betting import ACTIONS
 from controller.games.draw_poker.chart import BET_RECORD, HandChart
 from controller.games.draw_poker.hand import Hand
+from controller.games.draw_poker.records import TAGS
+from controller.store.shared import Settlement
 
 _BETWEEN_HANDS = ("idle", "hand_over")
 _CARDS_OUT = ("dealing", "first_round", "draw", "second_round")
@@ -73,9 +76,9 @@ class DrawPoker:
         while it is under way."""
         return self._chart.outcome
 
-    def tag(self) -> dict[str, Any]:
+    def tag(self) -> Tag:
         """``{"hand": N}``: the hand a table's alarm belongs to (0 before the first)."""
-        return {"hand": self.hand.number}
+        return TAGS.of(self.hand.number)
 
     def under_way(self) -> bool:
         """A hand from its ``open_bets`` to its ``hand_result``."""
@@ -143,8 +146,9 @@ class DrawPoker:
             bets = sum(seat.bets)
             for kind, amount in (("ante", seat.ante), ("bet", bets)):
                 if kind == "ante" or amount:
-                    self._chart.emit("settlement", t=t, game=hand.number, box=seat.box,
-                                     kind=kind, amount=amount, outcome="push", payout=0)
+                    self._chart.emit(Settlement(game=hand.number, box=seat.box, kind=kind,
+                                                amount=amount, outcome="push", payout=0),
+                                     t=t)
         self.restore({"hand": hand.number, "state": "hand_over", "outcome": "void"})
 
     # -- the dealer's inputs and the antes (verify, then do) -----------------------------

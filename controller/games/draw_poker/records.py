@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.cards.records import CARD_RECORDS
-from controller.store.records import ABSENT, Absent, extends, record
+from controller.cards.records import BetsClosed, CardTags
+from controller.store.records import ABSENT, Absent, Record, extends, record
+from controller.store.shared import Settlement
 
 
 @record("hand_start")
-class HandStart:
+class HandStart(Record):
     """A hand starts with the antes open (num. 4), within the house's ante limits."""
 
     hand: int
@@ -24,7 +25,7 @@ class HandStart:
 
 
 @record("ante_placed")
-class AntePlaced:
+class AntePlaced(Record):
     """An accepted ante, every field of the bet input, and the hand's agreed ``ante``."""
 
     hand: int
@@ -37,7 +38,7 @@ class AntePlaced:
 
 
 @record("mano")
-class Mano:
+class Mano(Record):
     """The dealer named the player who speaks first (num. 8)."""
 
     hand: int
@@ -45,7 +46,7 @@ class Mano:
 
 
 @record("round_start")
-class RoundStart:
+class RoundStart(Record):
     """A betting round opens (num. 8, 12): the boxes in turn ``order``, the ``ante``, the
     ``cap`` of a bet in the round, the ``article``."""
 
@@ -58,7 +59,7 @@ class RoundStart:
 
 
 @record("round_action")
-class RoundAction:
+class RoundAction(Record):
     """A player's action in a round: the chips ``put`` in, the round's ``level``, his
     ``total`` in the round, the ``pot`` after it."""
 
@@ -73,7 +74,7 @@ class RoundAction:
 
 
 @record("draw_start")
-class DrawStart:
+class DrawStart(Record):
     """The draw opens (num. 9): the players in discard ``order``, from Mano."""
 
     hand: int
@@ -81,7 +82,7 @@ class DrawStart:
 
 
 @record("draw")
-class Draw:
+class Draw(Record):
     """A player's discard: how many cards he threw (the cards are face down: not named)."""
 
     hand: int
@@ -90,7 +91,7 @@ class Draw:
 
 
 @record("hand_void")
-class HandVoid:
+class HandVoid(Record):
     """A player's hand is void (num. 10, 11): why, the cards he held, his stake returned."""
 
     hand: int
@@ -102,7 +103,7 @@ class HandVoid:
 
 
 @record("mano_nula")
-class ManoNula:
+class ManoNula(Record):
     """Every player passed in the first round (num. 8 b): the antes are returned."""
 
     hand: int
@@ -111,7 +112,7 @@ class ManoNula:
 
 
 @record("rake")
-class Rake:
+class Rake(Record):
     """The house's 5% (num. 15, 19) on the antes and the losers' bets, to the cent, and
     the losing chips integrated into the Banca."""
 
@@ -128,7 +129,7 @@ class Rake:
 
 
 @record("hand_result")
-class HandResult:
+class HandResult(Record):
     """The hand's end: its ``outcome`` (showdown, folds, mano_nula, void), Mano, the ante,
     the last bettor, every box (cards shown or ``??``), the winners and the pot."""
 
@@ -142,8 +143,8 @@ class HandResult:
     pot: dict[str, Any]
 
 
-@extends("bets_closed")
-class BetsClosedHand:
+@extends
+class BetsClosedHand(BetsClosed):
     """The deal begins (num. 5): the hand, its agreed ante, Mano, the antes in the pot."""
 
     hand: int
@@ -152,23 +153,8 @@ class BetsClosedHand:
     antes: int
 
 
-@extends("card")
-class CardGame:
-    game: int
-
-
-@extends("card_turned")
-class CardTurnedGame:
-    game: int
-
-
-@extends("misread")
-class MisreadGame:
-    game: int | Absent = ABSENT
-
-
-@extends("settlement")
-class SettlementShares:
+@extends
+class SettlementShares(Settlement):
     """A winner's shares (num. 19): the antes less the 5%, the others' bets less the 5%,
     his own bets returned."""
 
@@ -177,18 +163,12 @@ class SettlementShares:
     own_bets_returned: float | Absent = ABSENT
 
 
-@extends("alarm")
-class AlarmHand:
-    hand: int | Absent = ABSENT
+TAGS = CardTags("hand", cards="game", bets_closed=False)
+"""Each hand's number on the card core's records: ``hand`` on an alarm and a recovery,
+``game`` on a card's records (their ``hand`` is the box's)."""
 
-
-@extends("recovery")
-class RecoveryHand:
-    hand: int | Absent = ABSENT
-
-
-RECORDS: tuple[type, ...] = (*CARD_RECORDS, HandStart, AntePlaced, Mano, RoundStart,
-                             RoundAction, DrawStart, Draw, HandVoid, ManoNula, Rake,
-                             HandResult, BetsClosedHand, CardGame, CardTurnedGame,
-                             MisreadGame, SettlementShares, AlarmHand, RecoveryHand)
-"""Everything a draw-poker table journals, for its ``GameSpec.records``."""
+RECORDS: tuple[type, ...] = (HandStart, AntePlaced, Mano, RoundStart, RoundAction, DrawStart,
+                             Draw, HandVoid, ManoNula, Rake, HandResult, BetsClosedHand,
+                             SettlementShares)
+"""Draw poker's own record types and the fields it adds to the card core's and the shared
+ones (``card_spec`` adds the card core's and the tags)."""

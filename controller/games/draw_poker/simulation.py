@@ -44,6 +44,7 @@ from controller.games.draw_poker.game import DrawPoker
 from controller.games.draw_poker.hand import FOLDED, IN, MAX_DISCARD
 from controller.games.draw_poker.ranking import RANK_VALUES, Category, rank_hand
 from controller.games.draw_poker.shoe import CUT_BY, MIN_SHUFFLES
+from controller.store.records import Record, unpack
 from controller.trace import trace_from_objects
 from controller.trace import write_trace as write_jsonl
 from sim.shoe_sim import (
@@ -98,7 +99,8 @@ class _Dealer(ShoeDealer):
         self.plan = "play"
         self.target: int | None = None  # the box a plan's event happens to
 
-    def _record(self, type_: str, /, **fields: Any) -> dict[str, Any]:
+    def _record(self, record: Record, /, *, t: float | None = None) -> dict[str, Any]:
+        type_, fields = unpack(record, t)
         self.records.append((type_, fields))
         return {"type": type_, **fields}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.cards.status import newest, resumed
 from controller.core.contract import GameStatus
 from controller.core.words import words
 from controller.games.draw_poker.shoe import MIN_SHUFFLES
@@ -16,15 +17,11 @@ _HAND_RECORDS = ("hand_start", "bets_closed", "round_start", "draw_start", "hand
 
 def status(journal: Journal) -> GameStatus:
     """The hand's state in words; the last shoe procedure step."""
-    found = [rec for kind in _HAND_RECORDS if (rec := journal.last_of(kind)) is not None]
-    rec = max(found, key=lambda r: r["seq"], default=None)
+    rec = newest(journal, _HAND_RECORDS)
     step = journal.last_of("shoe_procedure")
     fields: dict[str, Any] = {"last_shoe_step": (
         {k: step.get(k) for k in ("seq", "procedure", "step", "times", "by")} if step else None)}
-    recovery = journal.last_of("recovery")
-    text = _state(rec)
-    if recovery is not None and (rec is None or recovery["seq"] > rec["seq"]):
-        text += f"; resumed after a restart (seq {recovery['seq']})"
+    text = resumed(_state(rec), rec, journal.last_of("recovery"))
     line = "no procedure step" if step is None else (
         f"last step {step['procedure']}: {step['step']}"
         + (f" ({step['times']} times)" if step.get("times") else ""))

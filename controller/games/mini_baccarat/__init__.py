@@ -9,11 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from controller.cards.consent import FIELDS as CONSENT
-from controller.cards.count_out import COUNT_OUT_INPUT, load_cards_config
 from controller.cards.evidence import window_finder
-from controller.cards.held import VOID_INPUT
-from controller.cards.masking import present_game
-from controller.cards.waiting import LOST_CARDS_INPUT
+from controller.cards.spec import card_spec, new_shoe_input, procedure_step_input
 from controller.core.contract import (
     ArgSpec,
     BetSpec,
@@ -44,14 +41,13 @@ def _make(ctx: GameContext) -> Any:
                      shoe_rules(mini.decks, mini.cut_card_min_remaining))
 
 
-SPEC = GameSpec(
+_OWN = GameSpec(
     name="mini_baccarat",
     title="Mini-Bacará",
     seed="000",
     config_section="mini_baccarat",
     load_config=config.load_config,
     check_config=config.check_config,
-    cards_config=load_cards_config,
     bets=(
         BetSpec("punto", "on the box's hand (Art. 4-5), before the first card", CONSENT),
         BetSpec("banca", "on the Banca against the box (Art. 4-5), before the first card",
@@ -67,21 +63,7 @@ SPEC = GameSpec(
             ArgSpec("box", "box number"), ArgSpec("choice", "draw or stand"),
             ArgSpec("by", "dealer (default), or inspector for a coup held for him",
                     required=False))),
-        InputSpec("card", "the dealer's correction of a misread card (CONTRACT §4)", (
-            ArgSpec("card", "rank and suit, e.g. 7H, TD, QS"),)),
-        InputSpec("procedure_step", "a step of the shoe procedure (seed 002 Art. 5-6)", (
-            ArgSpec("step", "show, turn, scramble, shuffle, cut, load"),
-            ArgSpec("by", "who did it, for a step that asks (a player or the dealer)",
-                    required=False))),
-        InputSpec("inspector_clear", "the inspector resumes play after a stopping alarm", (
-            ArgSpec("note", "what was checked", required=False),)),
-        LOST_CARDS_INPUT,
-        COUNT_OUT_INPUT,
-        VOID_INPUT,
-        InputSpec("new_shoe", "replace the decks (seed 002 Art. 4)", (
-            ArgSpec("reason", "why", required=False),)),
     ),
-    serial_ports=("shoe",),
     make=_make,
     status=status.status,
     recall=RecallSpec(start="coup_start", number="coup", results=("coup_result",),
@@ -92,12 +74,16 @@ SPEC = GameSpec(
     daemon_simulator="controller.games.mini_baccarat.simulation:daemon_events",
     analyze="controller.games.mini_baccarat.analysis:command",
     # A box's result before its settlements (Art. 9 g), the coup's after them.
-    log={name: None for name in ("coup_start", "box_result", "coup_result", "shoe_procedure",
-                                 "cut_card", "count_out")},
+    log={name: None for name in ("coup_start", "box_result", "coup_result")},
     log_words=log.WORDS,
     bet_record=BET_RECORD,
     records=records.RECORDS,
     evidence_window=window_finder("coup_start", "coup_result", "coup"),
     display="controller.games.mini_baccarat.display:MiniBaccaratView",
-    present_game=present_game,
 )
+SPEC = card_spec(
+    _OWN, tags=records.TAGS, cut_card=True,
+    procedure_step=procedure_step_input("a step of the shoe procedure (seed 002 Art. 5-6)",
+                                        "show, turn, scramble, shuffle, cut, load"),
+    new_shoe=new_shoe_input("replace the decks (seed 002 Art. 4)"))
+"""Mini-Bacará's entry: its own parts, and the card core's (``controller.cards.spec``)."""

@@ -4,21 +4,31 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from statemachine import State, StateChart
 
 from controller.cards.card import Card
 from controller.cards.consent import check_consent
 from controller.cards.game import bet_fields
+from controller.cards.records import BetsClosed, CardTurned, Misread, Tag
+from controller.cards.records import Card as CardRecord
 from controller.core.contract import Emit
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced
 from controller.core.words import given, one_of
+from controller.games.mini_baccarat.records import (
+    TAGS,
+    BoxResult,
+    CoupResult,
+    CoupStart,
+    FiveChoice,
+    InsuranceClosed,
+    InsuranceOffered,
+)
+from controller.games.mini_baccarat.records import BetPlaced as BetPlacedRecord
 from controller.games.mini_baccarat.rules import (
     BANCA,
     BET_KINDS,
-    BET_RECORD,
     BOXES,
     FIVE_CHOICES,
     Outcome,
@@ -34,6 +44,8 @@ from controller.games.mini_baccarat.rules import (
     outcome,
     points,
 )
+from controller.store.records import Record
+from controller.store.shared import Settlement
 
 # --------------------------------------------------------------------------------------
 # 2. The coup
@@ -138,10 +150,14 @@ class CoupChart(StateChart):
             super().__init__(start_value=start_value)
         self._muted = False
 
-    def _emit(self, type_: str, **fields: Any) -> None:
+    def _emit(self, record: Record) -> None:
         """Journal a record stamped with the time of the input that caused it (seconds)."""
         if not self._muted:
-            self.emit(type_, t=self.event_time, **fields)
+            self.emit(record, t=self.event_time)
+
+    def _tag(self) -> Tag:
+        """The coup's number on the card core's records."""
+        return TAGS.of_cards(self.coup_number)
 
     def _new_coup_data(self) -> None:
         self.bets: dict[tuple[int, str], int] = {}
@@ -339,65 +355,61 @@ class CoupChart(StateChart):
     def on_open_bets(self) -> None:
         low, high = self.limits
         number = self.coup_number + 1
-        self._emit("coup_start", coup=number, decks=self.decks, min_bet=low, max_bet=high)
+        self._emit(CoupStart(coup=number, decks=self.decks, min_bet=low, max_bet=high))
         self._new_coup_data()
         self.coup_number = number
 
     def on_place_bet(self, bet: BetPlaced) -> None:
         key = (bet.box, bet.kind)
         total = self.bets.get(key, 0) + bet.amount
-        self._emit(BET_RECORD, coup=self.coup_number, **bet_fields(bet), total=total)
+        self._emit(BetPlacedRecord(coup=self.coup_number, **bet_fields(bet), total=total))
         self.bets[key] = total
 
     def on_no_more_bets(self, boxes: list[int] | None) -> None:
         named = set(boxes) if boxes is not None else {box for box, _ in self.bets}
         in_play = sorted(named)
-        self._emit("bets_closed", coup=self.coup_number, boxes=in_play)
+        self._emit(BetsClosed(boxes=in_play, tag=self._tag()))
         self.in_play = in_play
         self.hands.update({b: [] for b in in_play})
 
     def on_five_choice(self, box: int, choice: str, by: str = "dealer") -> None:
-        self._emit("five_choice", coup=self.coup_number, box=box, choice=choice, by=by)
+        self._emit(FiveChoice(coup=self.coup_number, box=box, choice=choice, by=by))
         self.fives[box] = choice
 
     def on_card(self, card: Card, manual: bool) -> None:
         hand = self._slot()
-        self._emit(
-            "card",
-            coup=self.coup_number,
-            hand=_label(hand),
-            card=str(card),
-            manual=manual,
-            face_down=hand == BANCA and not self.hands[BANCA],
-        )
+        self._emit(CardRecord(hand=_label(hand), card=str(card), manual=manual,
+                              face_down=hand == BANCA and not self.hands[BANCA],
+                              tag=self._tag()))
         self.hands[hand].append(card)
         self.awaiting_correction = False
         if hand == BANCA and len(self.hands[BANCA]) == 2 and self.insurance_open:
-            self._emit("insurance_closed", coup=self.coup_number)
+            self._emit(InsuranceClosed(coup=self.coup_number))
             self.insurance_open = False
 
     def on_misread(self) -> None:
-        self._emit("misread", coup=self.coup_number, hand=_label(self._slot()))
+        self._emit(Misread(hand=_label(self._slot()), tag=self._tag()))
         self.awaiting_correction = True
 
     def on_enter_five_options(self) -> None:
         """Art. 8 Decision: on a box with no Punto bet the dealer stands on five."""
         for box in self.five_boxes():
             if self.bets.get((box, "punto"), 0) == 0:
-                self._emit("five_choice", coup=self.coup_number, box=box, choice="stand", by="rule")
+                self._emit(FiveChoice(coup=self.coup_number, box=box, choice="stand",
+                                      by="rule"))
                 self.fives[box] = "stand"
 
     def on_enter_banca_second(self) -> None:
         """Art. 6, 8, 11: the face-down card is turned; a nine opens insurance."""
         first = self.hands[BANCA][0]
-        self._emit("card_turned", coup=self.coup_number, hand="banca", card=str(first))
+        self._emit(CardTurned(hand="banca", card=str(first), tag=self._tag()))
         if points(first) == 9:
             offers = [
                 {"box": b, "max": self.bets[(b, "punto")] // 2}
                 for b in self.in_play
                 if self.bets.get((b, "punto"), 0) >= 2
             ]
-            self._emit("insurance_offered", coup=self.coup_number, boxes=offers)
+            self._emit(InsuranceOffered(coup=self.coup_number, boxes=offers))
             self.insurance_open = True
 
     def on_enter_naturals(self) -> None:
@@ -430,8 +442,7 @@ class CoupChart(StateChart):
 
     def on_enter_coup_over(self) -> None:
         banca = self.hands[BANCA]
-        self._emit(
-            "coup_result",
+        self._emit(CoupResult(
             coup=self.coup_number,
             banca={
                 "cards": _cards(banca),
@@ -448,7 +459,7 @@ class CoupChart(StateChart):
                 }
                 for b in self.in_play
             ],
-        )
+        ))
 
     def _decide(self, box: int, banca: Sequence[Card], article: str) -> None:
         """Oppose ``banca`` to one box, then collect its losing bets and pay its winners.
@@ -458,8 +469,7 @@ class CoupChart(StateChart):
         """
         hand = self.hands[box]
         result = outcome(hand, banca)
-        self._emit(
-            "box_result",
+        self._emit(BoxResult(
             coup=self.coup_number,
             box=box,
             cards=_cards(hand),
@@ -470,7 +480,7 @@ class CoupChart(StateChart):
             banca_total=hand_total(banca),
             outcome=result,
             article=article,
-        )
+        ))
         self.decided[box] = result
         settled: list[tuple[str, int, str, int | float]] = []
         for kind in ("punto", "banca"):
@@ -501,12 +511,5 @@ class CoupChart(StateChart):
     ) -> None:
         payout = win_payout if result == "win" else (-amount if result == "lose" else 0)
         self.settled.add((box, kind))
-        self._emit(
-            "settlement",
-            game=self.coup_number,
-            box=box,
-            kind=kind,
-            amount=amount,
-            outcome=result,
-            payout=payout,
-        )
+        self._emit(Settlement(game=self.coup_number, box=box, kind=kind, amount=amount,
+                              outcome=result, payout=payout))

@@ -40,12 +40,14 @@ from typing import Any, TypeGuard
 
 from controller.cards.card import Card
 from controller.cards.game import verify_event
+from controller.cards.records import Tag
 from controller.core.contract import Emit
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput
 from controller.core.words import given, one_of
 from controller.games.mini_baccarat.analysis import analyze, format_analysis, insurance_probability
 from controller.games.mini_baccarat.coup import CoupChart
+from controller.games.mini_baccarat.records import TAGS
 from controller.games.mini_baccarat.rules import (
     BANCA,
     BET_KINDS,
@@ -149,9 +151,9 @@ class MiniBaccarat:
         """The current (or last) coup number, from 1; 0 before the first coup."""
         return self._chart.coup_number
 
-    def tag(self) -> dict[str, Any]:
+    def tag(self) -> Tag:
         """``{"coup": N}``: the coup a table's alarm belongs to."""
-        return {"coup": self.coup}
+        return TAGS.of(self.coup)
 
     def under_way(self) -> bool:
         """A coup from its ``open_bets`` to its ``coup_result``."""

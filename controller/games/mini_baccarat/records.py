@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.cards.records import CARD_RECORDS
-from controller.store.records import ABSENT, Absent, extends, record
+from controller.cards.records import CardTags
+from controller.store.records import ABSENT, Absent, Record, record
 
 
 @record("coup_start")
-class CoupStart:
+class CoupStart(Record):
     """A coup starts with bets open (Art. 4): its number, the decks, the limits (chips)."""
 
     coup: int
@@ -20,7 +20,7 @@ class CoupStart:
 
 
 @record("bet_placed")
-class BetPlaced:
+class BetPlaced(Record):
     """An accepted bet, every field of the bet input, and the box's ``total`` of that kind."""
 
     coup: int
@@ -35,7 +35,7 @@ class BetPlaced:
 
 
 @record("five_choice")
-class FiveChoice:
+class FiveChoice(Record):
     """A box on five draws or stands (Art. 8), ``by`` the dealer or the rule."""
 
     coup: int
@@ -45,7 +45,7 @@ class FiveChoice:
 
 
 @record("insurance_offered")
-class InsuranceOffered:
+class InsuranceOffered(Record):
     """The Banca's first card is a nine: insurance offered to ``boxes`` (Art. 11)."""
 
     coup: int
@@ -53,14 +53,14 @@ class InsuranceOffered:
 
 
 @record("insurance_closed")
-class InsuranceClosed:
+class InsuranceClosed(Record):
     """The Banca's second card is out: insurance closed (Art. 11)."""
 
     coup: int
 
 
 @record("box_result")
-class BoxResult:
+class BoxResult(Record):
     """One box against the Banca (Art. 9), decided by ``article``."""
 
     coup: int
@@ -76,7 +76,7 @@ class BoxResult:
 
 
 @record("coup_result")
-class CoupResult:
+class CoupResult(Record):
     """The coup's result: the Banca's hand and every box's."""
 
     coup: int
@@ -84,37 +84,9 @@ class CoupResult:
     boxes: list[dict[str, Any]]
 
 
-@extends("card")
-class CardCoup:
-    coup: int
+TAGS = CardTags("coup")
+"""Each coup's number, ``coup``, on the card core's records."""
 
-
-@extends("card_turned")
-class CardTurnedCoup:
-    coup: int
-
-
-@extends("bets_closed")
-class BetsClosedCoup:
-    coup: int
-
-
-@extends("misread")
-class MisreadCoup:
-    coup: int | Absent = ABSENT
-
-
-@extends("alarm")
-class AlarmCoup:
-    coup: int | Absent = ABSENT
-
-
-@extends("recovery")
-class RecoveryCoup:
-    coup: int | Absent = ABSENT
-
-
-RECORDS: tuple[type, ...] = (*CARD_RECORDS, CoupStart, BetPlaced, FiveChoice, InsuranceOffered,
-                             InsuranceClosed, BoxResult, CoupResult, CardCoup, CardTurnedCoup,
-                             BetsClosedCoup, MisreadCoup, AlarmCoup, RecoveryCoup)
-"""Everything a Mini-Bacará table journals, for its ``GameSpec.records``."""
+RECORDS: tuple[type, ...] = (CoupStart, BetPlaced, FiveChoice, InsuranceOffered,
+                             InsuranceClosed, BoxResult, CoupResult)
+"""Mini-Bacará's own record types (``card_spec`` adds the card core's and the tags)."""

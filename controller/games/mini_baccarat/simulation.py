@@ -40,6 +40,7 @@ from controller.core.events import BetPlaced, Event
 from controller.games.mini_baccarat.game import MiniBaccarat, hand_total
 from controller.games.mini_baccarat.rules import DECKS
 from controller.games.mini_baccarat.shoe import CUT_CARD, NEW_DECKS
+from controller.store.records import Record, unpack
 from controller.trace import trace_from_objects
 from controller.trace import write_trace as write_jsonl
 from sim.shoe_sim import (
@@ -121,7 +122,8 @@ class _Dealer(ShoeDealer):
         self.hands: dict[str, list[Card]] = {}
         self.bets: dict[tuple[int, str], int] = {}
 
-    def _record(self, type_: str, /, **fields: Any) -> dict[str, Any]:
+    def _record(self, record: Record, /, *, t: float | None = None) -> dict[str, Any]:
+        type_, fields = unpack(record, t)
         self.records.append((type_, fields))
         return {"type": type_, **fields}
 

@@ -16,6 +16,9 @@ from controller.core.config import Limits
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced
 from controller.games.roulette.layout import Layout, RouletteBet, make_bet, push, settle
+from controller.games.roulette.records import Bet
+from controller.store.records import ABSENT, Absent
+from controller.store.shared import Settlement
 from controller.trace import show
 
 BETTING_STATES = ("bets_open", "ball_in_play")
@@ -56,6 +59,15 @@ def check_bet(bet: BetPlaced, state: str, layout: Layout, seats: int, limits: Li
     return placed
 
 
+def bet_record(bet: BetPlaced, game: int) -> Bet:
+    """The ``bet`` record of ``bet`` taken for ``game``: every field of the bet input but
+    its time (``kind``, ``box``, ``amount``, and ``numbers`` or ``which`` when given)."""
+    numbers, which = bet.get("numbers"), bet.get("which")
+    return Bet(game=game, kind=bet.kind, box=bet.box, amount=bet.amount,
+               numbers=ABSENT if numbers is None else list(numbers),
+               which=ABSENT if which is None else which)
+
+
 def bet_input(bet: BetPlaced) -> dict[str, Any]:
     """Every field of the bet input (CONTRACT §2 ``bet``) but its time: ``kind``, ``box``,
     ``amount``, and ``numbers`` or ``which`` when given. The journal holds each bet input
@@ -79,9 +91,13 @@ def bet_key(record: dict[str, Any]) -> tuple[Any, ...]:
             tuple(record.get("numbers") or ()), record.get("which"))
 
 
-def settlement(bet: RouletteBet, number: str | None) -> dict[str, Any]:
-    """The fields of ``bet``'s ``settlement`` record on the winning pocket ``number`` (None:
-    the throw was invalid, the stake is returned): outcome, payout in chips (Art. 13)."""
+def settlement(bet: RouletteBet, number: str | None, game: int,
+               note: str | Absent = ABSENT) -> Settlement:
+    """The ``settlement`` record of ``bet`` for ``game`` on the winning pocket ``number``
+    (None: the throw was invalid, the stake is returned): outcome, payout in chips (Art.
+    13), and why it was settled so (``note``), if said."""
     outcome, payout = settle(bet, number) if number is not None else push(bet)
-    return {"box": bet.box, "kind": bet.kind, "amount": bet.amount, "outcome": outcome,
-            "payout": payout, **bet_fields(bet)}
+    return Settlement(game=game, box=bet.box, kind=bet.kind, amount=bet.amount,
+                      outcome=outcome, payout=payout,
+                      numbers=list(bet.numbers) if bet.numbers else ABSENT,
+                      which=ABSENT if bet.which is None else bet.which, note=note)

@@ -15,6 +15,7 @@ silently dropped.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from controller.core.config import MAX_LIMIT, Config, Limits
@@ -23,14 +24,25 @@ from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
 from controller.games.roulette import recovery
 from controller.games.roulette.art12 import DEALER_REASONS, REASONS
-from controller.games.roulette.bets import bet_input, check_bet, settlement
+from controller.games.roulette.bets import bet_input, bet_record, check_bet, settlement
 from controller.games.roulette.config import RouletteConfig
 from controller.games.roulette.layout import RouletteBet, layout_for
 from controller.games.roulette.parked import Parked, decision_target
+from controller.games.roulette.records import (
+    AlarmGame,
+    LimitsAnnounced,
+    SpinHeld,
+    SpinInvalid,
+    SpinResult,
+    SpinStart,
+    measured_of,
+)
 from controller.games.roulette.round import INPUT_EVENTS, RoundMachine
 from controller.games.roulette.wheel import SpinOutcome, make_tracker
 from controller.store.journal import Journal
+from controller.store.records import ABSENT
 from controller.store.resume import since_checkpoint
+from controller.store.shared import ConfigChange, State
 from controller.trace import show
 
 
@@ -71,13 +83,13 @@ class RouletteGame:
 
     # -- journal helpers -------------------------------------------------------------
     def alarm(self, code: str, message: str) -> None:
-        self.emit("alarm", code=code, message=message, game=self.game_number)
+        self.emit(AlarmGame(code=code, message=message, game=self.game_number))
 
     def journal_transition(self, event: str, source: str, target: str) -> None:
         # Every move carries the limits in force for its game (Art. 16): the one that opens
         # bets starts the game, and they hold until that game is settled.
-        self.emit("state", game=self.game_number, trigger=event,
-                  **{"from": source, "to": target}, limits=self.limits_record())
+        self.emit(State(game=self.game_number, trigger=event, from_=source, to=target,
+                        limits=self.limits_record()))
 
     def limits_record(self) -> dict[str, int]:
         return {"min_bet": self.limits.min_bet, "max_bet": self.limits.max_bet}
@@ -193,8 +205,8 @@ class RouletteGame:
         fields), the one record of that bet input."""
         self._first(event.t)
         if isinstance(event, BetPlaced):
-            self.emit("alarm", t=event.t, code="bet_refused", message=exc.message,
-                      game=self.game_number, bet=bet_input(event))
+            self.emit(AlarmGame(code="bet_refused", message=exc.message,
+                                game=self.game_number, bet=bet_input(event)), t=event.t)
         else:
             self.alarm(exc.code, exc.message)
 
@@ -219,25 +231,22 @@ class RouletteGame:
         if parked is None:
             self.held_spin = None
         by = inp.args.get("by")
-        decided_by = by if isinstance(by, str) and by else "dealer"
-        keep = {k: v for k, v in held.items() if k not in (
-            "type", "seq", "t", "reason", "details", "candidate", "spin", "evidence")}
-        common = {"decided_by": decided_by, "held_for": held.get("details"), **keep}
-        if parked is not None:
-            kind = "spin_result" if number is not None else "spin_invalid"
-            fields: dict[str, Any] = ({"number": number, "pocket_index": self.order.index(
-                number)} if number is not None else {"reason": reason, "reasons": [reason]})
-            self.emit(kind, spin=spin, **fields, **common)  # common: parked=True
-            for bet in parked.bets:
-                self.emit("settlement", game=spin, **settlement(bet, number))
-            return
+        # What the held spin measured (a parked one's parked=True), who decided and why
+        # it was held.
+        measured = replace(measured_of(held, leave=("details",)), held_for=held.get(
+            "details"), decided_by=by if isinstance(by, str) and by else "dealer")
         if number is not None:
-            self.emit("spin_result", spin=spin, number=number,
-                      pocket_index=self.order.index(number), **common)
-            self.machine.send("declare_result")
+            self.emit(SpinResult(spin=spin, number=number,
+                                 pocket_index=self.order.index(number), measured=measured))
         else:
-            self.emit("spin_invalid", spin=spin, reason=reason, reasons=[reason], **common)
-            self.machine.send("declare_invalid")
+            assert reason is not None  # a void gives its reason
+            self.emit(SpinInvalid(spin=spin, reason=reason, reasons=[reason],
+                                  measured=measured))
+        if parked is not None:
+            for bet in parked.bets:
+                self.emit(settlement(bet, number, spin))
+            return
+        self.machine.send("declare_result" if number is not None else "declare_invalid")
         self._settle(number, await_dealer=number is None)
 
     # -- limits (Art. 16) ------------------------------------------------------------
@@ -272,13 +281,14 @@ class RouletteGame:
         later request before then replaces it, announced in its turn."""
         self.pending_limits = limits
         at_once = self.state == "closed"
-        self.emit("limits_announced", game=self.game_number, min_bet=limits.min_bet,
-                  max_bet=limits.max_bet, applies="now" if at_once else "after_game",
-                  text=f"from the next spin, limits {limits.min_bet}\u2013{limits.max_bet}")
-        self.emit("config_change", key="limits", min_bet=limits.min_bet,
-                  max_bet=limits.max_bet, status="requested",
-                  note="table closed: applies at once" if at_once else
-                  f"applies after game {self.game_number} is settled (Art. 16)")
+        self.emit(LimitsAnnounced(
+            game=self.game_number, min_bet=limits.min_bet, max_bet=limits.max_bet,
+            applies="now" if at_once else "after_game",
+            text=f"from the next spin, limits {limits.min_bet}\u2013{limits.max_bet}"))
+        self.emit(ConfigChange(key="limits", min_bet=limits.min_bet, max_bet=limits.max_bet,
+                               status="requested",
+                               note="table closed: applies at once" if at_once else
+                               f"applies after game {self.game_number} is settled (Art. 16)"))
         self.apply_pending_limits()
 
     def apply_pending_limits(self, game_over: bool = False) -> None:
@@ -287,8 +297,8 @@ class RouletteGame:
         if self.pending_limits is None or not (game_over or self.state in ("closed", "settled")):
             return
         limits, self.pending_limits = self.pending_limits, None
-        self.emit("config_change", key="limits", min_bet=limits.min_bet,
-                  max_bet=limits.max_bet, status="applied")
+        self.emit(ConfigChange(key="limits", min_bet=limits.min_bet, max_bet=limits.max_bet,
+                               status="applied"))
         self.limits = limits
 
     # -- verify, can, do: bets -------------------------------------------------------
@@ -311,7 +321,7 @@ class RouletteGame:
         record holds the whole input (the one record of it) and the game it is for."""
         self._first(bet.t)
         placed = check_bet(bet, self.state, self.layout, self.config.rules.boxes, self.limits)
-        self.emit("bet", t=bet.t, game=self.game_number, **bet_input(bet))
+        self.emit(bet_record(bet, self.game_number), t=bet.t)
         self.bets.append(placed)
         self._last_bet_t = bet.t
 
@@ -354,8 +364,8 @@ class RouletteGame:
                 self.alarm("unexpected_edge", f"{seen}: a ball on the track while {why}; no "
                            "spin is launched")
             return None
-        self.emit("spin_start", spin=self.game_number, bets=len(self.bets),
-                  limits=self.limits_record())
+        self.emit(SpinStart(spin=self.game_number, bets=len(self.bets),
+                            limits=self.limits_record()))
         self.machine.send("launch")
         return self.game_number
 
@@ -380,10 +390,10 @@ class RouletteGame:
         if outcome.held:
             # CONTRACT §5: no settlement until a person decides (confirm_result or void).
             parks = self.config.rules.parks
-            held = self.emit(
-                "spin_held", spin=spin, reason="sensor_fault", candidate=outcome.candidate,
-                **({"parked": True} if parks else {}),
-                **{**evidence, "details": dict(outcome.held)})
+            held = self.emit(SpinHeld(
+                spin=spin, reason="sensor_fault", candidate=outcome.candidate,
+                measured=replace(evidence, parked=True if parks else ABSENT,
+                                 details=dict(outcome.held))))
             self.machine.send("declare_held")
             if parks:
                 self._park(held)
@@ -391,12 +401,13 @@ class RouletteGame:
                 self.held_spin = held
             return
         if outcome.number is not None:
-            self.emit("spin_result", spin=spin, number=outcome.number,
-                      pocket_index=outcome.index, **evidence)
+            assert outcome.index is not None  # a result's pocket
+            self.emit(SpinResult(spin=spin, number=outcome.number, pocket_index=outcome.index,
+                                 measured=evidence))
             self.machine.send("declare_result")
         else:
-            self.emit("spin_invalid", spin=spin, reason=outcome.reasons[0],
-                      reasons=list(outcome.reasons), **evidence)
+            self.emit(SpinInvalid(spin=spin, reason=outcome.reasons[0],
+                                  reasons=list(outcome.reasons), measured=evidence))
             self.machine.send("declare_invalid")
         # After a dealer's void the ball may still run: the table waits, as after a restart,
         # until the ball is out and the dealer opens bets.
@@ -429,7 +440,7 @@ class RouletteGame:
     def _settle(self, number: str | None, await_dealer: bool = False) -> None:
         game = self.game_number
         for bet in self.bets:
-            self.emit("settlement", game=game, **settlement(bet, number))
+            self.emit(settlement(bet, number, game))
         self.bets = []
         self.machine.send("settle")
         self.apply_pending_limits()  # Art. 16: settled, before the next game opens
@@ -438,7 +449,7 @@ class RouletteGame:
 
     def _return_bets(self, why: str) -> None:
         for bet in self.bets:
-            self.emit("settlement", game=self.game_number, note=why, **settlement(bet, None))
+            self.emit(settlement(bet, None, self.game_number, note=why))
         self.bets = []
 
     # -- restart ---------------------------------------------------------------------
@@ -481,7 +492,7 @@ class RouletteGame:
         if plan.ball_may_run:
             self.tracker.resumed(ball_may_run=True)
         self.machine = RoundMachine(self.journal_transition, start_value=plan.state)
-        for type_, fields in plan.records:
-            self.emit(type_, **fields)
+        for record in plan.records:
+            self.emit(record)
         if plan.apply_limits:
             self.apply_pending_limits(game_over=True)

@@ -7,14 +7,16 @@ carry the SHA-256 of the raw GPIO edges since the last one (``evidence``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import fields
 from typing import Any
 
-from controller.store.records import ABSENT, Absent, extends, record
+from controller.store.records import ABSENT, Absent, Group, Record, extends, group, record
+from controller.store.shared import Alarm
 
 
 @record("spin_start", closes_evidence=True)
-class SpinStart:
+class SpinStart(Record):
     """A ball launched: spin ``spin`` starts with ``bets`` on the layout and its limits."""
 
     spin: int
@@ -22,15 +24,16 @@ class SpinStart:
     limits: dict[str, int]
 
 
-@dataclass(frozen=True, kw_only=True)
-class _Measured:
+@group
+class Measured(Group):
     """What the wheel measured of a spin (CONTRACT §3), whichever its source: revolutions,
     directions, laps and rotor periods (seconds), pocket readings, the details of each
     reason; a spin voided by a restart has none. A wheel that reports over serial (issue
     12) gives what its status lines said: the ball revolutions only in its extended lines
     (null when it gave none: unknown, never guessed), its game counter and warning flags,
     the lines read, the bare number lines, the line that concluded the spin, and what
-    stayed ``uncertain`` beside an Art. 12 reason."""
+    stayed ``uncertain`` beside an Art. 12 reason. A spin's conclusion carries it as its
+    ``measured`` (the wheel's tracker makes it), its fields in the record's body."""
 
     ball_revolutions: int | Absent | None = ABSENT
     ball_direction: str | Absent | None = ABSENT
@@ -41,8 +44,8 @@ class _Measured:
     lap_times: list[float] | Absent = ABSENT
     rotor_periods: list[float] | Absent = ABSENT
     pocket_readings: list[dict[str, Any]] | Absent = ABSENT
-    release_index: int | Absent = ABSENT  # the pocket under the ball at its launch
     details: dict[str, Any] | Absent = ABSENT
+    release_index: int | Absent = ABSENT  # the pocket under the ball at its launch
     ball_revolutions_max: int | Absent = ABSENT
     recovered_passes: list[dict[str, Any]] | Absent = ABSENT
     sensor_faults: dict[str, int] | Absent = ABSENT
@@ -66,36 +69,47 @@ class _Measured:
     uncertain: dict[str, str] | Absent = ABSENT
 
 
+_MEASURED = frozenset(f.name for f in fields(Measured))
+
+
+def measured_of(record: Mapping[str, Any], leave: Iterable[str] = ()) -> Measured:
+    """What a journaled spin record (a dict) holds of its measurements, but ``leave``."""
+    return Measured(**{k: v for k, v in record.items() if k in _MEASURED and k not in leave})
+
+
 @record("spin_result", closes_evidence=True)
-class SpinResult(_Measured):
+class SpinResult(Record):
     """A result: the winning ``number`` and its ``pocket_index`` in the wheel order."""
 
     spin: int
     number: str
     pocket_index: int
+    measured: Measured = Measured()
 
 
 @record("spin_invalid", closes_evidence=True)
-class SpinInvalid(_Measured):
+class SpinInvalid(Record):
     """A spin voided ("tiro no válido", Art. 12): the first ``reason`` and all ``reasons``."""
 
     spin: int
     reason: str
     reasons: list[str]
+    measured: Measured = Measured()
 
 
 @record("spin_held", closes_evidence=True)
-class SpinHeld(_Measured):
+class SpinHeld(Record):
     """A spin held for the inspector (CONTRACT §5): why, and the number the evidence
     points to (``candidate``), if any."""
 
     spin: int
     reason: str
     candidate: str | None
+    measured: Measured = Measured()
 
 
 @record("bet")
-class Bet:
+class Bet(Record):
     """A bet taken for ``game``: every field of the bet input (CONTRACT §2)."""
 
     game: int
@@ -107,7 +121,7 @@ class Bet:
 
 
 @record("limits_announced")
-class LimitsAnnounced:
+class LimitsAnnounced(Record):
     """Seed 001 Art. 16: the players are told of a limits change before it takes effect
     ("previa comunicación a los jugadores que se encuentran en la mesa"): the limits to come
     (whole chips); ``applies`` ``now`` (the table is closed) or ``after_game`` (once game
@@ -121,8 +135,8 @@ class LimitsAnnounced:
     text: str
 
 
-@extends("alarm")
-class AlarmGame:
+@extends
+class AlarmGame(Alarm):
     game: int | Absent = ABSENT
 
 

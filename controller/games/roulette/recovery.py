@@ -26,7 +26,10 @@ from controller.core.words import given
 from controller.games.roulette.bets import bet_fields, bet_key, settlement
 from controller.games.roulette.layout import Layout, RouletteBet, make_bet
 from controller.games.roulette.parked import Parked
+from controller.games.roulette.records import AlarmGame, Measured, SpinInvalid
 from controller.games.roulette.round import RoundMachine
+from controller.store.records import Record
+from controller.store.shared import State
 
 if TYPE_CHECKING:
     from controller.games.roulette.game import RouletteGame
@@ -148,7 +151,7 @@ class Resumption:
     (``RouletteGame.resume``): its next game's number, the round's state, who closed the
     table, the limits in force and one waiting, the held spin, the parked spins with their
     frozen bets, the bets still on the layout, whether the last ball may still run, the
-    records to journal (type, fields; in order), and whether a limits change waiting applies
+    records to journal (in order), and whether a limits change waiting applies
     at once (no game is open)."""
 
     game_number: int
@@ -160,7 +163,7 @@ class Resumption:
     parked: dict[int, Parked]
     bets: list[RouletteBet]
     ball_may_run: bool
-    records: list[tuple[str, dict[str, Any]]]
+    records: list[Record]
     apply_limits: bool
 
 
@@ -197,14 +200,15 @@ def recover(found: RouletteRecovery, layout: Layout, limits: Limits) -> Resumpti
                "(a ball thrown while it was down is not known)")
     in_force = plan.limits or limits
     if plan.state != found.state:
-        plan.records.append(("state", {
-            "game": last + 1, "trigger": "restart", "from": found.state, "to": plan.state,
-            "limits": {"min_bet": in_force.min_bet, "max_bet": in_force.max_bet}}))
+        plan.records.append(State(
+            game=last + 1, trigger="restart", from_=found.state, to=plan.state,
+            limits={"min_bet": in_force.min_bet, "max_bet": in_force.max_bet}))
     if interrupted is not None:
-        plan.records.append(("spin_invalid", {
-            "spin": interrupted, "reason": "interrupted", "reasons": ["interrupted"],
-            "details": {"interrupted": f"{why}; voided on restart, bets returned; the "
-                        "dealer reopens bets when the wheel is ready"}}))
+        plan.records.append(SpinInvalid(
+            spin=interrupted, reason="interrupted", reasons=["interrupted"],
+            measured=Measured(details={"interrupted": (
+                f"{why}; voided on restart, bets returned; the dealer reopens bets when "
+                "the wheel is ready")})))
         plan.game_number = max(last, interrupted) + 1
     for record in found.unsettled:
         _resume_bet(record, layout, interrupted, found, plan)
@@ -227,10 +231,10 @@ def _resumed_state(found: RouletteRecovery, plan: Resumption) -> int | None:
         plan.state = "held"
         return None
     if state not in RoundMachine.states_map:
-        plan.records.append(("alarm", {
-            "code": "journal_state_unknown", "game": plan.game_number, "message": (
+        plan.records.append(AlarmGame(
+            code="journal_state_unknown", game=plan.game_number, message=(
                 f"the journal's last table state {given(state)} is not a state of a roulette "
-                "table: starting closed")}))
+                "table: starting closed")))
         plan.state = "closed"
     elif interrupted is not None or state == "no_more_bets":
         # The ball of the interrupted spin may still be running: the table stays closed
@@ -252,17 +256,16 @@ def _resume_bet(record: dict[str, Any], layout: Layout, interrupted: int | None,
                    record.get("numbers"), record.get("which"))
     spin = record["game"]
     if spin == interrupted:  # voided: its bets are returned
-        plan.records.append(("settlement", {"game": spin, "note": "settled on restart",
-                                            **settlement(bet, None)}))
+        plan.records.append(settlement(bet, None, spin, note="settled on restart"))
     elif spin in plan.parked:  # frozen until the decision
         plan.parked[spin].bets.append(bet)
     elif spin in found.outcomes:
-        plan.records.append(("alarm", {
-            "code": "unsettled_bet", "game": spin, "bet": bet_input_of(record),
-            "message": f"record {record.get('seq')}: a {record['kind']} bet of "
+        plan.records.append(AlarmGame(
+            code="unsettled_bet", game=spin, bet=bet_input_of(record),
+            message=f"record {record.get('seq')}: a {record['kind']} bet of "
             f"{record['amount']} on box {record['box']} for spin {spin}, which is "
             "concluded, has no settlement (the journal was cut in the middle of an "
-            "input): not paid by the restart; the inspector settles it"}))
+            "input): not paid by the restart; the inspector settles it"))
     else:
         plan.bets.append(bet)
 

@@ -25,6 +25,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.core.events import GpioEdge, PortStatus, SerialData
+from controller.games.roulette.records import Measured
 
 if TYPE_CHECKING:
     from controller.core.config import SerialConfig
@@ -63,7 +64,7 @@ class SpinOutcome:
     reasons: tuple[str, ...]
     rotor_direction: str | None
     rotor_rpm: float | None
-    evidence: Mapping[str, Any]
+    evidence: Measured
     held: Mapping[str, str] = field(default_factory=lambda: _NOTHING)
     candidate: str | None = None
     declared: bool = False

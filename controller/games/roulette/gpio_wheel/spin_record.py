@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.games.roulette.art12 import Finding, Uncertain
+from controller.games.roulette.records import Measured
+from controller.store.records import ABSENT
 
 
 @dataclass
@@ -115,27 +117,25 @@ class Spin:
             self.held.setdefault(finding.input, finding.detail)
 
     def evidence(self, reasons: tuple[str, ...], rotor_direction: str | None,
-                 rotor_rpm: float | None) -> dict[str, Any]:
+                 rotor_rpm: float | None) -> Measured:
         """The measurements behind the verdict, for the journal and recall (fresh copies:
         nothing of the tracker's state), with the details of ``reasons``."""
-        out: dict[str, Any] = {
-            "ball_revolutions": len(self.passes),
-            "ball_direction": self.ball_direction,
-            "rotor_direction": rotor_direction,
-            "rotor_rpm": rotor_rpm,
-            "launch_t": round(self.launch_t, 6),
-            "left_t": None if self.left_t is None else round(self.left_t, 6),
-            "lap_times": self.lap_times,
-            "rotor_periods": [round(p, 6) for p in self.rotor_periods],
-            "pocket_readings": [r.as_record() for r in self.readings],
-            "details": {r: self.reasons[r] for r in reasons},
-        }
-        if self.release is not None and self.release.index is not None:
-            out["release_index"] = self.release.index
-        if self.extra_max:
-            out["ball_revolutions_max"] = len(self.passes) + self.extra_max
-        if self.recovered:
-            out["recovered_passes"] = [dict(r) for r in self.recovered]
-        if self.faults:
-            out["sensor_faults"] = {name: len(msgs) for name, msgs in sorted(self.faults.items())}
-        return out
+        release = self.release.index if self.release is not None else None
+        return Measured(
+            ball_revolutions=len(self.passes),
+            ball_direction=self.ball_direction,
+            rotor_direction=rotor_direction,
+            rotor_rpm=rotor_rpm,
+            launch_t=round(self.launch_t, 6),
+            left_t=None if self.left_t is None else round(self.left_t, 6),
+            lap_times=self.lap_times,
+            rotor_periods=[round(p, 6) for p in self.rotor_periods],
+            pocket_readings=[r.as_record() for r in self.readings],
+            details={r: self.reasons[r] for r in reasons},
+            release_index=ABSENT if release is None else release,
+            ball_revolutions_max=(len(self.passes) + self.extra_max if self.extra_max
+                                  else ABSENT),
+            recovered_passes=[dict(r) for r in self.recovered] if self.recovered else ABSENT,
+            sensor_faults=({name: len(msgs) for name, msgs in sorted(self.faults.items())}
+                           if self.faults else ABSENT),
+        )

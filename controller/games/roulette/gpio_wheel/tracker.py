@@ -491,7 +491,7 @@ class GpioWheelTracker(PocketReadings):
             reasons=reasons,
             rotor_direction=direction,
             rotor_rpm=rpm,
-            evidence=MappingProxyType(spin.evidence(reasons, direction, rpm)),
+            evidence=spin.evidence(reasons, direction, rpm),
             held=MappingProxyType(held),
             candidate=candidate,
             declared=spin.declared,

@@ -7,6 +7,7 @@ launch.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from types import MappingProxyType
 
 from controller.games.roulette.serial_wheel.aftermath import OUTSIDE_PLAY, Aftermath
@@ -30,8 +31,8 @@ def conclude(spin: SerialSpin, t: float, number: str | None, final: bool,
     result = verdict.number
     evidence = verdict.evidence
     candidates = spin.candidates(order)
-    if held:
-        evidence["candidates"] = candidates  # what the wheel's lines gave, each once
+    if held:  # what the wheel's lines gave, each once
+        evidence = replace(evidence, candidates=candidates)
     after = Aftermath(
         spin.number, _words(verdict, spin.declared, bool(held)), number,
         at_five=line is not None and line.state == 5,
@@ -43,9 +44,9 @@ def conclude(spin: SerialSpin, t: float, number: str | None, final: bool,
         spin=spin.number, t=t, number=result,
         index=None if result is None else order.index(result),
         reasons=verdict.reasons,
-        rotor_direction=evidence["rotor_direction"],
-        rotor_rpm=evidence["rotor_rpm"],
-        evidence=MappingProxyType(evidence),
+        rotor_direction=spin.rotor_direction,
+        rotor_rpm=None if spin.rpm is None else round(spin.rpm, 3),
+        evidence=evidence,
         held=MappingProxyType(held),
         candidate=candidates[0] if held and len(candidates) == 1 else None,
         declared=spin.declared,

@@ -54,10 +54,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
 
 from controller.games.roulette import art12
 from controller.games.roulette.art12 import Finding, Uncertain
+from controller.games.roulette.records import Measured
 from controller.protocols.wheel_status import (
     FLAG_BALL_NOT_SENSED,
     FLAG_FAULT,
@@ -66,6 +66,7 @@ from controller.protocols.wheel_status import (
     FLAG_VOID_GAME,
     StatusLine,
 )
+from controller.store.records import ABSENT
 
 _HELD_FLAGS = (FLAG_BALL_NOT_SENSED, FLAG_VOID_GAME)
 
@@ -91,7 +92,7 @@ class Verdict:
     reasons: tuple[str, ...]
     held: dict[str, str]
     number: str | None
-    evidence: dict[str, Any]
+    evidence: Measured
 
 
 @dataclass
@@ -453,27 +454,25 @@ class SerialSpin:
         if number not in order:
             self.held.setdefault("wheel_number", f"{number!r} is not a pocket of this wheel")
 
-    def evidence(self, reasons: tuple[str, ...], line: str | None) -> dict[str, Any]:
+    def evidence(self, reasons: tuple[str, ...], line: str | None) -> Measured:
         """The measurements behind the verdict, for the journal and recall."""
-        out: dict[str, Any] = {
-            "ball_revolutions": self.revolutions,
-            "ball_direction": self.ball_direction,
-            "rotor_direction": self.rotor_direction,
-            "rotor_rpm": None if self.rpm is None else round(self.rpm, 3),
-            "launch_t": round(self.launch_t, 6),
-            "no_more_bets_t": None if self.no_more_bets_t is None
+        return Measured(
+            ball_revolutions=self.revolutions,
+            ball_direction=self.ball_direction,
+            rotor_direction=self.rotor_direction,
+            rotor_rpm=None if self.rpm is None else round(self.rpm, 3),
+            launch_t=round(self.launch_t, 6),
+            no_more_bets_t=None if self.no_more_bets_t is None
             else round(self.no_more_bets_t, 6),
-            "wheel_source": "serial",
-            "wheel_game": self.game,
-            "wheel_flags": [f for f in sorted(FLAG_NAMES) if self.flags & f],
-            "wheel_flags_before_launch": [f for f in sorted(FLAG_NAMES) if self.carried & f],
-            "rotor_rpm_min": None if self.rpm_min is None else round(self.rpm_min, 3),
-            "status_lines": self.lines,
-            "bare_numbers": [bare for bare, _ in self.bare],
-            "state5_numbers": [five for five, _ in self.fives],
-            "concluded_by": line,
-            "details": {r: self.findings[r] for r in reasons},
-        }
-        if reasons and self.held:
-            out["uncertain"] = dict(self.held)
-        return out
+            wheel_source="serial",
+            wheel_game=self.game,
+            wheel_flags=[f for f in sorted(FLAG_NAMES) if self.flags & f],
+            wheel_flags_before_launch=[f for f in sorted(FLAG_NAMES) if self.carried & f],
+            rotor_rpm_min=None if self.rpm_min is None else round(self.rpm_min, 3),
+            status_lines=self.lines,
+            bare_numbers=[bare for bare, _ in self.bare],
+            state5_numbers=[five for five, _ in self.fives],
+            concluded_by=line,
+            details={r: self.findings[r] for r in reasons},
+            uncertain=dict(self.held) if reasons and self.held else ABSENT,
+        )
