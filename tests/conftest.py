@@ -27,7 +27,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scheduling import pytest_collection_modifyitems  # noqa: F401 (make test's spread)
+from scheduling import (  # noqa: F401 (make test's spread)
+    pytest_collection_modifyitems,
+    pytest_xdist_auto_num_workers,
+)
 
 from controller.cli import main as cli
 from controller.core.logs import configure
