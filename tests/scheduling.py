@@ -1,20 +1,18 @@
 """How ``make test`` spreads the suite over the machine's cores (pytest-xdist, ``-n auto
 --dist loadfile``); a plain ``pytest`` run is not affected.
 
-``-n auto`` starts one process more than there are cores: many tests spend seconds waiting
-on a daemon, a broker, a browser or a disk, and another process takes the core meanwhile
-(``PYTEST_XDIST_AUTO_NUM_WORKERS`` sets the count). Each module's tests run in one
-process, in order: they share its module fixtures (one install, one browser, one kill
-run), built once. The modules that take longest go first, so that no process is left with
-one of them at the end while the others have nothing to do.
+``-n auto`` starts a process a core. Each module's tests run in one process, in order: they
+share its module fixtures (one install, one browser, one kill run), built once. The
+modules that take longest go first, so that no process is left with one of them at the
+end while the others have nothing to do.
 
-Tests judged against wall time (marker ``realtime``: a player that falls behind its trace
-is no comparison) are not spread: ``make test`` runs them afterwards, alone.
+Tests judged against wall time are not spread: ``make test`` runs them afterwards, alone
+(marker ``realtime``): a player that falls behind its trace is no comparison, and the
+realtime replays through pseudo-terminals can lose the first lines when the driver's thread
+opens the port late (pyserial's open flushes what was written before it).
 """
 
 from __future__ import annotations
-
-import os
 
 import pytest
 
@@ -33,9 +31,3 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if hasattr(config, "workerinput"):  # an xdist worker: its order is the queue's
         items.sort(key=_rank)  # stable: each module's tests keep their order
 
-
-@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
-        return None  # xdist's own reads it
-    return len(os.sched_getaffinity(0)) + 1
