@@ -23,9 +23,11 @@ run: $(BIN)/table-controller
 	[ -n "$$int" ] || kill $$display $$floor 2>/dev/null; \
 	wait $$display $$floor; exit $$code
 
-## test: lint, type-check and the whole test suite
+## test: lint, type-check and the whole test suite: spread over the cores (tests/scheduling.py),
+## then the tests judged against wall time, alone
 test: $(BIN)/table-controller lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadfile --no-loadscope-reorder -m 'not realtime'
+	$(BIN)/python -m pytest -q -m realtime
 
 lint: $(BIN)/table-controller
 	$(BIN)/ruff check controller drivers sim display feed tests bench

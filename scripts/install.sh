@@ -113,23 +113,27 @@ TODO=()       # commands for this system (run, or printed with --root)
 # -- the virtual environment, once the config is checked -----------------------------------
 PACKAGE=table-controller
 [ "$LGPIO_WHEEL" -eq 1 ] && PACKAGE="table-controller[pi]"
-fill_venv() {  # fill_venv DIR: make the venv DIR (if missing) and install the package into it
-  if [ ! -x "$1/bin/python" ]; then
+# fill_venv DIR [PIP_OPTION...]: make the venv DIR (if missing) and install the package into
+# it, with these options of pip install (--no-compile).
+fill_venv() {
+  local venv=$1
+  shift
+  if [ ! -x "$venv/bin/python" ]; then
     if [ "$LGPIO_WHEEL" -eq 1 ]; then
-      "$PYTHON" -m venv "$1"
+      "$PYTHON" -m venv "$venv"
     else
       # The Pi's lgpio comes from apt (python3-lgpio): the venv sees the system's packages.
-      "$PYTHON" -m venv --system-site-packages "$1"
+      "$PYTHON" -m venv --system-site-packages "$venv"
     fi
   fi
-  local pip=("$1/bin/python" -m pip --disable-pip-version-check --quiet)
+  local pip=("$venv/bin/python" -m pip --disable-pip-version-check --quiet)
   if [ -n "$WHEELS" ]; then
-    "${pip[@]}" install --no-index --find-links "$WHEELS" --force-reinstall "$PACKAGE"
+    "${pip[@]}" install "$@" --no-index --find-links "$WHEELS" --force-reinstall "$PACKAGE"
   else
     [ -n "$SCRATCH_SRC" ] || clean_copy
     local source=$SCRATCH_SRC
     [ "$LGPIO_WHEEL" -eq 1 ] && source="$source[pi]"
-    "${pip[@]}" install --upgrade --force-reinstall "$source"
+    "${pip[@]}" install "$@" --upgrade --force-reinstall "$source"
   fi
 }
 # The config is checked by the code being installed, before anything lands: in a staging
@@ -137,7 +141,8 @@ fill_venv() {  # fill_venv DIR: make the venv DIR (if missing) and install the p
 STAGE=$(mktemp -d)
 trap '[ -z "$SCRATCH_SRC" ] || rm -rf "$SCRATCH_SRC" "$SCRATCH_SRC.pip"; rm -rf "$STAGE"' EXIT
 step "checking $CONFIG with the code to install"
-fill_venv "$STAGE/venv"
+# Thrown away after the check: no bytecode (compiling is two thirds of pip's time).
+fill_venv "$STAGE/venv" --no-compile
 # The daemon's own checks too (a GPIO wheel's inputs wired...): what stops the daemon
 # stops the install.
 "$STAGE/venv/bin/python" - "$CONFIG" <<'EOF' || exit 2

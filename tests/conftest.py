@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scheduling import pytest_collection_modifyitems  # noqa: F401 (make test's spread)
 
 from controller.cli import main as cli
 from controller.core.logs import configure

@@ -1,7 +1,7 @@
 """Real parts for the feed's and the floor's tests (and the bench): a Mosquitto broker on a
 free loopback port with a password file and a TLS listener signed by a test CA made with
 ``openssl``, and a PostgreSQL cluster in a scratch folder run by an unprivileged user
-(``initdb``/``pg_ctl``; as root, a system user made for it and removed after).
+(``initdb``/``pg_ctl``; as root, ``nobody``, as ``python -m feed.local`` runs its own).
 
 Nothing here is mocked: the broker is Debian's ``/usr/sbin/mosquitto`` and the database
 Debian's PostgreSQL. A test that needs them skips, saying why, where they are missing.
@@ -25,7 +25,9 @@ from pathlib import Path
 from typing import Any
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-PG_USER = "tc-floor-test"
+# PostgreSQL refuses root. No user is made for it: clusters of tests running side by side
+# (make test's processes, or two clones) would make and remove the same one under each other.
+PG_USER = "nobody"
 BIN = Path(sys.executable).parent
 USER, PASSWORD = "table-1", "s3cret-feed"
 FLOOR_USER, FLOOR_PASSWORD = "floor", "s3cret-floor"
@@ -185,19 +187,10 @@ class Postgres:
     unprivileged user (trust authentication on loopback: a test cluster)."""
 
     def __init__(self) -> None:
-        self.made_user = False
-        self.as_user: list[str] = []
-        if os.getuid() == 0:
-            try:
-                pwd.getpwnam(PG_USER)
-            except KeyError:
-                _run("useradd", "--system", "--no-create-home", "--shell",
-                     "/usr/sbin/nologin", PG_USER)
-                self.made_user = True
-            self.as_user = ["runuser", "-u", PG_USER, "--"]
+        self.as_user = ["runuser", "-u", PG_USER, "--"] if os.getuid() == 0 else []
         self.folder = Path(tempfile.mkdtemp(prefix="floor-pg-"))
         if self.as_user:
-            shutil.chown(self.folder, PG_USER, PG_USER)
+            shutil.chown(self.folder, PG_USER)
         os.chmod(self.folder, 0o700)
         self.data = self.folder / "data"
         self.port = free_port()
@@ -236,9 +229,6 @@ class Postgres:
     def remove(self) -> None:
         self.stop()
         shutil.rmtree(self.folder, ignore_errors=True)
-        if self.made_user:
-            with contextlib.suppress(subprocess.CalledProcessError):
-                _run("userdel", PG_USER)
 
 
 def missing_parts() -> str | None:

@@ -50,6 +50,7 @@ def results(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for r in records if r["type"] in keep]
 
 
+@pytest.mark.realtime
 def test_realtime_replay_of_a_simulated_trace_equals_the_virtual_replay(tmp_path: Path) -> None:
     trace = tmp_path / "sim.jsonl"
     objects = coup_events(2, 11)

@@ -201,7 +201,8 @@ def test_only_the_admin_group_can_use_the_socket(groups: list[int], allowed: boo
         os.chmod(config, 0o644)
         code = ("import os, sys\n"
                 "from controller.cli.tablectl import main\n"
-                "from controller.cli.compose import load_config\n"
+                "from controller.cli.compose import games, load_config\n"
+                "list(games())  # every game imported while root can read the venv\n"
                 f"load_config({str(config)!r})\n"
                 f"os.setgroups({groups!r}); os.setgid({NOBODY}); os.setuid({NOBODY})\n"
                 f"sys.exit(main(['--config', {str(config)!r}, 'input', 'no_more_bets']))\n")

@@ -116,7 +116,10 @@ def test_tablectl_new_shoe_on_a_simulated_mini_baccarat_daemon_is_refused_in_one
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(15) == 0
     assert out.returncode == 1, out
-    (line,) = out.stdout.splitlines()
+    # One refusal, its words wrapped at 80 columns (continuation lines indented).
+    first, *rest = out.stdout.splitlines()
+    line = " ".join([first, *(r.strip() for r in rest)])
+    assert all(r.startswith("  ") for r in rest) and max(map(len, [first, *rest])) <= 80
     assert line.startswith("refused: ") and "simulated dealer" in line and "new_shoe" in line
     with Journal(tmp_path / "j.sqlite", readonly=True) as journal:
         assert not list(journal.records(types=("shoe_closed",)))  # nothing was done

@@ -205,6 +205,7 @@ def test_the_pit_page_draws_tablectl_stats_and_follows_each_result(
     import io
     from contextlib import redirect_stdout
 
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
     from controller.cli import main as cli
@@ -237,8 +238,10 @@ def test_the_pit_page_draws_tablectl_stats_and_follows_each_result(
         games = browser.find_element("id", "stats-games")
         assert games.get_attribute("data-games") == str(len(results) - 1)
         copier.upto(results[-1]["seq"])  # the daemon commits while the page is open
-        WebDriverWait(browser, 20).until(lambda b: b.find_element(
-            "id", "stats-games").get_attribute("data-games") == str(len(results)))
+        # The page redraws the figures: an element found just before is then gone.
+        WebDriverWait(browser, 20, ignored_exceptions=(StaleElementReferenceException,)).until(
+            lambda b: b.find_element("id", "stats-games").get_attribute("data-games")
+            == str(len(results)))
         after = _stats_json(live)
         chi = browser.find_element("id", "chi")
         assert float(chi.get_attribute("data-chi-square")) == after["chi_square"]

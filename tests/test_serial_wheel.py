@@ -378,6 +378,7 @@ def test_a_100_spin_trace_as_gpio_edges_and_as_status_lines(replay: ReplayFn) ->
             == [o["reasons"] for o in by_serial.of("spin_invalid")])
 
 
+@pytest.mark.realtime
 def test_replay_realtime_reads_the_wheel_through_a_pseudo_terminal(replay: ReplayFn) -> None:
     # CONTRACT §3: the lines written into a pseudo-terminal as time passes and read back by
     # the real serial driver give the same spins as the virtual-time replay.
