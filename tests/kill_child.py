@@ -10,7 +10,10 @@ meanwhile: ``lost_cards`` []). It prints ``ready`` once recovered, and ends clea
 end. With ``HELD`` (``lines`` or ``notes``), it SIGKILLs itself the ``HELD_AFTER``-th time
 an event leaves that kind held for the next commit (``controller.core.held``) while a game
 is open, first printing ``held LINES NOTES SEQ``: the kill falls between a held record and
-its commit.
+its commit. With ``KILL_MARK`` (a fraction, 0 to 1) in its environment, it prints ``mark``
+once it has played that fraction of what is left of the trace, and goes on: the kill test
+kills it a moment later, wherever it is then, so the kills fall in play however loaded the
+machine is.
 """
 
 from __future__ import annotations
@@ -81,7 +84,10 @@ def main(trace_path: str, journal_path: str, config_path: str, seconds: float,
     print("ready", flush=True)
     pace = seconds / max(1, len(trace.events))
     times = int(os.environ.get("HELD_AFTER", "1"))
-    for event in events:
+    mark = int(float(os.environ.get("KILL_MARK", "2")) * len(events))
+    for n, event in enumerate(events):
+        if n == mark:
+            print("mark", flush=True)
         loop.run_events([event])
         if held and _holding(table, held) and (times := times - 1) == 0:
             lines, notes = table.held()

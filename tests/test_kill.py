@@ -1,10 +1,11 @@
 """The kill test (issue 8): a table on a durable journal is SIGKILLed at 75 random moments
-over three tables (5 journals a table, 5 kills each; the serial wheel since issue 20),
-restarted each time, and its journal must stay whole: no record lost, changed or
-doubled; every input in it with all its consequences (a spin's verdict with every
-settlement, a coup's inputs giving exactly the journaled records again on restart) or
-not at all; every game the kill interrupted voided (``interrupted``) or resumed (a
-``recovery`` record saying where).
+in play (a random share of what is left of its trace, then a random few milliseconds,
+whatever the machine's load) over three tables (5 journals a table, 5 kills each; the
+serial wheel since issue 20), restarted each time, and its journal must stay whole: no
+record lost, changed or doubled; every input in it with all its consequences (a spin's
+verdict with every settlement, a coup's inputs giving exactly the journaled records
+again on restart) or not at all; every game the kill interrupted voided
+(``interrupted``) or resumed (a ``recovery`` record saying where).
 
 The process killed is tests/kill_child.py: the daemon's start (``start_table``), then the
 trace on trace time, paced to last seconds, going on after each restart from where the
@@ -64,23 +65,27 @@ def rows(path: Path) -> list[Row]:
         con.close()
 
 
-def child(trace: Path, journal: Path, config: str) -> subprocess.Popen[str]:
+def child(trace: Path, journal: Path, config: str, mark: float = 2.0
+          ) -> subprocess.Popen[str]:
+    """The child, printing ``mark`` when it has played ``mark`` of what is left (never,
+    past 1)."""
     return subprocess.Popen(
         [sys.executable, str(REPO / "tests" / "kill_child.py"), str(trace), str(journal),
          config, str(SECONDS)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)})
+        env={**os.environ, "PYTHONPATH": str(REPO), "KILL_MARK": str(mark)})
 
 
 def chain(trace: Path, journal: Path, config: str, rng: random.Random) -> list[list[Row]]:
-    """Kill a child KILLS times at random moments, then let one finish; the journal as each
-    kill left it."""
+    """Kill a child KILLS times at random moments in play, then let one finish; the journal
+    as each kill left it."""
     cuts = []
     for _ in range(KILLS):
-        proc = child(trace, journal, config)
+        proc = child(trace, journal, config, rng.uniform(0.0, 0.4))
         assert proc.stdout is not None and proc.stdout.readline().strip() == "ready", (
             proc.stderr.read() if proc.stderr else "")
+        proc.stdout.readline()  # "mark", or "" if it ended first
         try:
-            proc.wait(timeout=rng.uniform(0.0, 0.4 * SECONDS))
+            proc.wait(timeout=rng.uniform(0.0, 0.05))
         except subprocess.TimeoutExpired:
             proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)
