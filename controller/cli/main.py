@@ -288,8 +288,10 @@ def _replay_realtime(config: Config, trace: Trace, journal: Journal, speed: floa
     lifecycle.add("hardware", hardware)
     lifecycle.add("pseudo-terminals", Hooks(on_stop=lambda: _close_all(fds)))
     lifecycle.start()
+    # Each edge stamped when due, as a line's kernel stamps it: a player (a process) that
+    # stalled drives it late, never at another time.
     player = TracePlayer(trace.events, clock.now, clock.to_wall, hardware.gpio, masters,
-                         loop.post, late_s)
+                         loop.post, late_s, on_time=True)
     # Trace time 0 is now, not when the set-up above began.
     clock.restart()
     thread = start_thread(player.run, "trace-player")
