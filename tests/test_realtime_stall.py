@@ -76,3 +76,43 @@ def test_a_stall_mid_spin_gives_the_true_verdict_or_holds(
     # The verdict: the trace's, or held for a person with the reason.
     for o in outcomes(got.records):
         assert o[0] == "spin_held" or o == outcomes(truth.records)[0], o
+
+
+@pytest.mark.realtime
+def test_realtime_reads_the_shoe_lines_written_at_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # pyserial's open() flushes what the port holds: a reader thread that opened its
+    # pseudo-terminal after the player's first bytes lost them. The reader here opens as
+    # late as it can (once the player wrote, or after a second); the player must not
+    # start before every port is open.
+    import threading
+    import types
+
+    import serial
+
+    import sim.trace_player
+
+    written = threading.Event()
+
+    def write(fd: int, data: bytes) -> int:
+        n = os_write(fd, data)
+        written.set()
+        return n
+
+    os_write = sim.trace_player.os.write
+    monkeypatch.setattr(sim.trace_player, "os", types.SimpleNamespace(write=write))
+    opener = serial.serial_for_url
+
+    def late_open(*args: Any, **kwargs: Any) -> Any:
+        written.wait(1.0)  # the stimulus, not a timed assertion
+        return opener(*args, **kwargs)
+
+    monkeypatch.setattr("drivers.serial_port.serial.serial_for_url", late_open)
+    lines = ["[Game]<Card:4S>", "[Game]<Card:KH>", "[Burn]<Card:2D>"]
+    trace = write_trace(tmp_path / "shoe.jsonl", [
+        {"t": 0, "meta": {"table": "mini_baccarat", "decks": 4}},
+        *({"t": 0.001 * i, "serial": "shoe", "text": line + "\r\n"}
+          for i, line in enumerate(lines))])
+    got = run_replay(trace, tmp_path / "j.sqlite", "--realtime", "--speed", "10")
+    assert got.rc == 0, got.stderr
+    assert [r["text"].strip() for r in got.records if r["type"] == "serial"] == lines
