@@ -116,3 +116,36 @@ def test_realtime_reads_the_shoe_lines_written_at_once(
     got = run_replay(trace, tmp_path / "j.sqlite", "--realtime", "--speed", "10")
     assert got.rc == 0, got.stderr
     assert [r["text"].strip() for r in got.records if r["type"] == "serial"] == lines
+
+
+def test_a_spin_in_play_when_the_timing_is_doubted_is_held(tmp_path: Path) -> None:
+    # CONTRACT §5: the loop told the table it stalled mid-spin (EventLoop.on_doubt): the
+    # spin is held for a person with the reason, never decided; bets wait with it.
+    from controller.cli.compose import compose, load_config
+    from controller.core.clock import VirtualClock
+    from controller.core.config import apply_overrides
+    from controller.store.journal import Journal
+    from controller.trace import read_trace
+
+    path = spin_one(tmp_path)
+    base = load_config()
+    trace = read_trace(str(path), base.games, serial_ports=base.serial, and_games=True)
+    config = apply_overrides(base, trace.meta, str(path))
+    shown: list[dict[str, Any]] = []
+    with Journal(str(tmp_path / "j.sqlite"), durable=False) as journal:
+        clock = VirtualClock()
+        loop, table = compose(config, journal, clock, lambda body: shown.append(
+            json.loads(body)))
+        table.recover()
+        events = list(trace.events)
+        loop.run_events(e for e in events if e.t <= 7.0)
+        assert loop.on_doubt is not None
+        loop.on_doubt(7.0, "the controller stalled")
+        loop.run_events(e for e in events if e.t > 7.0)
+        loop.run_until_idle(trace.duration + 600)
+    held = [r for r in shown if r["type"] == "spin_held"]
+    assert [(r["spin"], r["reason"]) for r in held] == [(1, "sensor_fault")]
+    assert held[0]["details"]["stall"] == "the controller stalled"
+    assert not [r for r in shown if r["type"] in ("spin_result", "spin_invalid")]
+    (alarm,) = [r for r in shown if r["type"] == "alarm" and r["code"] == "timing_doubt"]
+    assert "spin 1 is held" in alarm["message"]
