@@ -63,10 +63,10 @@ class _JumpingClock:
         return seconds
 
 
-def test_a_stall_is_doubted_and_no_timeout_overtakes_the_edges_it_delayed() -> None:
+def test_no_timeout_overtakes_the_edges_a_stall_delayed() -> None:
     """CONTRACT §5: the process stops while a timeout is armed; when it resumes, the edge
-    stamped before the timeout (its driver resumes too) is handled first, and the table is
-    told the timing cannot be trusted (it holds the spin in play)."""
+    stamped before the timeout (its driver resumes too) is handled first: the order is
+    kept, so nothing is doubted (a loaded Pi's stalls hold no spin)."""
     import threading
 
     from controller.core.events import GpioEdge
@@ -94,7 +94,7 @@ def test_a_stall_is_doubted_and_no_timeout_overtakes_the_edges_it_delayed() -> N
     runner.start()
     runner.join(timeout=5)
     assert order == ["ball_a", "timeout"]
-    assert len(doubts) == 1 and "stalled" in doubts[0], doubts
+    assert doubts == []
 
 
 def test_an_edge_stamped_before_a_fired_timeout_is_doubted() -> None:

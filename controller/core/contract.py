@@ -285,7 +285,7 @@ class Doubting(Protocol):
     against its timeouts): told when that order cannot be trusted (CONTRACT §5)."""
 
     def timing_doubt(self, t: float, why: str) -> str | None:
-        """The loop stalled, or an edge came after a timeout it precedes, at ``t``
+        """An edge stamped ``t`` came after a timeout it precedes had fired
         (controller clock seconds); ``why`` in words. Returns what the game held for a
         person because of it, in words, or None when nothing rested on it."""
 

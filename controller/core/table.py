@@ -225,9 +225,9 @@ class Table:
         return self._schedule(deadline, lambda: self._timer(callback), background)
 
     def timing_doubt(self, t: float, why: str) -> None:
-        """The loop cannot trust the order of inputs and timeouts at ``t`` (a stall, a late
-        edge: ``EventLoop.on_doubt``): the game holds what rests on it, journaled as a
-        ``timing_doubt`` alarm, as one input."""
+        """The loop cannot trust the order of inputs and timeouts at ``t`` (an edge
+        that came after a timeout it precedes: ``EventLoop.on_doubt``): the game holds
+        what rests on it, journaled as a ``timing_doubt`` alarm, as one input."""
         game = self.game
         if not isinstance(game, Doubting):
             return

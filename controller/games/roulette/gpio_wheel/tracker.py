@@ -151,7 +151,7 @@ class GpioWheelTracker(PocketReadings):
         self._conclude(t, None)
 
     def timing_doubt(self, t: float, why: str) -> str | None:
-        """The process stalled, or an edge came after a timeout it precedes, at ``t``: the
+        """An edge stamped ``t`` came after a timeout it precedes had fired: the
         spin in play may have been measured without edges of its own, so it is held
         (``stall``), never decided (CONTRACT §5); what was held, or None."""
         spin = self.spin
