@@ -4,6 +4,7 @@ closed on exit; every stop is guarded on its own so one failing close skips no o
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -78,6 +79,13 @@ class Hardware:
                                         self.clock)
             transport.start()
             self.transports.append(transport)
+
+    def wait_open(self, timeout: float) -> list[str]:
+        """Wait up to ``timeout`` wall seconds in all until every serial port has been
+        opened by its reader; the names of those that were not."""
+        deadline = time.monotonic() + timeout
+        return [t.port_name for t in self.transports
+                if not t.wait_open(max(0.0, deadline - time.monotonic()))]
 
     def sensors(self) -> dict[str, Any]:
         """Every GPIO input's live view (``GpioInputs.view``: level, edges, last edge,

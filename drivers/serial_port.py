@@ -75,6 +75,7 @@ class SerialTransport:
         self._port: Any = None
         self._reported_up: bool | None = None  # last PortStatus posted; None before any
         self._thread: threading.Thread | None = None
+        self._opened = threading.Event()  # the port was opened once (its flush is done)
 
     def start(self) -> None:
         """Start the reader thread; it opens the port (retrying until it can).
@@ -109,6 +110,12 @@ class SerialTransport:
             if self._thread.is_alive():
                 raise TimeoutError(f"serial reader {self.port_name!r} did not stop")
         self._close()
+
+    def wait_open(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` wall seconds until the reader has opened the port once;
+        True when it has. pyserial's ``open()`` flushes what the port holds: bytes written
+        before are lost (``replay --realtime`` starts its player only after this)."""
+        return self._opened.wait(timeout)
 
     def alive(self) -> bool:
         """The reader thread runs (a port that is down but being reopened is alive)."""
@@ -158,6 +165,7 @@ class SerialTransport:
             port.timeout = None  # block: stop() cancels the read
         with self._lock:
             self._port = port
+        self._opened.set()
         if self._stop.is_set():  # stopped while opening: the cancel may have come too early
             port.timeout = POLL_S
         return port

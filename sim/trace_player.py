@@ -6,10 +6,11 @@ back through the real serial reader; dealer inputs and bets are posted as the ma
 interface would. A change a pin cannot show (a level it already has) is posted as the edge
 itself, stamped now, so that both replay modes see the same events.
 
-``on_time`` (the daemon's simulated wheel): each edge is stamped at its trace time, as a
-real line's kernel stamps an edge when it happens (``GpioInputs.drive``'s ``at``), so a
-player that woke late on a loaded machine does not make its own spin's evidence
-uncertain. The edge still reaches the table when it is driven.
+``on_time`` (``replay --realtime``, the daemon's simulated wheel): each edge is stamped at
+its trace time, as a real line's kernel stamps an edge when it happens
+(``GpioInputs.drive``'s ``at``), so a player that woke late on a loaded machine (a stalled
+process) does not move its own spin's evidence. The edge still reaches the table when it
+is driven: late, as a stalled driver's would.
 
 After each GPIO edge it measures how late it drove it against the trace
 (:class:`sim.lateness.Lateness`, trace seconds): ``lateness`` holds the worst.

@@ -7,9 +7,7 @@ modules that take longest go first, so that no process is left with one of them 
 end while the others have nothing to do.
 
 Tests judged against wall time are not spread: ``make test`` runs them afterwards, alone
-(marker ``realtime``): a player that falls behind its trace is no comparison, and the
-realtime replays through pseudo-terminals can lose the first lines when the driver's thread
-opens the port late (pyserial's open flushes what was written before it).
+(marker ``realtime``): a player that falls behind its trace is no comparison.
 """
 
 from __future__ import annotations

@@ -41,6 +41,7 @@ def compose(config: Config, journal: Journal, clock: Any,
     table = Table(config, journal, schedule, clock.now, sink,
                   wall=clock.wall if wall else None)
     loop.handler = table.handle if guard is None else guard.handler(table.handle)
+    loop.on_doubt = table.timing_doubt
     if guard is not None:
         guard.bind(loop.call_at, table.emit)
     return loop, table

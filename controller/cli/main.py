@@ -50,6 +50,7 @@ from sim.lateness import BOUND_S, EXIT_LATE
 # After a trace's last event, trace time runs on until no verdict is pending, at most this
 # long (clock seconds): a spin whose verdict falls due later is decided as the daemon would.
 RUN_ON_S = 600.0
+PORTS_OPEN_S = 10.0  # wall seconds replay --realtime waits for its readers to open
 SIMULATED_GAMES = 10
 """How many spins or coups ``simulate`` writes when not told."""
 
@@ -288,8 +289,15 @@ def _replay_realtime(config: Config, trace: Trace, journal: Journal, speed: floa
     lifecycle.add("hardware", hardware)
     lifecycle.add("pseudo-terminals", Hooks(on_stop=lambda: _close_all(fds)))
     lifecycle.start()
+    # pyserial's open() flushes the port: no byte is played before every reader opened.
+    if shut := hardware.wait_open(PORTS_OPEN_S):
+        lifecycle.stop()
+        raise TableControllerError(f"replay --realtime: the pseudo-terminal of port(s) "
+                                   f"{', '.join(shut)} did not open in {PORTS_OPEN_S:g} s")
+    # Each edge stamped when due, as a line's kernel stamps it: a player (a process) that
+    # stalled drives it late, never at another time.
     player = TracePlayer(trace.events, clock.now, clock.to_wall, hardware.gpio, masters,
-                         loop.post, late_s)
+                         loop.post, late_s, on_time=True)
     # Trace time 0 is now, not when the set-up above began.
     clock.restart()
     thread = start_thread(player.run, "trace-player")

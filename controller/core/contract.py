@@ -223,7 +223,8 @@ class Game(Protocol):
     """A game as the table drives it, on the controller thread only: what every game
     must do. What a game may do besides is a protocol of its own, asked with
     ``isinstance``: :class:`Checkpointing` (a restart from its last game boundary),
-    :class:`Sensing` (its devices' state for ``tablectl sensors``).
+    :class:`Sensing` (its devices' state for ``tablectl sensors``), :class:`Doubting`
+    (told when the timing of its inputs cannot be trusted).
 
     Every event has been journaled before it reaches the game. ``verify_*`` raise
     ``RuleViolation`` and change nothing; ``dealer_input`` and ``place_bet`` may still raise
@@ -276,6 +277,17 @@ class Checkpointing(Protocol):
         go on from here (JSON: the game number, limits, a pool...; ``boundary`` in words),
         which ``recover_from`` reads back from the last ``checkpoint`` record; None when
         this is no boundary. Asked after an input, at most every few hundred records."""
+
+
+@runtime_checkable
+class Doubting(Protocol):
+    """May: a game whose verdicts rest on when its inputs came (a wheel's sensor edges
+    against its timeouts): told when that order cannot be trusted (CONTRACT §5)."""
+
+    def timing_doubt(self, t: float, why: str) -> str | None:
+        """An edge stamped ``t`` came after a timeout it precedes had fired
+        (controller clock seconds); ``why`` in words. Returns what the game held for a
+        person because of it, in words, or None when nothing rested on it."""
 
 
 @runtime_checkable

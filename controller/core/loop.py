@@ -17,7 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.core.clock import Clock, VirtualClock
-from controller.core.events import Event
+from controller.core.events import Event, GpioEdge
+
+STALL_SHARE = 0.4
+"""A stall bound and the longest wait while a timeout is armed, as shares of the loop's
+grace: a stall under both together (0.8 grace) delays no edge past a timeout that fires."""
 
 
 @dataclass(eq=False)
@@ -66,6 +70,11 @@ class EventLoop:
         self._timers: list[tuple[float, int, Timer]] = []
         self._counter = itertools.count()
         self._queue: queue.Queue[object] = queue.Queue()
+        # Told (on the loop thread) when an edge came after a timeout it precedes had
+        # fired: ``on_doubt(t, why)`` (the table holds a spin in play).
+        self.on_doubt: Callable[[float, str], None] | None = None
+        self._fired_through = float("-inf")  # the latest deadline of a verdict's timer fired
+        self._quiet_until = float("-inf")  # after a stall: no timeout fires before this
 
     # -- any thread ------------------------------------------------------------------
     def post(self, event: Event, reply: Callable[[Any], None] | None = None) -> None:
@@ -108,6 +117,8 @@ class EventLoop:
             heapq.heappop(self._timers)
             if virtual is not None:
                 virtual.set(timer.deadline)
+            if not timer.background:
+                self._fired_through = max(self._fired_through, timer.deadline)
             timer.callback()
 
     def _next_foreground(self) -> Timer | None:
@@ -153,8 +164,18 @@ class EventLoop:
         once the clock passes it, every event posted so far has been handled and no timer
         is armed; ``run_on`` (clock seconds) bounds how long after ``stop_at`` timers are
         waited for.
+
+        Stalls (a loaded machine, a SIGSTOP): with a ``grace``, while a timer other than a
+        background one is armed the loop looks at the clock at least every
+        ``STALL_SHARE`` × ``grace``; a wait that ends more than that share past its time
+        is a stall of the process: no thread ran, and edges stamped in it may still be on
+        their way, so no timeout fires until ``grace`` after the stall (the drivers catch
+        up) and nothing is held: the order is kept. An event stamped before a timeout that
+        has already fired is another matter (its order was broken): ``on_doubt`` is told,
+        and the table holds what rested on it.
         """
         clock = self.clock
+        beat = STALL_SHARE * grace
         while True:
             # Events already waiting go first, each after the timers due before it: when the
             # loop fell behind (a slow commit), a timeout must not overtake an edge that
@@ -167,17 +188,27 @@ class EventLoop:
                 if waiting is _STOP:
                     return
                 self._dispatch(waiting)
-            now = clock.now() - grace
-            self.run_timers_until(now)
+            seen = clock.now()
+            now = seen - grace
+            if seen >= self._quiet_until:
+                self.run_timers_until(now)
             timer = self._next_timer()
-            wait = None if timer is None else max(0.0, clock.to_wall(timer.deadline - now))
+            span = None if timer is None else max(0.0, timer.deadline - now,
+                                                  self._quiet_until - seen)
+            if beat and self._next_foreground() is not None:
+                span = beat if span is None else min(span, beat)
             if stop_at is not None:
                 end = stop_at if now < stop_at or timer is None else stop_at + run_on
-                until_stop = max(0.0, clock.to_wall(end - now))
-                wait = until_stop if wait is None else min(wait, until_stop)
+                until_stop = max(0.0, end - now)
+                span = until_stop if span is None else min(span, until_stop)
+            wait = None if span is None else clock.to_wall(span)
             try:
                 item = self._queue.get(timeout=wait)
             except queue.Empty:
+                item = None
+            if span is not None and beat:
+                self._watch_stall(seen + span, beat, grace)
+            if item is None:
                 now = clock.now() - grace
                 if stop_at is not None and now >= stop_at and self._queue.empty():
                     self.run_timers_until(min(now, stop_at + run_on))
@@ -188,8 +219,25 @@ class EventLoop:
                 return
             self._dispatch(item)
 
+    def _watch_stall(self, due: float, bound: float, grace: float) -> None:
+        """A wait meant to end at ``due`` (clock seconds) that ended more than ``bound``
+        later: the process stalled, timeouts wait ``grace`` more for the edges it
+        delayed. A stall is no doubt by itself (a loaded Pi stalls for milliseconds
+        often): only an edge that still comes after its timeout is (``_dispatch``)."""
+        now = self.clock.now()
+        if now - due > bound:
+            self._quiet_until = now + grace
+
+    def _doubt(self, t: float, why: str) -> None:
+        if self.on_doubt is not None:
+            self.on_doubt(t, why)
+
     def _dispatch(self, item: object) -> None:
         """Handle one queued event, after the timers due before it; answer its sender."""
+        if isinstance(item, GpioEdge) and item.t < self._fired_through:
+            self._doubt(item.t, f"{item.input} edge stamped {item.t:.3f} s reached the "
+                        f"controller after a timeout due at {self._fired_through:.3f} s "
+                        "had fired")
         if isinstance(item, _Reply):
             self.run_timers_until(item.event.t)
             try:

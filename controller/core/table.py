@@ -40,7 +40,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from controller.core.config import Config
-from controller.core.contract import ACCEPTED, Checkpointing, GameContext, Verdict
+from controller.core.contract import ACCEPTED, Checkpointing, Doubting, GameContext, Verdict
 from controller.core.errors import JournalWriteError, RuleViolation
 from controller.core.events import BetPlaced, DealerInput, Event, GpioEdge, PortStatus, SerialData
 from controller.core.held import HELD_MAX_S, HeldRecords
@@ -223,6 +223,24 @@ class Table:
         """The games' ``schedule``: ``callback`` runs at ``deadline`` (clock seconds) as
         one input of its own (its records committed together, then shown)."""
         return self._schedule(deadline, lambda: self._timer(callback), background)
+
+    def timing_doubt(self, t: float, why: str) -> None:
+        """The loop cannot trust the order of inputs and timeouts at ``t`` (an edge
+        that came after a timeout it precedes: ``EventLoop.on_doubt``): the game holds
+        what rests on it, journaled as a ``timing_doubt`` alarm, as one input."""
+        game = self.game
+        if not isinstance(game, Doubting):
+            return
+
+        def doubt() -> None:
+            held = game.timing_doubt(t, why)
+            if held is not None:
+                self.emit(Alarm(code="timing_doubt", message=f"{why}: {held}"))
+
+        try:
+            self.as_input(doubt)
+        except JournalWriteError as exc:
+            self.on_commit_failure(exc, None)
 
     def _timer(self, callback: Callable[[], None]) -> None:
         try:

@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from controller.core.config import MAX_LIMIT, Config, Limits
-from controller.core.contract import Emit, Schedule
+from controller.core.contract import Doubting, Emit, Schedule
 from controller.core.errors import RuleViolation
 from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
 from controller.games.roulette import recovery
@@ -106,6 +106,12 @@ class RouletteGame:
         """What the wheel last reported by port (a serial wheel's last status line and its
         age at ``now``, seconds), for ``tablectl sensors``; any thread may call it."""
         return self.tracker.sensors(now)
+
+    def timing_doubt(self, t: float, why: str) -> str | None:
+        """The order of the wheel's edges and timeouts cannot be trusted at ``t``: the
+        tracker holds the spin in play (CONTRACT §5); what it held, in words, or None."""
+        tracker = self.tracker
+        return tracker.timing_doubt(t, why) if isinstance(tracker, Doubting) else None
 
     def open_game(self) -> str | None:
         """The spin still open (in play, or held for the inspector), in words; else None."""

@@ -150,6 +150,16 @@ class GpioWheelTracker(PocketReadings):
         spin.declared = True  # a person decided: no evidence is waited for
         self._conclude(t, None)
 
+    def timing_doubt(self, t: float, why: str) -> str | None:
+        """An edge stamped ``t`` came after a timeout it precedes had fired: the
+        spin in play may have been measured without edges of its own, so it is held
+        (``stall``), never decided (CONTRACT §5); what was held, or None."""
+        spin = self.spin
+        if spin is None or spin.concluded:
+            return None
+        spin.held.setdefault("stall", why)
+        return f"spin {spin.number} is held for a person"
+
     # -- sensor faults -------------------------------------------------------------
     def _fault(self, correction: Correction) -> None:
         spin = self.spin
