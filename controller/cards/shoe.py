@@ -4,9 +4,9 @@
 its game's package gives it (:mod:`controller.cards.procedures`: e.g. seed 002 Art. 5, new
 decks, and Art. 6, after the cut card, "cortador"); its base
 (:class:`~controller.cards.shoe_reader.ShoeReader`) keeps the shoe's composition and
-decides which card read from the shoe goes to the game. It journals through ``emit`` and never touches hardware: it is fed
-``controller.cards.shoe_lines`` records decoded from the reader's bytes. It knows no game:
-the messages cite the articles of ``ShoeRules.citations``.
+decides which card read from the shoe goes to the game. It journals through ``emit`` and
+never touches hardware: it is fed ``controller.cards.shoe_lines`` records decoded from the
+reader's bytes. It knows no game: the messages cite the articles of ``ShoeRules.citations``.
 
 Decisions (RULES.md §3, "Decisions for the controller"; seed 002 Art. 4-6):
 
