@@ -1,5 +1,6 @@
 """The Mini-Bacará coup as a statechart (seed 000 Art. 5-11): layer 2 of the game, see
-:mod:`controller.games.mini_baccarat.game`."""
+:mod:`controller.games.mini_baccarat.game`. Its states, queries and actions; the validators
+of its bets and five choices are :mod:`controller.games.mini_baccarat.checks`'."""
 
 from __future__ import annotations
 
