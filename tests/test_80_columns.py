@@ -132,7 +132,8 @@ def test_simulate_and_replay_end_with_one_summary_line_and_an_empty_trace_is_an_
     monkeypatch.chdir(tmp_path)
     out, err = _run(cli.main, ["simulate", "--spins", "3", "--seed", "2", "--out", "t.jsonl"])
     assert out == ""
-    assert err == "simulate: 3 spins of a Roulette table (seed 2) written to t.jsonl\n"
+    assert err == ("simulate: 3 spins of a Roulette table (seed 2) written to t.jsonl\n"
+                   "simulate: 3 spins expected: 3 valid; no fault injected\n")
     _, err = _run(cli.main, ["replay", "t.jsonl"])
     *_, last = err.splitlines()
     assert re.fullmatch(r"replay: 3 spins concluded \(.*\), \d+ alarms?, \d+ records journaled",

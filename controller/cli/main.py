@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sqlite3
 import sys
 import tempfile
@@ -41,6 +42,7 @@ from controller.core.logs import configure
 from controller.core.loop import start_thread
 from controller.core.section import why_not_made
 from controller.core.specs import load_attribute
+from controller.core.words import COLUMNS
 from controller.store.journal import Journal
 from controller.store.shared import Alarm
 from controller.store.type_index import check_type_index
@@ -333,11 +335,25 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         config = apply_overrides(config, {"table": table, "wheel_source": args.wheel},
                                  "--wheel")
     _writable_out(args.out)
-    write: Callable[..., None] = load_attribute(spec.simulate)
-    write(config, args.out, count, args.seed, args.scenario)
-    print(f"simulate: {_count(count, spec.recall.number)} of a {spec.title} table "
-          f"(seed {args.seed}) written to {args.out}", file=sys.stderr)
+    write: Callable[..., tuple[str, str]] = load_attribute(spec.simulate)
+    outcomes, alarms = write(config, args.out, count, args.seed, args.scenario)
+    games = _count(count, spec.recall.number)
+    print(f"simulate: {games} of a {spec.title} table (seed {args.seed}) written to "
+          f"{args.out}", file=sys.stderr)
+    print(_simulate_summary(games, outcomes, alarms), file=sys.stderr)
     return 0
+
+
+def _simulate_summary(games: str, outcomes: str, alarms: str) -> str:
+    """The last line of ``simulate``, as replay's: the games, what a replay of the trace is
+    expected to conclude (``outcomes``) and the alarms the simulator injects, in the
+    game's words; the details in parentheses of ``outcomes`` are left out where the line
+    would not fit 80 columns."""
+    line = f"simulate: {games} expected: {outcomes}; {alarms}"
+    if len(line) <= COLUMNS:
+        return line
+    short = re.sub(r" \([^)]*\)", "", outcomes)
+    return f"simulate: {games} expected: {short}; {alarms}"
 
 
 def _simulated_count(args: argparse.Namespace, table: str, takes: tuple[str, ...]) -> int:

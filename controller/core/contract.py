@@ -363,7 +363,8 @@ class GameSpec:
         recall: how its games are found in the journal.
         status: what ``tablectl status`` says of the table, from its journal.
         simulate: ``"module:function"`` that writes a simulated trace
-            (``table-controller simulate``).
+            (``table-controller simulate``) and returns its summary's words, ``(outcomes,
+            alarms)`` (``controller/games/README.md``).
         simulate_options: the options of ``table-controller simulate`` that ``simulate``
             reads: the one that counts its games (``--spins`` or ``--coups``), and any of
             ``--scenario``, ``--wheel``; ``simulate`` refuses the others.

@@ -51,7 +51,7 @@ class Mutation:
 
 
 BJ_CUT_CARD = 'Step("scramble", mandatory=False), Step("shuffle"), Step("cut"),'
-SHOE = "controller/cards/shoe.py"
+SHOE = "controller/cards/shoe_reader.py"
 COUNT_OUT = "controller/cards/count_out.py"
 NOT_LOADED = '''        if not self._loaded:
             self._alarm(t, CardAlarm(code="card_before_ready", message=f"{what} read before "'''

@@ -256,12 +256,17 @@ def sim_config_from(config: Config, port: str = DEFAULT_PORT, *,
 
 
 def write_trace(config: Config, out: str, count: int, seed: int,
-                scenarios: list[str] | None) -> None:
+                scenarios: list[str] | None) -> tuple[str, str]:
     """``table-controller simulate --table blackjack_plus|pot_luck``: ``count`` clean coups
     written to ``out``, following the config's table (decks, boxes, rules, limits, Pot
-    Luck's tables), so that replaying the trace under that config refuses nothing."""
+    Luck's tables), so that replaying the trace under that config refuses nothing.
+
+    Returns the words of ``simulate``'s summary line: every coup ends in its
+    ``coup_result``; no misread or reader warning is injected, so no alarm is expected.
+    """
     cfg = sim_config_from(config, misread_rate=0, warning_rate=0)
     write_jsonl(out, simulate(count, seed, cfg).objects)
+    return f"{count} coup_result", "no fault injected (0 alarms)"
 
 
 def simulated_events(config: Config, start: float, port: str = DEFAULT_PORT) -> list[Event]:

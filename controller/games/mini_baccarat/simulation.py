@@ -278,13 +278,18 @@ def sim_config_from(config: Config, port: str = DEFAULT_PORT, *,
 
 
 def write_trace(config: Config, out: str, count: int, seed: int,
-                scenarios: list[str] | None) -> None:
+                scenarios: list[str] | None) -> tuple[str, str]:
     """``table-controller simulate --table mini_baccarat``: ``count`` clean coups written to
     ``out``, following the config's decks, limits, cut card and insurance rule, so that
     replaying the trace under that config refuses no bet (a bet under the table minimum
-    would leave its box out of the coup while the simulated dealer deals it)."""
+    would leave its box out of the coup while the simulated dealer deals it).
+
+    Returns the words of ``simulate``'s summary line: every coup ends in its
+    ``coup_result``; no misread or reader warning is injected, so no alarm is expected.
+    """
     cfg = sim_config_from(config, misread_rate=0, warning_rate=0)
     write_jsonl(out, simulate(count, seed, cfg).objects)
+    return f"{count} coup_result", "no fault injected (0 alarms)"
 
 
 def simulated_events(config: Config, start: float, port: str = DEFAULT_PORT) -> list[Event]:

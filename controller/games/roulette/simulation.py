@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -266,8 +267,12 @@ def simulate(spins: int, seed: int, config: RouletteSimConfig | None = None,
 
 
 def write_trace(config: Config, out: str, count: int, seed: int,
-                scenarios: list[str] | None) -> None:
+                scenarios: list[str] | None) -> tuple[str, str]:
     """``table-controller simulate``: ``count`` spins (``--spins``) written to ``out``.
+
+    Returns:
+        (outcomes, alarms): what a controller is expected to make of them, in words
+        (:func:`expected_words`).
 
     Raises:
         InputError: ``count`` below 1, or an unknown scenario.
@@ -278,8 +283,8 @@ def write_trace(config: Config, out: str, count: int, seed: int,
         scenarios = scenarios * count
     source = config.rules.wheel_source
     try:
-        events, _ = simulate(count, seed, RouletteSimConfig(wheel=config.rules.wheel), scenarios,
-                             source)
+        events, truth = simulate(count, seed, RouletteSimConfig(wheel=config.rules.wheel),
+                                 scenarios, source)
     except ValueError as exc:
         raise InputError("--scenario", None, None, str(exc)) from exc
     # The dealer closes the table at the end of the session: time runs on past the
@@ -288,6 +293,35 @@ def write_trace(config: Config, out: str, count: int, seed: int,
     after = 0.4 if source == "serial" else 30.0
     end = {"t": round(max(e["t"] for e in events) + after, 6), "input": "close_table"}
     write_objects(out, [*events, end])
+    return expected_words(truth, source)
+
+
+def expected_words(truth: Sequence[SimulatedSpin], source: str) -> tuple[str, str]:
+    """What a controller is expected to make of the simulated spins ``truth``, read from
+    the wheel ``source`` ("gpio" or "serial"), for ``simulate``'s summary line.
+
+    Returns:
+        (outcomes, alarms): the verdicts, ``"27 valid, 2 invalid (wheel_malfunction), 1
+        held"`` (the reasons of the invalid spins in parentheses, which ``simulate``
+        leaves out where its line has no room); the alarms the simulator injects: a
+        sensor fault of ``FAULT_SCENARIOS`` on the GPIO sensors, the automated wheel's
+        habits (:class:`~sim.wheel_serial.StatusLineSimConfig`, on by default).
+    """
+    extended = StatusLineSimConfig().extended
+    verdicts = [serial_expected(spin, extended) if source == "serial"
+                else (spin.expected, spin.reason) for spin in truth]
+    faults = sum(spin.scenario in FAULT_SCENARIOS for spin in truth)
+    if source == "serial":
+        alarms = "wheel habits (alarms)"
+    elif faults:
+        alarms = f"{faults} sensor fault{'s' if faults > 1 else ''} (alarms)"
+    else:
+        alarms = "no fault injected"
+    counts = Counter(expected for expected, _ in verdicts)
+    reasons = ", ".join(dict.fromkeys(r for e, r in verdicts if e == "invalid" and r))
+    words = {"result": "valid", "invalid": f"invalid ({reasons})", "held": "held"}
+    outcomes = ", ".join(f"{counts[key]} {word}" for key, word in words.items() if counts[key])
+    return outcomes, alarms
 
 
 def session_seed(seed: int, games: int) -> int:
