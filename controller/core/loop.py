@@ -20,7 +20,7 @@ from controller.core.clock import Clock, VirtualClock
 from controller.core.events import Event
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Timer:
     """A callback due at ``deadline`` seconds of the controller clock; ``cancel()`` disarms it.
 
