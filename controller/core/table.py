@@ -354,8 +354,12 @@ class Table:
         rule's reason), None for what the hardware sent; after a failed commit, what
         ``on_commit_failure`` returns (by default it raises).
         """
+        # An edge on trace time, most of a replay's events, goes straight to _gpio: no
+        # wall clock to watch.
+        route: Callable[[Any], Verdict | None] = (
+            self._gpio if type(event) is GpioEdge and not self._wall_clock else self._route)
         try:
-            return self.as_input(self._route, event)
+            return self.as_input(route, event)
         except JournalWriteError as exc:
             return self.on_commit_failure(exc, event)
 
