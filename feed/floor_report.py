@@ -20,12 +20,13 @@ import psycopg
 from controller.cards.masking import LiveMask
 from controller.cli.tablectl.status import journal_game
 from controller.core.specs import Games
-from controller.core.words import age
+from controller.core.words import age, fit, labelled
 from controller.store.follow import Follower
 from controller.store.journal import Journal
 from feed.config import FloorConfig
 
 SHOWN_DIFFERENCES = 10
+_GAP = 14  # "  last game   ": where the values of a table's lines start
 
 
 def status(conn: psycopg.Connection[Any], config: FloorConfig, as_json: bool) -> int:
@@ -70,6 +71,8 @@ def status(conn: psycopg.Connection[Any], config: FloorConfig, as_json: bool) ->
 
 
 def _table_lines(entry: dict[str, Any]) -> Iterator[str]:
+    """A table's lines of ``status``, each at most 80 columns (a long one cut at spaces
+    and indented under its label)."""
     st = entry.get("status") or {}
     if not st:
         online = "no status from its feed yet"
@@ -78,27 +81,28 @@ def _table_lines(entry: dict[str, Any]) -> Iterator[str]:
     else:
         online = f"FEED OFFLINE ({st.get('problem')}), since {age(entry['status_received'])}"
     daemon = st.get("daemon") or {}
-    yield f"table {entry['table']} ({st.get('game') or 'game unknown'}): {online}"
+    yield fit(f"table {entry['table']} ({st.get('game') or 'game unknown'}): {online}")
     if st:
-        yield f"  state       {st.get('state')}" + (
-            "" if daemon.get("running") else " (its daemon is NOT RUNNING)")
-        yield f"  last game   {st.get('last_game') or '-'}"
+        yield labelled("  state", f"{st.get('state')}" + (
+            "" if daemon.get("running") else " (its daemon is NOT RUNNING)"), _GAP)
+        yield labelled("  last game", f"{st.get('last_game') or '-'}", _GAP)
         held = st.get("held") or []
-        yield "  held        " + (", ".join(f"game {h}" for h in held) if held else "none")
+        yield labelled("  held", ", ".join(f"game {h}" for h in held) if held else "none",
+                       _GAP)
     alarms = entry["alarms"]
-    yield f"  alarms      {len(alarms) or 'none'}" + (" open" if alarms else "")
+    yield labelled("  alarms", f"{len(alarms) or 'none'}" + (" open" if alarms else ""), _GAP)
     for alarm in alarms[-5:]:
-        yield f"    {alarm['kind']}: {alarm['message']}"
+        yield fit(f"    {alarm['kind']}: {alarm['message']}", 6)
     last = entry.get("last_stored")
     behind = entry.get("behind")
     stored = f"{entry.get('stored', 0)} records stored, chain whole up to " \
              f"#{entry.get('head_seq', 0)}"
     if last is not None:
         stored += f", the last stored {age(last)}"
-    yield f"  floor       {stored}"
+    yield labelled("  floor", stored, _GAP)
     if behind is not None:
-        yield f"  lag         {behind} record{'s' if behind != 1 else ''} behind the " \
-              f"journal (#{st.get('journal_head')})"
+        yield labelled("  lag", f"{behind} record{'s' if behind != 1 else ''} behind the "
+                       f"journal (#{st.get('journal_head')})", _GAP)
 
 
 def _floor_rows(conn: psycopg.Connection[Any], site: str, table: str
@@ -156,13 +160,15 @@ def verify(conn: psycopg.Connection[Any], config: FloorConfig, table: str,
                 break
         a, b = next(floor, None), next(mine, None)
     if not differences:
-        print(f"verify {table}: the floor holds the {total} records of {journal_path}, "
-              "equal (seq, hashes, public bodies)")
+        print(fit(f"verify {table}: the floor holds the {total} records of the journal, "
+                  "equal (seq, hashes, public bodies)"))
+        print(f"  journal {journal_path}")  # a path stays whole, on a line of its own
         return 0
-    print(f"verify {table}: {len(differences)} difference"
-          f"{'s' if len(differences) > 1 else ''} between the floor and {journal_path}:")
+    print(fit(f"verify {table}: {len(differences)} difference"
+              f"{'s' if len(differences) > 1 else ''} between the floor and the journal"))
+    print(f"  journal {journal_path}")
     for line in differences[:SHOWN_DIFFERENCES]:
-        print(f"  {line}")
+        print(fit(f"  {line}", 4))
     if len(differences) > SHOWN_DIFFERENCES:
         print(f"  ... and {len(differences) - SHOWN_DIFFERENCES} more")
     return 1

@@ -293,6 +293,7 @@ def test_every_journal_reaches_the_floor_whole_through_outages(
              busy_table, "--journal", str(journals[busy])], capture_output=True, text=True)
         assert verified.returncode == 0, verified.stdout
         assert "equal" in verified.stdout
+        assert fits_80(verified.stdout), verified.stdout
     finally:
         stop_all([*feeds.values(), floor])
     log = tmp_path / "floor.log"
@@ -328,7 +329,8 @@ def test_status_shows_each_table_live_and_verify_finds_a_difference(
         text = wait_for("the status with no lag", lambda: (s := status()) and
                         "0 records behind" in s and s)
         assert "table wheel-1 (roulette)" in text
-        assert f"chain whole up to #{total}" in text
+        assert f"chain whole up to #{total}" in " ".join(text.split())
+        assert max(map(len, text.splitlines())) <= 80, text  # an 80-column terminal
         last = [r for _, _, r in journal_rows(journal) if r["type"] == "spin_result"][-1]
         assert f"spin {last['spin']}" in text
         # A record changed on the floor (not in the journal): verify names it, exit 1.
@@ -342,6 +344,7 @@ def test_status_shows_each_table_live_and_verify_finds_a_difference(
              "--journal", str(journal)], capture_output=True, text=True)
         assert verified.returncode == 1
         assert "#5: the floor's body differs" in verified.stdout
+        assert fits_80(verified.stdout), verified.stdout
         # The cursor is the journal's last record: a second run sends nothing new.
         cursor = json.loads(Path(f"{journal}.feed-cursor").read_text())
         assert cursor["seq"] == total
@@ -349,6 +352,13 @@ def test_status_shows_each_table_live_and_verify_finds_a_difference(
     finally:
         floor.send_signal(signal.SIGTERM)
         floor.wait(20)
+
+
+def fits_80(out: str) -> bool:
+    """Every line of ``out`` fits an 80-column terminal, but the one naming the journal (a
+    path stays whole)."""
+    return all(len(line) <= 80 for line in out.splitlines()
+               if not line.startswith("  journal /"))
 
 
 def run_feed(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
