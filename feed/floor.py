@@ -6,8 +6,9 @@ broker keeps what comes. Each message is acknowledged (paho's manual ack) only o
 stored, or once it is known it never can be (not a record, a table not on the floor: one
 line says so). Messages are taken in batches as they come (up to :data:`BATCH`, gathered
 for :data:`GATHER_S` s), one transaction each (:class:`feed.floor_db.Store`), and
-acknowledged together in one write. PostgreSQL down: one line, then the batch
-is retried with a backoff of 1 s doubling to 30 s; meanwhile nothing is acknowledged and
+acknowledged together in one write. PostgreSQL down, or refusing (a bad connection
+string, a role without rights on the table; anything but a record's data): one line, then
+the batch is retried with a backoff of 1 s doubling to 30 s; meanwhile nothing is acknowledged and
 the broker holds the rest (at most ``receive_maximum`` unacknowledged messages are sent).
 
 Records the broker lost (killed before it saved what it had acknowledged: Mosquitto
@@ -196,12 +197,19 @@ class Floor:
                 statuses: list[tuple[str, str, dict[str, Any]]]) -> None:
         try:
             status = json.loads(payload)
-            statuses.append((self.config.site, table, dict(status)))
-            published = status.get("published")
-            if isinstance(published, int) and not isinstance(published, bool):
-                self._published[table] = published
-        except (ValueError, TypeError):
+        except ValueError:
+            status = None
+        if not isinstance(status, dict):  # a list of pairs would make a dict: refused
             log.warning("not_a_status", message=f"{topic}: not a JSON status: dropped")
+            return
+        published = status.get("published")
+        if isinstance(published, int) and not isinstance(published, bool):
+            if not 0 <= published < 2 ** 63:
+                log.warning("not_a_status", message=f"{topic}: its published seq "
+                            f"{published} is not from 0 to 2**63 - 1: dropped")
+                return
+            self._published[table] = published
+        statuses.append((self.config.site, table, status))
 
     def _ask_for_missing(self) -> None:
         """Ask each table's feed for the records its chain misses (see the module)."""
@@ -253,8 +261,10 @@ class Floor:
 
     def _store_batch(self, records: list[Record],
                      statuses: list[tuple[str, str, dict[str, Any]]]) -> bool:
-        """Store, retrying while PostgreSQL is away (one line when it goes, one when it
-        is back); whether it was stored (False: stopped first)."""
+        """Store, retrying while PostgreSQL is away or refuses (one line when it goes,
+        one when it is back); a record or status whose data PostgreSQL refuses
+        (``DataError``) is dropped alone, with a line; whether it was stored (False:
+        stopped first)."""
         delay, down_since = RETRY_MIN_S, None
         while not self.stop.is_set():
             try:
@@ -265,16 +275,7 @@ class Floor:
                     log.info("database_back", message=f"PostgreSQL is back after "
                              f"{time.monotonic() - down_since:.0f} s")
                 return True
-            except psycopg.OperationalError as exc:
-                if down_since is None:
-                    down_since = time.monotonic()
-                    log.error("database_down", message=f"PostgreSQL ({_where(self.config)}) "
-                              f"is unavailable: {_first_line(exc)}; retrying every "
-                              f"{RETRY_MIN_S:.0f}-{RETRY_MAX_S:.0f} s, nothing acknowledged")
-                self._drop_db()
-                self.stop.wait(delay)
-                delay = min(delay * 2, RETRY_MAX_S)
-            except psycopg.Error as exc:  # the data, not the database: one at a time
+            except (psycopg.DataError, psycopg.IntegrityError) as exc:  # one at a time
                 if len(records) + len(statuses) <= 1:
                     what = f"record {records[0].seq} of table {records[0].table}" if records \
                         else "a status"
@@ -283,6 +284,17 @@ class Floor:
                     return True
                 return all([self._store_batch([r], []) for r in records] +
                            [self._store_batch([], [s]) for s in statuses])
+            except psycopg.Error as exc:
+                # The database, not the data: down, a bad connection string, a role
+                # without rights on the table. Nothing is acknowledged until it stores.
+                if down_since is None:
+                    down_since = time.monotonic()
+                    log.error("database_down", message=f"PostgreSQL ({_where(self.config)}) "
+                              f"is unavailable: {_first_line(exc)}; retrying every "
+                              f"{RETRY_MIN_S:.0f}-{RETRY_MAX_S:.0f} s, nothing acknowledged")
+                self._drop_db()
+                self.stop.wait(delay)
+                delay = min(delay * 2, RETRY_MAX_S)
         return False
 
     def _database(self) -> Store:

@@ -520,3 +520,48 @@ def test_a_damaged_or_forged_record_is_sent_as_unreadable_and_the_feed_goes_on(
         assert by_seq[seq]["type"] == "unreadable_record"
         assert by_seq[seq]["fields"]["why"].startswith(f"record {seq} cannot be read")
     assert by_seq[5]["prev"] == by_seq[4]["hash"]
+
+
+def test_a_database_that_refuses_the_floor_acknowledges_nothing(
+        tmp_path: Path, pg: Postgres, broker: Broker) -> None:
+    # Issue 18 item 4: "nothing acknowledged before it is stored". A role that loses its
+    # rights on the records (a grant undone, a wrong role) is the database refusing, not
+    # a bad record: one line, retried, and stored once the rights are back. A status
+    # that is a JSON list (of pairs, which would make a dict) is dropped with one line,
+    # and the floor goes on.
+    import psycopg
+
+    admin = pg.new_database("refusing")
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute("DROP ROLE IF EXISTS floor_writer")
+        conn.execute("CREATE ROLE floor_writer LOGIN")
+        conn.execute('GRANT ALL ON DATABASE "refusing" TO floor_writer')
+        conn.execute("GRANT ALL ON SCHEMA public TO floor_writer")
+    dsn = admin.replace("user=postgres", "user=floor_writer")
+    floor = spawn("table-floor", "--config", str(floor_config(
+        tmp_path, broker, dsn, 'tables = ["probe", "good"]\n')), "run",
+        log=tmp_path / "floor.log")
+    try:
+        floor_subscribed(dsn, broker)
+        publish(broker, "casino/test-site/good/status", b'[["online", true]]')
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute("ALTER TABLE records OWNER TO postgres")
+        record = {"table": "good", "seq": 1, "type": "alarm", "t": 1.0, "hash": "a" * 64,
+                  "prev": GENESIS, "fields": {"code": "x"}, "masked": False}
+        publish(broker, "casino/test-site/good/records", json.dumps(record).encode())
+        log = tmp_path / "floor.log"
+        wait_for("the refusal's line", lambda: named(log, "database_down"))
+        assert stored(admin, "good") == 0
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute("GRANT ALL ON records TO floor_writer")
+        wait_for("the record, stored once the rights are back",
+                 lambda: stored(admin, "good") == 1, 90)
+        assert floor.poll() is None  # the list status did not stop it
+    finally:
+        floor.send_signal(signal.SIGTERM)
+        floor.wait(20)
+    assert not named(log, "not_storable")
+    (down,) = named(log, "database_down")
+    assert "permission denied" in down and "nothing acknowledged" in down
+    (status,) = named(log, "not_a_status")
+    assert "casino/test-site/good/status: not a JSON status: dropped" in status
