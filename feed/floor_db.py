@@ -7,12 +7,15 @@ Tables:
   (the record's time, epoch s), ``hash`` and ``prev`` (the journal's chain hashes),
   ``masked`` (a field was hidden from the public), ``body`` (JSONB: the record as the
   public may see it, ``seq``, ``type``, ``t`` and its fields) and ``stored_at``. A record
-  sent twice is stored once (``ON CONFLICT DO NOTHING``).
+  sent twice is stored once (``ON CONFLICT DO NOTHING``); one that comes again with
+  another hash, previous hash or body is a ``conflict`` alarm (two tables given one
+  name, a forgery): the first stored stays, a person must look.
 - ``chains``: per table, ``head_seq``/``head_hash``: the last record up to which every
   record is stored and linked (prev = the hash of the one before it).
 - ``alarms``: a ``gap`` (records missing before ones stored; ``resolved_at`` set when they
-  arrive) or a ``broken_link`` (a record whose ``prev`` is not the hash of the one before:
-  a person must look), with ``first_seq``..``last_seq`` and a line of words.
+  arrive), a ``conflict`` (above) or a ``broken_link`` (a record whose ``prev`` is not
+  the hash of the one before: a person must look), with ``first_seq``..``last_seq``
+  and a line of words.
 - ``statuses``: per table, the last status its feed published (JSONB, merged over the
   one before: the will's "offline" keeps the last state known) and when.
 
@@ -62,6 +65,12 @@ _MOVE = ("INSERT INTO records (site, table_name, seq, type, t, hash, prev, maske
          "SELECT site, table_name, seq, type, t, hash, prev, masked, (message->'fields') || "
          "jsonb_build_object('seq', message->'seq', 'type', message->'type', 't', "
          "message->'t') FROM incoming ORDER BY table_name, seq ON CONFLICT DO NOTHING")
+# The records of the batch that a stored one of the same seq contradicts.
+_CONFLICTS = ("SELECT i.site, i.table_name, i.seq, r.hash <> i.hash, r.prev <> i.prev "
+              "FROM incoming i JOIN records r ON r.site = i.site AND r.table_name = "
+              "i.table_name AND r.seq = i.seq WHERE r.hash <> i.hash OR r.prev <> i.prev OR "
+              "r.body <> (i.message->'fields') || jsonb_build_object('seq', i.message->'seq',"
+              " 'type', i.message->'type', 't', i.message->'t') ORDER BY i.table_name, i.seq")
 _HEADS = ("INSERT INTO chains SELECT * FROM unnest(%s::text[], %s::text[], %s::bigint[], "
           "%s::text[]) ON CONFLICT (site, table_name) DO UPDATE SET "
           "head_seq = excluded.head_seq, head_hash = excluded.head_hash")
@@ -150,7 +159,8 @@ class Store:
                         self.conn.execute(_STAGE)
                     with self.conn.cursor().copy(_COPY) as copy:
                         copy.write(_copy_binary(records))
-                    self.conn.execute(_MOVE)
+                    if self.conn.execute(_MOVE).rowcount < len(records):
+                        alarms += self._conflicts()  # sent again: the same, or not?
                 for site, table, status in statuses:
                     self.conn.execute(
                         "INSERT INTO statuses (site, table_name, status) VALUES (%s, %s, %s)"
@@ -204,6 +214,19 @@ class Store:
                 chain.gap_from = chain.head_seq + 1
             else:
                 chain.gap_from = chain.gap_to = 0
+        return alarms
+
+    def _conflicts(self) -> list[str]:
+        """A ``conflict`` alarm for each record of the batch that contradicts the one
+        stored with its seq (only looked for when some of the batch was stored already);
+        their words."""
+        alarms = []
+        for site, table, seq, hash_differs, prev_differs in self.conn.execute(_CONFLICTS):
+            what = "hash" if hash_differs else "previous hash" if prev_differs else "body"
+            alarms.append(self._alarm(
+                (site, table), "conflict", seq, seq, f"record {seq} came again with "
+                f"another {what}: the first stored is kept (two tables with one name, "
+                "or a forgery?)"))
         return alarms
 
     def missing_tail(self, key: tuple[str, str], last: int) -> list[str]:

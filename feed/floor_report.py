@@ -21,6 +21,7 @@ from controller.cards.masking import LiveMask
 from controller.cli.tablectl.status import journal_game
 from controller.core.specs import Games
 from controller.core.words import age, fit, labelled
+from controller.store.chain import chain_hash
 from controller.store.follow import Follower
 from controller.store.journal import Journal
 from feed.config import FloorConfig
@@ -119,14 +120,17 @@ def _floor_rows(conn: psycopg.Connection[Any], site: str, table: str
 
 
 def _journal_rows(path: str, game_start: str
-                  ) -> Iterator[tuple[int, str, str, dict[str, Any]]]:
+                  ) -> Iterator[tuple[int, str, str, dict[str, Any], bool]]:
+    """The journal's records as the floor holds them (public bodies), each with whether
+    its hash is the hash of the one before and its body (False: altered in the copy)."""
     follower = Follower(path)
     mask = LiveMask(game_start)
     after = 0
     try:
         while rows := follower.rows(after):
             for row in rows:
-                yield row.seq, row.hash, row.prev, mask.view(json.loads(row.body))
+                yield (row.seq, row.hash, row.prev, mask.view(json.loads(row.body)),
+                       chain_hash(row.prev, row.body) == row.hash)
             after = rows[-1].seq
     finally:
         follower.close()
@@ -154,6 +158,9 @@ def verify(conn: psycopg.Connection[Any], config: FloorConfig, table: str,
             differences.append(f"#{b[0]}: in the journal, missing on the floor")
             b = next(mine, None)
             continue
+        if not b[4]:  # the floor cannot say which is true: the journal's chain is broken
+            differences.append(f"#{b[0]}: the journal's record is not what its hash covers "
+                               "(`tablectl verify --full` on it)")
         for what, i in (("hash", 1), ("previous hash", 2), ("body", 3)):
             if a[i] != b[i]:
                 differences.append(f"#{a[0]}: the floor's {what} differs from the journal's")
@@ -161,7 +168,7 @@ def verify(conn: psycopg.Connection[Any], config: FloorConfig, table: str,
         a, b = next(floor, None), next(mine, None)
     if not differences:
         print(fit(f"verify {table}: the floor holds the {total} records of the journal, "
-                  "equal (seq, hashes, public bodies)"))
+                  "equal (seq, hashes, public bodies), the journal's chain whole"))
         print(f"  journal {journal_path}")  # a path stays whole, on a line of its own
         return 0
     print(fit(f"verify {table}: {len(differences)} difference"

@@ -345,6 +345,22 @@ def test_status_shows_each_table_live_and_verify_finds_a_difference(
         assert verified.returncode == 1
         assert "#5: the floor's body differs" in verified.stdout
         assert fits_80(verified.stdout), verified.stdout
+        # A copy of the journal altered in place (a hole card's face would not show in
+        # the public bodies): its chain is recomputed, the record named.
+        import shutil
+
+        copy = tmp_path / "altered.sqlite"
+        shutil.copyfile(journal, copy)
+        con = sqlite3.connect(copy)
+        con.execute("UPDATE records SET body = replace(body, '\"t\":', '\"t\": ') "
+                    "WHERE seq = 7")
+        con.commit()
+        con.close()
+        verified = subprocess.run(
+            [str(BIN / "table-floor"), "--config", str(floor_toml), "verify", "wheel-1",
+             "--journal", str(copy)], capture_output=True, text=True)
+        assert verified.returncode == 1
+        assert "#7: the journal's record is not what its hash covers" in verified.stdout
         # The cursor is the journal's last record: a second run sends nothing new.
         cursor = json.loads(Path(f"{journal}.feed-cursor").read_text())
         assert cursor["seq"] == total
@@ -565,3 +581,37 @@ def test_a_database_that_refuses_the_floor_acknowledges_nothing(
     assert "permission denied" in down and "nothing acknowledged" in down
     (status,) = named(log, "not_a_status")
     assert "casino/test-site/good/status: not a JSON status: dropped" in status
+
+
+def test_a_record_sent_again_otherwise_is_a_conflict_alarm(pg: Postgres) -> None:
+    # The breaker's finding: a forged record of a stored seq, or two tables given one
+    # name, were dropped without a word (ON CONFLICT DO NOTHING). The first stored stays;
+    # each contradiction is an open alarm; the same record again is none.
+    from feed.floor_db import Record, Store, connect, load_chains
+
+    def rec(seq: int, prev: str, code: str, hash_: str | None = None) -> Record:
+        message = {"table": "twin", "seq": seq, "type": "alarm", "t": 1.0,
+                   "hash": hash_ or f"{seq:064x}", "prev": prev,
+                   "fields": {"code": code}, "masked": False}
+        return Record("test-site", "twin", seq, "alarm", 1.0, message["hash"], prev, False,
+                      json.dumps(message).encode())
+
+    conn = connect(pg.new_database("conflicts"))
+    try:
+        store = Store(conn, load_chains(conn))
+        first = [rec(1, GENESIS, "x"), rec(2, f"{1:064x}", "y")]
+        assert store.store(first) == []
+        assert store.store(first) == []  # sent again after a reconnect: harmless
+        alarms = store.store([rec(1, GENESIS, "FORGED"), rec(2, f"{1:064x}", "y", "f" * 64)])
+        assert alarms == [
+            "table twin (test-site): record 1 came again with another body: the first "
+            "stored is kept (two tables with one name, or a forgery?)",
+            "table twin (test-site): record 2 came again with another hash: the first "
+            "stored is kept (two tables with one name, or a forgery?)"]
+        rows = conn.execute("SELECT kind, first_seq FROM alarms WHERE resolved_at IS NULL "
+                            "ORDER BY id").fetchall()
+        assert rows == [("conflict", 1), ("conflict", 2)]
+        (code,) = conn.execute("SELECT body->>'code' FROM records WHERE seq = 1").fetchone()
+        assert code == "x"
+    finally:
+        conn.close()
