@@ -84,7 +84,7 @@ def _table_lines(entry: dict[str, Any]) -> Iterator[str]:
     daemon = st.get("daemon") or {}
     yield fit(f"table {entry['table']} ({st.get('game') or 'game unknown'}): {online}")
     if st:
-        yield labelled("  state", f"{st.get('state')}" + (
+        yield labelled("  state", f"{st.get('state') or 'not known yet'}" + (
             "" if daemon.get("running") else " (its daemon is NOT RUNNING)"), _GAP)
         yield labelled("  last game", f"{st.get('last_game') or '-'}", _GAP)
         held = st.get("held") or []
@@ -96,8 +96,11 @@ def _table_lines(entry: dict[str, Any]) -> Iterator[str]:
         yield fit(f"    {alarm['kind']}: {alarm['message']}", 6)
     last = entry.get("last_stored")
     behind = entry.get("behind")
-    stored = f"{entry.get('stored', 0)} records stored, chain whole up to " \
-             f"#{entry.get('head_seq', 0)}"
+    broken = any(a["kind"] in ("broken_link", "conflict") for a in alarms)
+    stored = f"{entry.get('stored', 0)} records stored, " + (
+        "linked up to" if broken else "chain whole up to") + f" #{entry.get('head_seq', 0)}"
+    if broken:
+        stored += " (not whole: see its alarms)"
     if last is not None:
         stored += f", the last stored {age(last)}"
     yield labelled("  floor", stored, _GAP)

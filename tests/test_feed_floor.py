@@ -613,5 +613,19 @@ def test_a_record_sent_again_otherwise_is_a_conflict_alarm(pg: Postgres) -> None
         assert rows == [("conflict", 1), ("conflict", 2)]
         (code,) = conn.execute("SELECT body->>'code' FROM records WHERE seq = 1").fetchone()
         assert code == "x"
+        # status says the chain is not whole, and a table without a state says so.
+        import contextlib
+        import io
+
+        from feed.config import FloorConfig
+        from feed.floor_report import status
+
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status(conn, FloorConfig("floor.toml", None, "test-site", "",  # type: ignore
+                                     ("twin",)), as_json=False)
+        text = " ".join(out.getvalue().split())
+        assert "2 records stored, linked up to #2 (not whole: see its alarms)" in text
+        assert "alarms 2 open" in text
     finally:
         conn.close()
