@@ -209,8 +209,13 @@ class Store:
             self.conn.execute("UPDATE alarms SET resolved_at = now() WHERE site = %s AND "
                               "table_name = %s AND kind = 'gap' AND resolved_at IS NULL AND "
                               "last_seq <= %s", (*key, chain.head_seq))
-            # Filled up to the head: what an alarm still covers beyond it stays alarmed.
+            # Filled up to the head: what an alarm still covers beyond it stays alarmed,
+            # in the same row (one open alarm a gap, however many pieces fill it).
             if chain.head_seq < chain.gap_to:
+                self.conn.execute("UPDATE alarms SET first_seq = %s WHERE site = %s AND "
+                                  "table_name = %s AND kind = 'gap' AND resolved_at IS NULL "
+                                  "AND first_seq <= %s", (chain.head_seq + 1, *key,
+                                                          chain.head_seq))
                 chain.gap_from = chain.head_seq + 1
             else:
                 chain.gap_from = chain.gap_to = 0
@@ -272,8 +277,13 @@ class Store:
 
     def _gap(self, key: tuple[str, str], chain: Chain, next_stored: int) -> list[str]:
         first, last = chain.head_seq + 1, next_stored - 1
-        if chain.gap_from == first:
-            return []  # alarmed already
+        if chain.gap_from and chain.gap_from <= first <= chain.gap_to:
+            if last > chain.gap_to:  # alarmed already, and wider than it was seen
+                self.conn.execute("UPDATE alarms SET last_seq = %s WHERE site = %s AND "
+                                  "table_name = %s AND kind = 'gap' AND resolved_at IS NULL "
+                                  "AND last_seq = %s", (last, *key, chain.gap_to))
+                chain.gap_to = last
+            return []  # alarmed already (partly filled since)
         chain.gap_from, chain.gap_to = first, max(chain.gap_to, last)
         what = f"record {first}" if first == last else f"records {first}-{last}"
         return [self._alarm(key, "gap", first, last,

@@ -629,3 +629,36 @@ def test_a_record_sent_again_otherwise_is_a_conflict_alarm(pg: Postgres) -> None
         assert "alarms 2 open" in text
     finally:
         conn.close()
+
+
+def test_a_gap_filled_in_pieces_is_one_open_alarm(pg: Postgres) -> None:
+    # The breaker's finding: a gap filled a piece at a time left an open alarm a piece
+    # (5 rows for one gap). One row stays open, its first seq moving, until it closes.
+    from feed.floor_db import Record, Store, connect, load_chains
+
+    def rec(seq: int) -> Record:
+        prev = f"{seq - 1:064x}" if seq > 1 else GENESIS
+        message = {"table": "holey", "seq": seq, "type": "alarm", "t": 1.0,
+                   "hash": f"{seq:064x}", "prev": prev, "fields": {"code": "x"},
+                   "masked": False}
+        return Record("test-site", "holey", seq, "alarm", 1.0, f"{seq:064x}", prev, False,
+                      json.dumps(message).encode())
+
+    conn = connect(pg.new_database("pieces"))
+
+    def open_gaps() -> list[tuple[int, int]]:
+        return conn.execute("SELECT first_seq, last_seq FROM alarms WHERE kind = 'gap' "
+                            "AND resolved_at IS NULL").fetchall()
+
+    try:
+        store = Store(conn, load_chains(conn))
+        assert len(store.store([rec(1), rec(20)])) == 1
+        assert open_gaps() == [(2, 19)]
+        for piece in ([2, 3, 4], [5, 6], [7, 8, 9, 10]):
+            assert store.store([rec(s) for s in piece]) == []
+            assert open_gaps() == [(piece[-1] + 1, 19)]
+        assert store.store([rec(s) for s in range(11, 20)]) == []
+        assert open_gaps() == []
+        assert store.chains[("test-site", "holey")].head_seq == 20
+    finally:
+        conn.close()
