@@ -86,12 +86,12 @@ class FloorConfig:
     tables: tuple[str, ...]
 
 
-def parse_broker(sec: Section, url: str) -> Broker:
+def parse_broker(sec: Section, url: str, option: str | None = None) -> Broker:
     """The broker of ``url`` (``mqtt://HOST[:PORT]`` or ``mqtts://``) with the section's
     credentials, each file named checked as the connection will read it (the password
     as UTF-8, the certificates and the key as OpenSSL loads them). Raises ConfigError
-    naming the key."""
-    scheme, host, port = _host_port(sec, url)
+    naming the key, or ``option`` (``--broker``) when ``url`` is the command line's."""
+    scheme, host, port = _host_port(sec, url, option)
     broker = Broker(
         url=url, host=host, port=port, tls=scheme == "mqtts",
         username=sec.get("username", str, ""), password_file=sec.get("password_file", str, ""),
@@ -116,25 +116,31 @@ def parse_broker(sec: Section, url: str) -> Broker:
     return broker
 
 
-def _host_port(sec: Section, url: str) -> tuple[str, str, int]:
+def _host_port(sec: Section, url: str, option: str | None) -> tuple[str, str, int]:
     """``url``'s scheme, host and port (the scheme's by default); ConfigError on
-    ``broker``."""
+    ``broker`` or on ``option``."""
+
+    def error(message: str) -> ConfigError:
+        return ConfigError(option, None, None, message) if option else sec.error(
+            "broker", message)
+
     usage = f"{url!r} is not mqtt://HOST[:PORT] or mqtts://HOST[:PORT]"
     try:
         parts = urlsplit(url)
     except ValueError as exc:  # an unclosed [IPv6 address
-        raise sec.error("broker", f"{usage} ({str(exc).lower()})") from None
+        raise error(f"{usage} ({str(exc).lower()})") from None
     if parts.scheme not in SCHEMES or not parts.hostname:
-        raise sec.error("broker", usage)
+        raise error(usage)
     if parts.username is not None or parts.password is not None:
-        raise sec.error("broker", f"{url.split('@')[-1]!r}: no user or password in the "
-                        "URL; give username and password_file (or a client certificate)")
+        shown = f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"  # not the password
+        raise error(f"{shown}: no user or password in the URL; give username and "
+                    "password_file (or a client certificate)")
     try:
         port = parts.port
     except ValueError:
         port = 0
     if port == 0:
-        raise sec.error("broker", f"{url!r}: the port is not a number 1-65535")
+        raise error(f"{url!r}: the port is not a number 1-65535")
     return parts.scheme, parts.hostname, port or SCHEMES[parts.scheme]
 
 
@@ -218,7 +224,7 @@ def load_feed_config(path: str, broker_url: str | None = None,
     sec, _ = _section(path, "feed")
     url = _required(sec, "broker", "the broker's URL (mqtts://HOST:PORT)", broker_url)
     site = _required(sec, "site", "the casino's name in the topics (casino/SITE/...)")
-    broker = parse_broker(sec, url)
+    broker = parse_broker(sec, url, "--broker" if broker_url else None)
     journal_path = journal or table.journal_path
     cursor_path = sec.get("cursor", str, "")
     cursor_path = cursor or cursor_path or journal_path + ".feed-cursor"
@@ -242,7 +248,7 @@ def load_floor_config(path: str, broker_url: str | None = None,
     sec, _ = _section(path, "floor")
     url = _required(sec, "broker", "the broker's URL (mqtts://HOST:PORT)", broker_url)
     site = _required(sec, "site", "the casino's name in the topics (casino/SITE/...)")
-    broker = parse_broker(sec, url)
+    broker = parse_broker(sec, url, "--broker" if broker_url else None)
     dsn = _required(sec, "database", "the PostgreSQL connection string "
                     "(host=... dbname=... user=...)", database)
     tables = sec.get("tables", list, [])

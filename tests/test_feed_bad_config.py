@@ -95,6 +95,7 @@ def _assert_one_line(done: subprocess.CompletedProcess[str], tool: str, config: 
     assert lines[0].startswith(f"{tool}: {config}:{_line_of(config, field.split('.')[1])}: "
                                f"field '{field}': "), lines[0]
     assert words in lines[0]
+    assert "user:pw" not in lines[0]  # a password in a URL is not echoed to the log
 
 
 def _feed_config(tmp_path: Path, lines: str) -> Path:
@@ -134,6 +135,20 @@ def test_a_bad_broker_setting_is_one_line_in_the_floor(
     done = _run("table-floor", "--config", str(config), command)
     _assert_one_line(done, "table-floor", config, f"floor.{key}",
                      _fill(words, tmp_path, certs))
+
+
+@pytest.mark.parametrize("tool", ["table-feed", "table-floor"])
+def test_a_bad_broker_on_the_command_line_is_named_as_such(tmp_path: Path,
+                                                           tool: str) -> None:
+    config = (_feed_config(tmp_path, f'broker = "{NOWHERE}"\n') if tool == "table-feed"
+              else _floor_config(tmp_path, f'broker = "{NOWHERE}"\n'))
+    args = ["--once"] if tool == "table-feed" else ["run"]
+    done = _run(tool, "--config", str(config), *args, "--broker", "mqtt://[::1")
+    assert "Traceback" not in done.stderr
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [
+        f"{tool}: --broker: 'mqtt://[::1' is not mqtt://HOST[:PORT] or "
+        "mqtts://HOST[:PORT] (invalid ipv6 url)"]
 
 
 @pytest.fixture
