@@ -170,9 +170,11 @@ def test_the_command_lines_broker_overrides_the_feeds(tmp_path: Path,
     password = secret(tmp_path, "t1.password", PASSWORD)
     config = table_config(tmp_path, "t1", "roulette", tmp_path / "j.sqlite", NOWHERE,
                           f'username = "{USER}"\npassword_file = "{password}"\n')
-    done = _run("table-feed", "--config", str(config), "--broker", broker.url, "--once")
+    done = _run("table-feed", "--config", str(config), "--broker", broker.url, "--once",
+                "--log-format", "json")
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
+    assert f"to {broker.url} as casino/test-site/t1/records" in done.stderr
 
 
 def test_the_command_lines_broker_overrides_the_floors(
