@@ -22,6 +22,7 @@ every table of the site). Every error names the file, line and key
 from __future__ import annotations
 
 import os
+import ssl
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,18 +86,14 @@ class FloorConfig:
     tables: tuple[str, ...]
 
 
-def parse_broker(sec: Section, url: str) -> Broker:
+def parse_broker(sec: Section, url: str, option: str | None = None) -> Broker:
     """The broker of ``url`` (``mqtt://HOST[:PORT]`` or ``mqtts://``) with the section's
-    credentials. Raises ConfigError naming the key."""
-    parts = urlsplit(url)
-    if parts.scheme not in SCHEMES or not parts.hostname:
-        raise sec.error("broker", f"{url!r} is not mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
-    try:
-        port = parts.port or SCHEMES[parts.scheme]
-    except ValueError:
-        raise sec.error("broker", f"{url!r}: the port is not a number 1-65535") from None
+    credentials, each file named checked as the connection will read it (the password
+    as UTF-8, the certificates and the key as OpenSSL loads them). Raises ConfigError
+    naming the key, or ``option`` (``--broker``) when ``url`` is the command line's."""
+    scheme, host, port = _host_port(sec, url, option)
     broker = Broker(
-        url=url, host=parts.hostname, port=port, tls=parts.scheme == "mqtts",
+        url=url, host=host, port=port, tls=scheme == "mqtts",
         username=sec.get("username", str, ""), password_file=sec.get("password_file", str, ""),
         ca_file=sec.get("ca_file", str, ""), client_cert=sec.get("client_cert", str, ""),
         client_key=sec.get("client_key", str, ""))
@@ -111,12 +108,79 @@ def parse_broker(sec: Section, url: str) -> Broker:
         path = getattr(broker, key)
         if path and not os.access(path, os.R_OK):
             raise sec.error(key, f"{path}: cannot be read")
+        if path and not os.path.isfile(path):
+            raise sec.error(key, f"{path}: not a file")
     if broker.password_file:
-        mode = os.stat(broker.password_file).st_mode
-        if mode & (stat.S_IRWXG | stat.S_IRWXO):
-            raise sec.error("password_file", f"{broker.password_file} is readable by others "
-                            f"(mode {stat.filemode(mode)}): chmod 0600 it")
+        _check_password_file(sec, broker)
+    _check_tls_files(sec, broker)
     return broker
+
+
+def _host_port(sec: Section, url: str, option: str | None) -> tuple[str, str, int]:
+    """``url``'s scheme, host and port (the scheme's by default); ConfigError on
+    ``broker`` or on ``option``."""
+
+    def error(message: str) -> ConfigError:
+        return ConfigError(option, None, None, message) if option else sec.error(
+            "broker", message)
+
+    usage = f"{url!r} is not mqtt://HOST[:PORT] or mqtts://HOST[:PORT]"
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:  # an unclosed [IPv6 address
+        raise error(f"{usage} ({str(exc).lower()})") from None
+    if parts.scheme not in SCHEMES or not parts.hostname:
+        raise error(usage)
+    if parts.username is not None or parts.password is not None:
+        shown = f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"  # not the password
+        raise error(f"{shown}: no user or password in the URL; give username and "
+                    "password_file (or a client certificate)")
+    try:
+        port = parts.port
+    except ValueError:
+        port = 0
+    if port == 0:
+        raise error(f"{url!r}: the port is not a number 1-65535")
+    return parts.scheme, parts.hostname, port or SCHEMES[parts.scheme]
+
+
+def _check_password_file(sec: Section, broker: Broker) -> None:
+    mode = os.stat(broker.password_file).st_mode
+    if mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise sec.error("password_file", f"{broker.password_file} is readable by others "
+                        f"(mode {stat.filemode(mode)}): chmod 0600 it")
+    try:
+        read_password(broker)
+    except UnicodeDecodeError:
+        raise sec.error("password_file", f"{broker.password_file}: not UTF-8 text") from None
+    except OSError as exc:
+        raise sec.error("password_file", f"{broker.password_file}: cannot be read "
+                        f"({exc.strerror or exc})") from None
+
+
+def _check_tls_files(sec: Section, broker: Broker) -> None:
+    """Load the CA and the client certificate and key as the connection will."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    checks = (("ca_file", broker.ca_file, "a PEM certificate"),
+              ("client_cert", broker.client_cert, "a PEM certificate"))
+    for key, path, what in checks:
+        try:
+            if path:
+                context.load_verify_locations(cafile=path)
+        except (ssl.SSLError, OSError) as exc:
+            raise sec.error(key, f"{path}: not {what} ({_ssl_reason(exc)})") from None
+    if broker.client_cert:
+        try:  # a key with a passphrase is refused, not prompted for
+            context.load_cert_chain(broker.client_cert, broker.client_key, password=b"")
+        except (ssl.SSLError, OSError) as exc:
+            raise sec.error("client_key", f"{broker.client_key}: not the unencrypted PEM "
+                            f"key of client_cert {broker.client_cert} "
+                            f"({_ssl_reason(exc)})") from None
+
+
+def _ssl_reason(exc: Exception) -> str:
+    reason = getattr(exc, "reason", None) or getattr(exc, "strerror", None) or str(exc)
+    return str(reason).lower().replace("_", " ")
 
 
 def read_password(broker: Broker) -> str | None:
@@ -136,8 +200,12 @@ def _section(path: str, name: str) -> tuple[Section, Loader]:
     return root.section(name), loader
 
 
-def _required(sec: Section, key: str, what: str) -> str:
+def _required(sec: Section, key: str, what: str, given: str | None = None) -> str:
+    """``key``'s value, or ``given`` (the command line's) over it; the file's is read
+    (and checked) either way, so that it is not an unknown key."""
     value = str(sec.get(key, str, "")).strip()
+    if given:
+        return given
     if not value:
         raise sec.error(key, f"missing: {what}")
     return value
@@ -154,11 +222,12 @@ def load_feed_config(path: str, broker_url: str | None = None,
     """
     table = load_config(path)
     sec, _ = _section(path, "feed")
-    url = broker_url or _required(sec, "broker", "the broker's URL (mqtts://HOST:PORT)")
+    url = _required(sec, "broker", "the broker's URL (mqtts://HOST:PORT)", broker_url)
     site = _required(sec, "site", "the casino's name in the topics (casino/SITE/...)")
-    broker = parse_broker(sec, url)
+    broker = parse_broker(sec, url, "--broker" if broker_url else None)
     journal_path = journal or table.journal_path
-    cursor_path = cursor or sec.get("cursor", str, "") or journal_path + ".feed-cursor"
+    cursor_path = sec.get("cursor", str, "")
+    cursor_path = cursor or cursor_path or journal_path + ".feed-cursor"
     sec.finish()
     for name, value in (("site", site), ("table", table.table_name)):
         if any(c in value for c in "/+#"):
@@ -177,11 +246,11 @@ def load_floor_config(path: str, broker_url: str | None = None,
         ConfigError: a key missing, unknown or of the wrong type, a file unreadable.
     """
     sec, _ = _section(path, "floor")
-    url = broker_url or _required(sec, "broker", "the broker's URL (mqtts://HOST:PORT)")
+    url = _required(sec, "broker", "the broker's URL (mqtts://HOST:PORT)", broker_url)
     site = _required(sec, "site", "the casino's name in the topics (casino/SITE/...)")
-    broker = parse_broker(sec, url)
-    dsn = database or _required(sec, "database", "the PostgreSQL connection string "
-                                "(host=... dbname=... user=...)")
+    broker = parse_broker(sec, url, "--broker" if broker_url else None)
+    dsn = _required(sec, "database", "the PostgreSQL connection string "
+                    "(host=... dbname=... user=...)", database)
     tables = sec.get("tables", list, [])
     if not all(isinstance(t, str) and t for t in tables):
         raise sec.error("tables", "expected a list of table names")
