@@ -217,16 +217,18 @@ def bench_commit(run: Run) -> None:
 
 
 def bench_daemon(run: Run) -> None:
-    """The daemon on its simulated roulette table, 50 times faster than life, for about
-    40 s, measured as the writes section measures it (bench/writes.py: held spins park
-    and count, fsyncs by strace when installed): fsyncs and journal bytes per spin."""
+    """The daemon on its simulated roulette table, ``writes.SPEED`` times faster than life,
+    for ``writes.RUN_S`` seconds (40, or ``BENCH_WRITES_S``), measured as the writes
+    section measures it (bench/writes.py: held spins park and count, fsyncs by strace when
+    installed): fsyncs and journal bytes per spin."""
     import writes
 
     got = writes.run_table(run.scratch, "daemon")
     spins = got["all_games"]
     syncs, size = got["fsyncs"] / spins, got["journal"] / got["games"]
     how = "strace: fsync + fdatasync" if got["strace"] else "commits, strace not installed"
-    print(f"== daemon: the daemon: simulated roulette at 50x for 40 s: {spins} spins, "
+    print(f"== daemon: the daemon: simulated roulette at {writes.SPEED:g}x for "
+          f"{writes.RUN_S:g} s: {spins} spins, "
           f"{got['records']} records")
     run.figure("daemon_fsyncs_per_spin", syncs)
     print(f"   fsyncs ({how}): {got['fsyncs']} = {syncs:.1f} a spin "

@@ -203,7 +203,7 @@ def bench_writes(run: Any) -> None:
     """The bench's ``writes`` section: every table's figures, kept in ``run``."""
     figures = measure(run.scratch)
     for key, value in figures.items():
-        if key not in run.figures:  # the daemon section's GPIO figures, over 40 s, win
+        if key not in run.figures:  # the daemon section's GPIO figures win
             run.figure(key, value)
     _print(figures)
 
@@ -215,7 +215,7 @@ def main() -> None:
 
 def _print(figures: dict[str, float]) -> None:
     how = "strace -f -c" if shutil.which("strace") else "commits (strace not installed)"
-    print(f"== writes: each table's daemon, simulated at {SPEED:g}x for {RUN_S:.0f} s "
+    print(f"== writes: each table's daemon, simulated at {SPEED:g}x for {RUN_S:g} s "
           f"(bytes: /proc/PID/io write_bytes; fsyncs: {how})")
     for key, value in figures.items():
         print(_shown(key, value))

@@ -24,7 +24,7 @@ STALL_SHARE = 0.4
 grace: a stall under both together (0.8 grace) delays no edge past a timeout that fires."""
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Timer:
     """A callback due at ``deadline`` seconds of the controller clock; ``cancel()`` disarms it.
 

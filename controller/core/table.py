@@ -180,8 +180,6 @@ class Table:
         self._txn = held
         try:
             result = act(*args)
-            if journal.open_edges >= EVIDENCE_MAX_EDGES:
-                self.emit(Evidence(reason="size"))
             if journal.in_transaction:
                 self._end_of_input()
                 journal.commit()
@@ -374,8 +372,12 @@ class Table:
         rule's reason), None for what the hardware sent; after a failed commit, what
         ``on_commit_failure`` returns (by default it raises).
         """
+        # An edge on trace time, most of a replay's events, goes straight to _gpio: no
+        # wall clock to watch.
+        route: Callable[[Any], Verdict | None] = (
+            self._gpio if type(event) is GpioEdge and not self._wall_clock else self._route)
         try:
-            return self.as_input(self._route, event)
+            return self.as_input(route, event)
         except JournalWriteError as exc:
             return self.on_commit_failure(exc, event)
 
@@ -462,14 +464,24 @@ class Table:
         return ACCEPTED
 
     def _gpio(self, edge: GpioEdge) -> None:
-        if self.journal.edge(edge.t + self._offset, edge.input, edge.level) and (
-                self._evidence_timer is None):
+        journal = self.journal
+        edges = journal.edge(edge.t + self._offset, edge.input, edge.level)
+        if edges == 1 and self._evidence_timer is None:
             self._arm_evidence(edge.t + EVIDENCE_MAX_S)
         if edge.input in self._raw_inputs:
             # The game reads its sensors' edges itself (missed and chattering edges are
             # sensor faults it corrects and counts).
             self.game.gpio(edge)
-            return
+        else:
+            self._button(edge)
+        # Only an edge fills the batch: a full one closes with this input (unless the
+        # game's record closed it).
+        if edges >= EVIDENCE_MAX_EDGES and journal.open_edges >= EVIDENCE_MAX_EDGES:
+            self.emit(Evidence(reason="size"))
+
+    def _button(self, edge: GpioEdge) -> None:
+        """An edge of an input the game does not read raw (a dealer's button): a level
+        already held is journaled as unexpected and ignored."""
         previous = self.levels.get(edge.input, 0)
         self.levels[edge.input] = edge.level
         if previous == edge.level:

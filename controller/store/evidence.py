@@ -69,8 +69,7 @@ def batch_fault(batch: Batch, ref: object, closing: int) -> str | None:
 def pack(batch: int, edges: Sequence[Edge]) -> Batch:
     """Pack ``edges`` (at least one, at most ``MAX_INPUTS`` distinct inputs) as batch
     number ``batch``."""
-    index = {name: i for i, name in enumerate(dict.fromkeys(name for _, name, _ in edges))}
-    assert len(index) <= MAX_INPUTS, "too many inputs in one batch"
+    index: dict[str, int] = {}  # each input's index, in the order first seen
     first_us = prev = round(edges[0][0] * 1e6)
     out = bytearray()
     append = out.append
@@ -83,7 +82,11 @@ def pack(batch: int, edges: Sequence[Edge]) -> Batch:
             append((zig & 0x7F) | 0x80)
             zig >>= 7
         append(zig)
-        append(index[name] << 1 | level)
+        code = index.get(name)
+        if code is None:
+            code = index[name] = len(index)
+            assert code < MAX_INPUTS, "too many inputs in one batch"
+        append(code << 1 | level)
     return Batch(batch, first_us, ",".join(index), bytes(out), len(edges))
 
 

@@ -304,12 +304,12 @@ class Journal:
         self.last_hash = digest.hex()
         return record, body
 
-    def edge(self, t: float, name: str, level: int) -> bool:
+    def edge(self, t: float, name: str, level: int) -> int:
         """Add a raw GPIO edge (``t`` journal time, seconds) to the open evidence batch;
-        True when it is the batch's first."""
+        return how many edges the batch holds now (1: it is the first)."""
         edges = self._edges
         edges.append((t, name, level))
-        return len(edges) == 1
+        return len(edges)
 
     @property
     def open_edges(self) -> int:

@@ -43,6 +43,7 @@ from controller.core.errors import TableControllerError
 from controller.core.words import given
 
 _JOURNAL_KEYS = frozenset({"type", "seq", "t"})
+_NONE: frozenset[type] = frozenset()
 
 
 class Absent:
@@ -203,11 +204,16 @@ class RecordSpec:
     legacy: bool = False
     by_key: dict[str, FieldSpec] = field(default_factory=dict, compare=False)
     required: frozenset[str] = frozenset()
+    # key -> the exact types a value of it is taken for without a look at the field (None:
+    # any value): most values; the others go through FieldSpec.problem.
+    _plain: dict[str, frozenset[type] | None] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         self.by_key.update({f.key: f for f in self.fields})
         object.__setattr__(self, "required",
                            frozenset(f.key for f in self.fields if not f.optional))
+        self._plain.update({f.key: None if f.kinds is None else frozenset(
+            f.kinds + ((type(None),) if f.nullable else ())) for f in self.fields})
 
     def extended(self, more: Iterable[FieldSpec]) -> RecordSpec:
         added = tuple(f for f in more if f.key not in self.by_key)
@@ -217,8 +223,11 @@ class RecordSpec:
     def check(self, values: Mapping[str, Any]) -> None:
         """Raise :class:`RecordError` unless ``values`` (the fields, without ``type``,
         ``seq`` and ``t``) are a record of this type."""
-        by_key = self.by_key
+        by_key, plain = self.by_key, self._plain
         for key, value in values.items():
+            kinds = plain.get(key, _NONE)
+            if kinds is None or type(value) in kinds:
+                continue
             spec = by_key.get(key)
             if spec is None:
                 if self.extra or key in _JOURNAL_KEYS:
@@ -228,8 +237,8 @@ class RecordSpec:
             why = spec.problem(value)
             if why is not None:
                 raise RecordError(f"record {self.name!r}: field {key!r}: {why}")
-        missing = self.required.difference(values)
-        if missing:
+        if not values.keys() >= self.required:
+            missing = self.required.difference(values)
             raise RecordError(f"record {self.name!r}: missing field "
                               f"{', '.join(repr(k) for k in sorted(missing))}")
 

@@ -7,6 +7,7 @@ Times are seconds on the controller's monotonic clock; periods and laps are seco
 from __future__ import annotations
 
 import itertools
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,9 +102,10 @@ class Spin:
         bs = sorted(self.ball_b)
         passes = sorted(self.passes)
         for start, end in itertools.pairwise(passes):
-            inside = [b for b in bs if start < b < end]
-            if len(inside) == 1:
-                votes["cw" if inside[0] - start < end - inside[0] else "ccw"] += 1
+            first = bisect_right(bs, start)  # the passes strictly inside: bs[first:past]
+            if bisect_left(bs, end, first) - first == 1:
+                inside = bs[first]
+                votes["cw" if inside - start < end - inside else "ccw"] += 1
         if votes["cw"] == votes["ccw"]:
             return None
         return "cw" if votes["cw"] > votes["ccw"] else "ccw"
