@@ -151,7 +151,8 @@ class EventLoop:
             # The heap's head has the earliest deadline (a cancelled one is popped there).
             if timers and timers[0][0] <= t:
                 self.run_timers_until(t)
-            clock.set(t)
+            if t > clock._now:  # clock.set(t), inline: once an event
+                clock._now = t
             handler(event)
 
     def run_forever(self, stop_at: float | None = None, grace: float = 0.0,
