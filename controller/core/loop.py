@@ -148,10 +148,15 @@ class EventLoop:
         handler, timers = self.handler, self._timers
         for event in events:
             t = event.t
-            # The heap's head has the earliest deadline (a cancelled one is popped there).
-            if timers and timers[0][0] <= t:
-                self.run_timers_until(t)
-            clock.set(t)
+            # The heap's head has the earliest deadline. Most timers are cancelled before
+            # they fall due (a ball's pass re-arms its drop timeout): popped here.
+            while timers and timers[0][0] <= t:
+                if not timers[0][2].cancelled:
+                    self.run_timers_until(t)
+                    break
+                heapq.heappop(timers)
+            if t > clock._now:  # clock.set(t), inline: once an event
+                clock._now = t
             handler(event)
 
     def run_forever(self, stop_at: float | None = None, grace: float = 0.0,

@@ -372,22 +372,57 @@ class Table:
         rule's reason), None for what the hardware sent; after a failed commit, what
         ``on_commit_failure`` returns (by default it raises).
         """
-        # An edge on trace time, most of a replay's events, goes straight to _gpio: no
-        # wall clock to watch.
-        route: Callable[[Any], Verdict | None] = (
-            self._gpio if type(event) is GpioEdge and not self._wall_clock else self._route)
+        if type(event) is not GpioEdge:
+            try:
+                return self.as_input(self._route, event)
+            except JournalWriteError as exc:
+                return self.on_commit_failure(exc, event)
+        # An edge, most of the events (some 100 a spin): as_input, inlined around it (in
+        # an input already, it joins it).
+        own, journal = self._txn is None, self.journal
+        held: list[dict[str, Any]] = []
+        if own:
+            self._txn = held
         try:
-            return self.as_input(route, event)
+            try:
+                if self._wall_clock:
+                    self._check_clock()
+                edges = journal.edge(event.t + self._offset, event.input, event.level)
+                if edges == 1 and self._evidence_timer is None:
+                    self._arm_evidence(event.t + EVIDENCE_MAX_S)
+                if event.input in self._raw_inputs:
+                    # The game reads its sensors' edges itself (missed and chattering
+                    # edges are sensor faults it corrects and counts).
+                    self.game.gpio(event)
+                else:
+                    self._button(event)
+                # Only an edge fills the batch: a full one closes with this input
+                # (unless the game's record closed it).
+                if edges >= EVIDENCE_MAX_EDGES and journal.open_edges >= EVIDENCE_MAX_EDGES:
+                    self.emit(Evidence(reason="size"))
+                if own and journal.in_transaction:
+                    self._end_of_input()
+                    journal.commit()
+            except BaseException:
+                if own and journal.in_transaction:
+                    journal.rollback()
+                raise
+            finally:
+                if own:
+                    self._txn = None
+                    self._person_input = False
+            if held:
+                self._present(held)
+                self._bodies.clear()
         except JournalWriteError as exc:
             return self.on_commit_failure(exc, event)
+        return None
 
     def _route(self, event: Event) -> Verdict | None:
         if self._wall_clock:
             self._check_clock()
         game = self.game
-        if type(event) is GpioEdge:
-            self._gpio(event)
-        elif isinstance(event, BetPlaced):
+        if isinstance(event, BetPlaced):
             self._person_input = True
             return self._person(event, game.verify_bet, game.place_bet)
         elif isinstance(event, DealerInput):
@@ -462,22 +497,6 @@ class Table:
             self.game.refused(event, exc)
             return Verdict.refusal(exc)
         return ACCEPTED
-
-    def _gpio(self, edge: GpioEdge) -> None:
-        journal = self.journal
-        edges = journal.edge(edge.t + self._offset, edge.input, edge.level)
-        if edges == 1 and self._evidence_timer is None:
-            self._arm_evidence(edge.t + EVIDENCE_MAX_S)
-        if edge.input in self._raw_inputs:
-            # The game reads its sensors' edges itself (missed and chattering edges are
-            # sensor faults it corrects and counts).
-            self.game.gpio(edge)
-        else:
-            self._button(edge)
-        # Only an edge fills the batch: a full one closes with this input (unless the
-        # game's record closed it).
-        if edges >= EVIDENCE_MAX_EDGES and journal.open_edges >= EVIDENCE_MAX_EDGES:
-            self.emit(Evidence(reason="size"))
 
     def _button(self, edge: GpioEdge) -> None:
         """An edge of an input the game does not read raw (a dealer's button): a level

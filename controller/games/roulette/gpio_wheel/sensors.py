@@ -94,7 +94,8 @@ class EdgeFilter:
                                      f"{name} rose at {t:.6f} s while already active: its "
                                      "fall was missed; the rise is still a pass")
         last = self.last_rise.get(name)
-        if last is not None and t - last < self._min_interval(name):
+        if last is not None and t - last < (self.min_lap_s if name in BALL_TRACK
+                                            else self.min_rotor_period_s):
             message = (f"{name} rose again {1000 * (t - last):.3f} ms after its last pass at "
                        f"{last:.6f} s, closer than physically possible: merged")
             if self._chattered.get(name) == last:  # one faulty pass counts once

@@ -125,9 +125,9 @@ class GpioWheelTracker(PocketReadings):
         if name == "rotor_a":
             self._rotor_a(t)
         elif name == "rotor_b":
-            if self.in_play:
-                assert self.spin is not None
-                self.spin.rotor_b_seen += 1
+            spin = self.spin
+            if spin is not None and not spin.concluded:  # in_play, inline: per edge
+                spin.rotor_b_seen += 1
             self.rotor.rotor_b(t)
         elif name == "ball_pocket":
             self._pocket(t, orphan)
@@ -185,10 +185,11 @@ class GpioWheelTracker(PocketReadings):
         when the table takes one. A running ball never starts a spin (CONTRACT §5): an
         activation up to ``_track_until`` belongs to the last spin's ball (still running,
         or a pass both sensors missed may still come)."""
-        if self.in_play and self.spin is not None and self.spin.track_judged:
-            self._second_ball(self.spin, name, t)
+        spin = self.spin
+        if spin is not None and not spin.concluded and spin.track_judged:  # in play
+            self._second_ball(spin, name, t)
             return
-        if self.spin is None or t > self._track_until:
+        if spin is None or t > self._track_until:
             number = self.listener.ball_launched(t, f"{name} at {t:.3f} s")
             if number is None:
                 return
