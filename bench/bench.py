@@ -53,7 +53,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from harness import Run, Section, choose, write_json  # noqa: E402
+from harness import Fitted, Run, Section, choose, write_json  # noqa: E402
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -537,6 +537,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", metavar="FILE", type=Path,
                         help="also write every figure as JSON to FILE")
     args = parser.parse_args(argv)
+    sys.stdout = Fitted(sys.stdout)  # the figures fit an 80-column terminal
     every = sections()
     chosen = choose(every, args.only)
     print(f"table-controller benchmarks on {os.uname().machine}, {os.cpu_count()} cores, "

@@ -9,14 +9,16 @@ its lines, and records each figure with :meth:`Run.figure` under a stable key, s
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import subprocess
 import sys
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 PI_SHARE = 0.2
 """A Pi 4 core against one core of this machine, as a CPU quota: a fifth of a core (a
@@ -118,3 +120,34 @@ class Quota:
     def remove(self) -> None:
         with contextlib.suppress(OSError):  # a process of it still runs: left as is
             self.folder.rmdir()
+
+
+class Fitted(io.TextIOBase):
+    """A text stream that writes each whole line to ``out`` cut at spaces to 80 columns,
+    the continuations indented two more than the line (a path or a hash stays whole):
+    the bench's figures on an 80-column terminal."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self._pending = ""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        *lines, self._pending = (self._pending + text).split("\n")
+        for line in lines:
+            self.out.write(_fit(line) + "\n")
+        return len(text)
+
+    def flush(self) -> None:
+        if self._pending:
+            self.out.write(_fit(self._pending))
+            self._pending = ""
+        self.out.flush()
+
+
+def _fit(line: str) -> str:
+    indent = len(line) - len(line.lstrip(" "))
+    return "\n".join(textwrap.wrap(line, 80, subsequent_indent=" " * (indent + 2),
+                                    break_long_words=False, break_on_hyphens=False)) or line

@@ -42,7 +42,7 @@ from controller.core.logs import configure
 from controller.core.loop import start_thread
 from controller.core.section import why_not_made
 from controller.core.specs import load_attribute
-from controller.core.words import COLUMNS
+from controller.core.words import COLUMNS, fit
 from controller.store.journal import Journal
 from controller.store.shared import Alarm
 from controller.store.type_index import check_type_index
@@ -338,8 +338,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     write: Callable[..., tuple[str, str]] = load_attribute(spec.simulate)
     outcomes, alarms = write(config, args.out, count, args.seed, args.scenario)
     games = _count(count, spec.recall.number)
-    print(f"simulate: {games} of a {spec.title} table (seed {args.seed}) written to "
-          f"{args.out}", file=sys.stderr)
+    print(fit(f"simulate: {games} of a {spec.title} table (seed {args.seed}) written to "
+              f"{args.out}", 10), file=sys.stderr)  # a long path on a line of its own
     print(_simulate_summary(games, outcomes, alarms), file=sys.stderr)
     return 0
 
