@@ -196,3 +196,16 @@ def test_the_command_lines_database_overrides_the_floors(tmp_path: Path,
     done = _run("table-floor", "--config", str(config), "--database", pg.dsn(), "status")
     assert "Traceback" not in done.stderr
     assert done.returncode == 0, done.stderr
+
+
+def test_once_with_no_journal_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    # The tester's finding: `--once` on a journal that is not there logged a warning and
+    # exited 0, as if everything had been published.
+    password = secret(tmp_path, "t.password", PASSWORD)
+    config = table_config(tmp_path, "t1", "roulette", tmp_path / "missing.sqlite", NOWHERE,
+                          f'username = "{USER}"\npassword_file = "{password}"\n')
+    done = subprocess.run([str(BIN / "table-feed"), "--config", str(config), "--once"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[-1] == (
+        f"table-feed: no journal at {tmp_path / 'missing.sqlite'}: nothing published")
