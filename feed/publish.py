@@ -140,14 +140,9 @@ class Feed:
         started is acknowledged. Returns the exit code: 0, 2 when the broker refuses
         the feed (one line in the log says why), or 1 with ``once`` when the journal
         cannot be read (nothing to publish is no success: one line)."""
-        goal = self.follower.head() if once else None
-        if once and self.follower.problem is not None:
-            print(f"table-feed: {self.follower.problem}: nothing published",
-                  file=sys.stderr)
-            self.follower.close()
-            return 1
         try:
             self.conn.start(self.stop)
+            goal = self.follower.head() if once else None
             while not self.stop.is_set():
                 if self._refused:
                     raise BrokerRefused(self._refused)
@@ -171,6 +166,9 @@ class Feed:
             return 2
         finally:
             self._shutdown()
+        if once and self.follower.problem is not None:
+            print(f"table-feed: {self.follower.problem}: nothing published", file=sys.stderr)
+            return 1
         return 0
 
     def _take_acks(self) -> None:

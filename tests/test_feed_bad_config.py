@@ -167,9 +167,12 @@ def pg() -> Iterator[Postgres]:
 
 def test_the_command_lines_broker_overrides_the_feeds(tmp_path: Path,
                                                       broker: Broker) -> None:
+    from controller.store.journal import Journal
+
     password = secret(tmp_path, "t1.password", PASSWORD)
     config = table_config(tmp_path, "t1", "roulette", tmp_path / "j.sqlite", NOWHERE,
                           f'username = "{USER}"\npassword_file = "{password}"\n')
+    Journal(str(tmp_path / "j.sqlite"), durable=False).close()  # a journal, no record yet
     done = _run("table-feed", "--config", str(config), "--broker", broker.url, "--once",
                 "--log-format", "json")
     assert done.returncode == 0, done.stderr
@@ -198,11 +201,12 @@ def test_the_command_lines_database_overrides_the_floors(tmp_path: Path,
     assert done.returncode == 0, done.stderr
 
 
-def test_once_with_no_journal_is_one_line_and_exit_1(tmp_path: Path) -> None:
+def test_once_with_no_journal_is_one_line_and_exit_1(tmp_path: Path,
+                                                     broker: Broker) -> None:
     # The tester's finding: `--once` on a journal that is not there logged a warning and
     # exited 0, as if everything had been published.
     password = secret(tmp_path, "t.password", PASSWORD)
-    config = table_config(tmp_path, "t1", "roulette", tmp_path / "missing.sqlite", NOWHERE,
+    config = table_config(tmp_path, "t1", "roulette", tmp_path / "missing.sqlite", broker.url,
                           f'username = "{USER}"\npassword_file = "{password}"\n')
     done = subprocess.run([str(BIN / "table-feed"), "--config", str(config), "--once"],
                           capture_output=True, text=True, timeout=60)
