@@ -176,6 +176,35 @@ def test_a_daemon_whose_journal_file_cannot_grow_refuses_and_restarts_once_it_ca
     assert json.dumps(tail[1]).count("the journal is writable again") == 1
 
 
+MINI_BACCARAT = load_config("embedded:mini-baccarat-sim.toml", {"decks": 4})
+
+
+def bets_open(path: Path) -> tuple[FillingJournal, VirtualClock, JournalGuard, Any]:
+    """A Mini-Bacará table on a journal that can be made full, its shoe loaded and burnt
+    (2C), bets open, punto 10 on box 1 at t = 3.0: the journal, clock, guard and loop."""
+    journal = FillingJournal(path, durable=True)
+    clock = VirtualClock(1.0)
+    guard = JournalGuard(lambda: clock.now())
+    loop, _ = compose(MINI_BACCARAT, journal, clock, guard=guard)
+    events: list[Any] = [DealerInput(1.0 + i * 0.1, "procedure_step", {"step": s})
+                         for i, s in enumerate(("show", "turn", "scramble", "shuffle", "cut",
+                                                "load"))]
+    events += [SerialData(2.0, "shoe", b"[Burn]<Card:2C>\r\n"),
+               DealerInput(2.5, "open_bets"), BetPlaced(3.0, "punto", 1, 10)]
+    loop.run_events(events)
+    return journal, clock, guard, loop
+
+
+def restart(path: Path, more: list[Any]) -> list[dict[str, Any]]:
+    """The table started again on ``path`` (recovery), then ``more``; every record."""
+    with Journal(path, durable=False) as again:
+        clock = VirtualClock(20.0)
+        loop, table = compose(MINI_BACCARAT, again, clock)
+        table.recover()
+        loop.run_events(more)
+    return records(path)
+
+
 def test_shoe_bytes_dropped_while_a_card_was_due_stop_play_after_the_restart(
         tmp_path: Path) -> None:
     # Issue 16, item 2. Mini-Bacará, punto 10 on box 1: 9S to box 1, 3H to the Banca (face
@@ -183,19 +212,9 @@ def test_shoe_bytes_dropped_while_a_card_was_due_stop_play_after_the_restart(
     # again: the alarm, and the restart. The reader then reads the Banca's second card
     # (4D): it must not take box 1's place (seed 000 Art. 6: box 1, Banca, box 1, Banca).
     path = tmp_path / "journal.sqlite"
-    config = load_config("embedded:mini-baccarat-sim.toml", {"decks": 4})
-    journal = FillingJournal(path, durable=True)
-    clock = VirtualClock(1.0)
-    guard = JournalGuard(lambda: clock.now())
-    loop, _ = compose(config, journal, clock, guard=guard)
-    events: list[Any] = [DealerInput(1.0 + i * 0.1, "procedure_step", {"step": s})
-                         for i, s in enumerate(("show", "turn", "scramble", "shuffle", "cut",
-                                                "load"))]
-    events += [SerialData(2.0, "shoe", b"[Burn]<Card:2C>\r\n"),
-               DealerInput(2.5, "open_bets"), BetPlaced(3.0, "punto", 1, 10),
-               DealerInput(3.5, "no_more_bets"),
-               SerialData(4.0, "shoe", b"[Game]<Card:9S>\r\n[Game]<Card:3H>\r\n")]
-    loop.run_events(events)
+    journal, clock, guard, loop = bets_open(path)
+    loop.run_events([DealerInput(3.5, "no_more_bets"),
+                     SerialData(4.0, "shoe", b"[Game]<Card:9S>\r\n[Game]<Card:3H>\r\n")])
     journal.full = True
     loop.run_events([SerialData(5.0, "shoe", b"[Game]<Card:TD>\r\n")])
     assert guard.dropped == 1
@@ -204,15 +223,7 @@ def test_shoe_bytes_dropped_while_a_card_was_due_stop_play_after_the_restart(
     journal.close()
     assert records(path)[-1]["dropped"] == 1
 
-    def restart(more: list[Any]) -> list[dict[str, Any]]:
-        with Journal(path, durable=False) as again:
-            clock2 = VirtualClock(20.0)
-            loop2, table = compose(config, again, clock2)
-            table.recover()
-            loop2.run_events(more)
-        return records(path)
-
-    recs = restart([SerialData(21.0, "shoe", b"[Game]<Card:4D>\r\n")])
+    recs = restart(path, [SerialData(21.0, "shoe", b"[Game]<Card:4D>\r\n")])
     cards = [(r["hand"], r["card"]) for r in recs if r["type"] == "card"]
     assert cards == [("box 1", "9S"), ("banca", "3H")]  # 4D waits: never box 1's
     codes = [r["code"] for r in recs if r["type"] == "alarm"]
@@ -221,8 +232,8 @@ def test_shoe_bytes_dropped_while_a_card_was_due_stop_play_after_the_restart(
     assert recovery["mismatch"] is None and "lost_cards" in recovery["waiting_for"]
     # The dealer enters the card dealt while the journal failed; a second restart on the
     # way replays it all again, alarm included, without a mismatch.
-    recs = restart([DealerInput(22.0, "lost_cards", {"cards": ["TD"]})])
-    recs = restart([])
+    recs = restart(path, [DealerInput(22.0, "lost_cards", {"cards": ["TD"]})])
+    recs = restart(path, [])
     cards = [(r["hand"], r["card"]) for r in recs if r["type"] == "card"]
     assert cards == [("box 1", "9S"), ("banca", "3H"), ("box 1", "TD"), ("banca", "4D")]
     assert all(r["mismatch"] is None for r in recs if r["type"] == "recovery")
@@ -242,17 +253,7 @@ def test_shoe_bytes_dropped_while_bets_were_open_stop_play_after_the_restart(
     # seed 000 Art. 2 less the burn 2C and these two: 205) and, dealt while bets were
     # open, given no hand (card_without_place), as two cards read then would have been.
     path = tmp_path / "journal.sqlite"
-    config = load_config("embedded:mini-baccarat-sim.toml", {"decks": 4})
-    journal = FillingJournal(path, durable=True)
-    clock = VirtualClock(1.0)
-    guard = JournalGuard(lambda: clock.now())
-    loop, _ = compose(config, journal, clock, guard=guard)
-    events: list[Any] = [DealerInput(1.0 + i * 0.1, "procedure_step", {"step": s})
-                         for i, s in enumerate(("show", "turn", "scramble", "shuffle", "cut",
-                                                "load"))]
-    events += [SerialData(2.0, "shoe", b"[Burn]<Card:2C>\r\n"),
-               DealerInput(2.5, "open_bets"), BetPlaced(3.0, "punto", 1, 10)]
-    loop.run_events(events)
+    journal, clock, guard, loop = bets_open(path)
     journal.full = True
     loop.run_events([DealerInput(3.5, "no_more_bets"),
                      SerialData(4.0, "shoe", b"[Game]<Card:9S>\r\n[Game]<Card:3H>\r\n")])
@@ -261,22 +262,14 @@ def test_shoe_bytes_dropped_while_bets_were_open_stop_play_after_the_restart(
     loop.run_until_idle(clock.now() + RETRY_S + 0.001)
     journal.close()
 
-    def restart(more: list[Any]) -> list[dict[str, Any]]:
-        with Journal(path, durable=False) as again:
-            clock2 = VirtualClock(20.0)
-            loop2, table = compose(config, again, clock2)
-            table.recover()
-            loop2.run_events(more)
-        return records(path)
-
-    recs = restart([])
+    recs = restart(path, [])
     (recovery,) = [r for r in recs if r["type"] == "recovery"]
     assert "lost_cards" in (recovery["waiting_for"] or "")
     assert [r["code"] for r in recs if r["type"] == "alarm"][-1] == "shoe_input_dropped"
-    recs = restart([DealerInput(21.0, "lost_cards", {"cards": ["9S", "3H"]})])
+    recs = restart(path, [DealerInput(21.0, "lost_cards", {"cards": ["9S", "3H"]})])
     (stop,) = [r for r in recs if r.get("code") == "card_without_place"]
     assert stop["stops_play"] and stop["count"] == 2 and "bets are open" in stop["message"]
     assert not [r for r in recs if r["type"] == "card"]  # in no hand
-    recs = restart([])  # the count, as the journal's inputs give it again
+    recs = restart(path, [])  # the count, as the journal's inputs give it again
     last = [r for r in recs if r["type"] == "recovery"][-1]
     assert last["shoe_cards_left"] == 4 * 52 - 3 and last["mismatch"] is None
