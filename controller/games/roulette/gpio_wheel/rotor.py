@@ -35,6 +35,7 @@ from controller.games.roulette.art12 import Finding
 # of k periods, within this share of k × the last period and with its k rotor_b passes
 # evenly spread, is k - 1 missed rotor_a passes.
 _STEADY = 0.35
+_MULTIPLE = 0.1  # a revolution this close to whole turns of the last: passes missed
 
 
 @dataclass(frozen=True)
@@ -141,6 +142,16 @@ class RotorTracker:
             self.period = None
             self.direction = None
             return Revolution(last, t, period, None, False)
+        if ball_in_play and prev is not None and self._both_missed(period, prev, k):
+            # Whole turns at the rotor's own speed with both sensors short of a pass each:
+            # they missed passes, or a hand braked the rotor to just that speed. Which, the
+            # evidence cannot say: never Art. 12 (g) on it, held (CONTRACT §5).
+            self.period = None
+            self.direction = None
+            return Revolution(last, t, period, None, False, uncertain=True, faults=(
+                ("rotor_a", f"rotor_a and rotor_b missed passes: a rotor revolution of "
+                            f"{period:.3f} s ending at {t:.3f} s is {round(period / prev)} of "
+                            f"{prev:.3f} s, with {k} rotor_b pass(es)"),))
         if k == 1:
             direction = "cw" if bs[0] - last < t - bs[0] else "ccw"
             if (ball_in_play and self.direction is not None and direction != self.direction
@@ -189,6 +200,14 @@ class RotorTracker:
                        f"rotor_b fired {k} times in a rotor revolution of {period:.3f} s ending "
                        f"at {t:.3f} s (expected once)"))
         return Revolution(last, t, period, None, False, faults=tuple(faults))
+
+    @staticmethod
+    def _both_missed(period: float, prev: float, k: int) -> bool:
+        """A revolution of ``period`` seconds is a whole number m >= 2 of the last one
+        (``prev``, within :data:`_MULTIPLE`) and ``rotor_b`` passed fewer than m times
+        (``k``): both sensors missed a pass (a rotor slows by a few percent a turn)."""
+        turns = round(period / prev)
+        return turns >= 2 and k < turns and abs(period / turns - prev) <= _MULTIPLE * prev
 
     def _whole(self, start: float, end: float, period: float, direction: str | None,
                prev: float | None, ball_in_play: bool, measured: bool,
