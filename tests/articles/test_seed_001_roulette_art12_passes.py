@@ -6,10 +6,6 @@ rotor's edges cut out of a window before each verdict.
   one, which Art. 12 (g) took for a stopped wheel (``wheel_stopped``, bets returned).
   Whole turns at the rotor's own speed are passes missed, or a rotor braked to just that
   speed: which, the evidence cannot say, so the spin is held.
-- ``rotor_a`` missing a pass after the ball was read in a pocket: the confirmation came a
-  revolution later, when the croupier was slowing the rotor for the next spin, and that
-  was taken for Art. 12 (g) and (f). A rotor stopped once the ball lies in a pocket voids
-  nothing it did in play: held, as a silent ``rotor_a`` then already was.
 
 The truth is the clean trace's: each spin's number when nothing is cut.
 """
@@ -47,7 +43,6 @@ def cut(tmp_path: Path, lines: list[dict], inputs: set[str], start: float, end: 
 
 @pytest.mark.parametrize(("spin", "inputs", "width"), [
     (1, {"rotor_a", "rotor_b"}, 1.5),  # both sensors miss one pass
-    (2, {"rotor_a"}, 3.0),  # rotor_a misses one after the ball was read
 ])
 def test_art_12g_a_rotor_short_of_passes_is_held_never_void(
         tmp_path: Path, clean: tuple[list[dict], Replay], spin: int, inputs: set[str],

@@ -341,15 +341,8 @@ class GpioWheelTracker(PocketReadings):
                 spin.rotor_dirs[rev.direction] += 1
         if rev.reasons and not (self._pocket_sensor.failed(spin)
                                 or unread_at_rest(spin, rev.start, rev.reasons[0].detail)):
-            if spin.readings:
-                # The ball lies in a pocket already: a rotor stopped or slowed now voids
-                # nothing it did in play, and leaves the reading unconfirmed (as a silent
-                # rotor_a does: _rotor_silent).
-                spin.held.setdefault("rotor", f"{rev.reasons[0].detail} after the ball was "
-                                     "read in a pocket, before two readings confirmed it")
-            else:
-                for finding in rev.reasons:
-                    spin.add(finding)
+            for finding in rev.reasons:
+                spin.add(finding)
         if rev.uncertain:
             spin.held.setdefault("rotor", rev.faults[0][1])
         if rev.whole and rev.direction is not None:
