@@ -170,10 +170,7 @@ def test_the_banner_fits_80_columns_and_ctrl_c_stops_it_quietly(tmp_path: Path) 
     proc = subprocess.Popen(
         [str(Path(sys.executable).parent / "table-display"), "--journal",
          str(tmp_path / "journal.sqlite"), "--listen", f"127.0.0.1:{port}"],
-        stderr=subprocess.PIPE, text=True,
-        # Ctrl-C as at a terminal: the worker this runs in may hold SIGINT ignored, which
-        # a child inherits (and by convention keeps, as a background job does).
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None
     banner = [proc.stderr.readline() for _ in range(6)]  # blocks until it is printed
     proc.send_signal(signal.SIGINT)
