@@ -105,7 +105,7 @@ def track(events: list[Event], wheel: str) -> tuple[list[SpinOutcome], list[str]
                                listener)
 
     def handle(edge: Any) -> None:
-        tracker.edge(edge)
+        tracker.edge(edge.t, edge.input, edge.level)
 
     loop.handler = handle
     loop.run_events([GpioEdge(e["t"], e["gpio"], e["level"]) for e in events if "gpio" in e])

@@ -40,7 +40,7 @@ from controller.cards.waiting import WaitingCards
 from controller.core.config import Config
 from controller.core.contract import Emit
 from controller.core.errors import RuleViolation
-from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
+from controller.core.events import BetPlaced, DealerInput, PortStatus, SerialData
 from controller.core.table_inputs import table_input, verify_table_input
 from controller.core.words import given
 from controller.protocols import make_codec
@@ -383,17 +383,18 @@ class LiveCardTable:
             return
         self._act_on(status.t, port_down())
 
-    def gpio(self, edge: GpioEdge) -> None:
-        """Dealer buttons, each press journaled as an ``input`` (``source`` ``button``) so
-        that a restart plays it again; a card table has no wheel sensors."""
-        if edge.level != 1:
+    def gpio(self, t: float, name: str, level: int) -> None:
+        """Dealer buttons (``name`` to ``level`` at ``t`` seconds), each press journaled as
+        an ``input`` (``source`` ``button``) so that a restart plays it again; a card
+        table has no wheel sensors."""
+        if level != 1:
             return
-        if edge.input in _DEALER_BUTTONS:
-            self._emit(Input(action=edge.input, source="button"), t=edge.t)
-            self._input(DealerInput(edge.t, edge.input))
+        if name in _DEALER_BUTTONS:
+            self._emit(Input(action=name, source="button"), t=t)
+            self._input(DealerInput(t, name))
         else:
-            self.alarm(edge.t, CardAlarm(code="unexpected_edge",
-                                         message=f"{edge.input} on a card table"))
+            self.alarm(t, CardAlarm(code="unexpected_edge",
+                                    message=f"{name} on a card table"))
 
 
 

@@ -41,6 +41,8 @@ def compose(config: Config, journal: Journal, clock: Any,
     table = Table(config, journal, schedule, clock.now, sink,
                   wall=clock.wall if wall else None)
     loop.handler = table.handle if guard is None else guard.handler(table.handle)
+    if guard is None:  # a replay's edges, without an object each (the daemon's are posted)
+        loop.edge_handler = table.edge
     loop.on_doubt = table.timing_doubt
     if guard is not None:
         guard.bind(loop.call_at, table.emit)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from controller.core.errors import RuleViolation
-from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
+from controller.core.events import BetPlaced, DealerInput, PortStatus, SerialData
 
 if TYPE_CHECKING:
     from controller.core.config import Config
@@ -242,7 +242,9 @@ class Game(Protocol):
     def refused(self, event: DealerInput | BetPlaced, exc: RuleViolation) -> None:
         """Journal the refusal of ``event`` (an alarm or a ``*_refused`` record)."""
 
-    def gpio(self, edge: GpioEdge) -> None: ...
+    def gpio(self, t: float, name: str, level: int) -> None:
+        """The edge of GPIO input ``name`` to ``level`` (1 active) at ``t`` clock seconds,
+        journaled already."""
 
     def serial(self, data: SerialData) -> None: ...
 

@@ -133,6 +133,12 @@ class PackedEvents(Sequence[Event]):
     def __len__(self) -> int:
         return len(self._t)
 
+    def columns(self) -> tuple[array[float], array[int], list[str], dict[int, Event], int]:
+        """The packed columns, for a reader that wants no object an edge: per event its
+        time and its code (``2 × input index + level`` for an edge), the input names by
+        index, the other events by position, and the code that marks one of them."""
+        return self._t, self._code, self._names, self._other, self._OTHER
+
     def _at(self, i: int) -> Event:
         code = self._code[i]
         if code == self._OTHER:

@@ -42,9 +42,9 @@ class HeldRecords:
     def __init__(self) -> None:
         self._lines: list[tuple[float, str, str]] = []  # (journal time, port, text)
         self._notes: list[Held] = []
-
-    def __bool__(self) -> bool:
-        return bool(self._lines or self._notes)
+        # Something is held: read before every record, a plain attribute (a __bool__
+        # would be a call each time).
+        self.any = False
 
     def counts(self) -> tuple[int, int]:
         """(lines, notes) held now."""
@@ -53,21 +53,24 @@ class HeldRecords:
     def line(self, t: float, port: str, text: str) -> bool:
         """Hold a line of ``port`` that began at ``t`` (journal time); True when it is the
         first thing held (a timer is due)."""
-        first = not self
+        first = not self.any
         self._lines.append((t, port, text))
+        self.any = True
         return first
 
     def note(self, t: float, type_: str, fields: dict[str, Any]) -> bool:
         """Hold a note (a record of ``type_`` at journal time ``t``); True when it is the
         first thing held."""
-        first = not self
+        first = not self.any
         self._notes.append((t, type_, fields))
+        self.any = True
         return first
 
     def take(self, lines: bool = True) -> list[Held]:
         """Every note held and (``lines``) every line, oldest first (a port's lines as
         one ``serial`` record, at its first line's time), no longer held."""
         out, self._notes = self._notes, []
+        self.any = bool(self._lines) and not lines
         if not lines:
             return out
         held, self._lines = self._lines, []

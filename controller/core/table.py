@@ -151,7 +151,7 @@ class Table:
             # Nothing acts on a note: it waits for the next commit (controller.core.held).
             self._hold(self._held.note(fields.pop("t", self.wall()), type_, fields))
             return fields
-        if self._held:  # the notes (and lines) that led to it go first, in its commit
+        if self._held.any:  # the notes (and lines) that led to it go first, in its commit
             self._journal_held(lines=not self._person_input)
         return self._stage(type_, self.wall(), fields, spec.closes_evidence)
 
@@ -199,7 +199,7 @@ class Table:
         """An input that journaled records may have reached a game boundary. What is held
         and an evidence batch half its time old go into its commit (no fsync of their
         own)."""
-        if self._held:  # notes held since its first record: in its commit
+        if self._held.any:  # notes held since its first record: in its commit
             self._journal_held(lines=False)
         since = self.journal.open_since
         if since is not None and self.wall() - since >= EVIDENCE_JOIN_S:
@@ -348,7 +348,7 @@ class Table:
     def _close_evidence(self) -> None:
         for port in self._lines.ports():  # a line under way is journaled, not dropped
             self._drain_line(port, self.now())
-        if self._held:
+        if self._held.any:
             self._journal_held()
         if self.journal.open_edges:
             self.emit(Evidence(reason="stop"))
@@ -372,13 +372,20 @@ class Table:
         rule's reason), None for what the hardware sent; after a failed commit, what
         ``on_commit_failure`` returns (by default it raises).
         """
-        if type(event) is not GpioEdge:
-            try:
-                return self.as_input(self._route, event)
-            except JournalWriteError as exc:
-                return self.on_commit_failure(exc, event)
-        # An edge, most of the events (some 100 a spin): as_input, inlined around it (in
-        # an input already, it joins it).
+        if type(event) is GpioEdge:
+            return self.edge(event.t, event.input, event.level)
+        try:
+            return self.as_input(self._route, event)
+        except JournalWriteError as exc:
+            return self.on_commit_failure(exc, event)
+
+    def edge(self, t: float, name: str, level: int) -> Verdict | None:
+        """Act on the edge of GPIO input ``name`` to ``level`` (1 active) at ``t`` clock
+        seconds, as one input: :meth:`handle` for a :class:`GpioEdge`, without the object
+        (a replay hands its trace's edges here, some 100 a spin).
+
+        As :meth:`as_input`, inlined around it (in an input already, it joins it). After a
+        failed commit, ``on_commit_failure`` decides (by default it raises)."""
         own, journal = self._txn is None, self.journal
         held: list[dict[str, Any]] = []
         if own:
@@ -387,15 +394,15 @@ class Table:
             try:
                 if self._wall_clock:
                     self._check_clock()
-                edges = journal.edge(event.t + self._offset, event.input, event.level)
+                edges = journal.edge(t + self._offset, name, level)
                 if edges == 1 and self._evidence_timer is None:
-                    self._arm_evidence(event.t + EVIDENCE_MAX_S)
-                if event.input in self._raw_inputs:
+                    self._arm_evidence(t + EVIDENCE_MAX_S)
+                if name in self._raw_inputs:
                     # The game reads its sensors' edges itself (missed and chattering
                     # edges are sensor faults it corrects and counts).
-                    self.game.gpio(event)
+                    self.game.gpio(t, name, level)
                 else:
-                    self._button(event)
+                    self._button(GpioEdge(t, name, level))
                 # Only an edge fills the batch: a full one closes with this input
                 # (unless the game's record closed it).
                 if edges >= EVIDENCE_MAX_EDGES and journal.open_edges >= EVIDENCE_MAX_EDGES:
@@ -415,7 +422,7 @@ class Table:
                 self._present(held)
                 self._bodies.clear()
         except JournalWriteError as exc:
-            return self.on_commit_failure(exc, event)
+            return self.on_commit_failure(exc, GpioEdge(t, name, level))
         return None
 
     def _route(self, event: Event) -> Verdict | None:
@@ -459,7 +466,7 @@ class Table:
 
     def _held_due(self) -> None:
         self._held_timer = None
-        if self._held:
+        if self._held.any:
             self._journal_held()
 
     def _journal_held(self, lines: bool = True) -> None:
@@ -508,7 +515,7 @@ class Table:
                             message=f"{edge.input} went to level {edge.level} at "
                             f"{edge.t:.6f} s but was already at {edge.level}: ignored"))
             return
-        self.game.gpio(edge)
+        self.game.gpio(edge.t, edge.input, edge.level)
 
     def _arm_evidence(self, deadline: float) -> None:
         self._evidence_timer = self.schedule_input(deadline, self._evidence_due,

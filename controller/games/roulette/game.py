@@ -21,7 +21,7 @@ from typing import Any
 from controller.core.config import MAX_LIMIT, Config, Limits
 from controller.core.contract import Doubting, Emit, Schedule
 from controller.core.errors import RuleViolation
-from controller.core.events import BetPlaced, DealerInput, GpioEdge, PortStatus, SerialData
+from controller.core.events import BetPlaced, DealerInput, PortStatus, SerialData
 from controller.games.roulette import recovery
 from controller.games.roulette.art12 import DEALER_REASONS, REASONS
 from controller.games.roulette.bets import bet_input, bet_record, check_bet, settlement
@@ -332,21 +332,21 @@ class RouletteGame:
         self._last_bet_t = bet.t
 
     # -- the wheel (WheelListener) ---------------------------------------------------
-    def gpio(self, edge: GpioEdge) -> None:
-        """A raw edge of a wheel sensor or a dealer button (already journaled); the wheel
-        tracker reads its sensors' edges itself (CONTRACT §5)."""
+    def gpio(self, t: float, name: str, level: int) -> None:
+        """A raw edge of a wheel sensor or a dealer button (already journaled): ``name`` to
+        ``level`` (1 active) at ``t`` seconds; the wheel tracker reads its sensors' edges
+        itself (CONTRACT §5)."""
         if not self._started:  # _first, inline: some 100 edges a spin pass here
-            self._first(edge.t)
-        name = edge.input
+            self._first(t)
         if name in ("open_bets", "no_more_bets"):
-            if edge.level == 1:
-                inp = DealerInput(edge.t, name)
+            if level == 1:
+                inp = DealerInput(t, name)
                 try:
                     self.dealer_input(inp)
                 except RuleViolation as exc:
                     self.refused(inp, exc)
             return
-        self.tracker.edge(edge)
+        self.tracker.edge(t, name, level)
 
     def serial(self, data: SerialData) -> None:
         self._first(data.t)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
-from controller.core.events import GpioEdge, PortStatus, SerialData
+from controller.core.events import PortStatus, SerialData
 from controller.games.roulette.records import Measured
 
 if TYPE_CHECKING:
@@ -113,8 +113,9 @@ class WheelTracker(Protocol):
         """The table restarted from its journal; ``ball_may_run``: a spin was in play (or
         bets were closed for one) when it stopped, so its ball may still run."""
 
-    def edge(self, edge: GpioEdge) -> None:
-        """A raw edge of one of ``inputs`` (journaled already)."""
+    def edge(self, t: float, name: str, level: int) -> None:
+        """A raw edge of one of ``inputs`` (journaled already): ``name`` to ``level`` (1
+        active) at ``t`` seconds."""
 
     def serial(self, data: SerialData) -> None:
         """Bytes from a serial port (journaled already)."""

@@ -38,7 +38,7 @@ _STEADY = 0.35
 _MULTIPLE = 0.1  # a revolution this close to whole turns of the last: passes missed
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: some 10 a spin are made, each field set by a call
 class Revolution:
     """One rotor revolution, from ``start`` to ``end`` (``rotor_a`` activations, seconds).
 

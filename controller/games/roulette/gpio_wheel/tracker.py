@@ -29,7 +29,7 @@ from types import MappingProxyType
 from typing import Any
 
 from controller.core.contract import Schedule, TimerHandle
-from controller.core.events import GpioEdge, PortStatus, SerialData
+from controller.core.events import PortStatus, SerialData
 from controller.games.roulette import art12
 from controller.games.roulette.config import WHEEL_INPUTS, RouletteConfig
 from controller.games.roulette.gpio_wheel import ball_track, pockets
@@ -111,17 +111,18 @@ class GpioWheelTracker(PocketReadings):
         """Nothing to keep: a ball still on the track shows in its edges (``busy``)."""
 
     # -- what the game feeds -------------------------------------------------------
-    def edge(self, edge: GpioEdge) -> None:
-        """A raw edge of a wheel input. Corrections are journaled as ``sensor_fault`` alarms,
-        once per input and kind in a spin, and counted against the input's budget."""
-        name = edge.input
-        t, orphan, correction = self.filter.edge(name, edge.t, edge.level)
+    def edge(self, t: float, name: str, level: int) -> None:
+        """A raw edge of a wheel input: ``name`` to ``level`` (1 active) at ``t`` seconds.
+        Corrections are journaled as ``sensor_fault`` alarms, once per input and kind in a
+        spin, and counted against the input's budget."""
+        rise, orphan, correction = self.filter.edge(name, t, level)
         if correction is not None:
             self._fault(correction)
-        if name == "rotor_b" and edge.level == 0:
-            self.rotor.rotor_b_fell(edge.t)
-        if t is None:
+        if name == "rotor_b" and level == 0:
+            self.rotor.rotor_b_fell(t)
+        if rise is None:
             return
+        t = rise
         if name == "rotor_a":
             self._rotor_a(t)
         elif name == "rotor_b":

@@ -62,7 +62,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from controller.core.events import GpioEdge, PortStatus, SerialData
+from controller.core.events import PortStatus, SerialData
 from controller.games.roulette import art12
 from controller.games.roulette.config import WHEEL_PORT
 from controller.games.roulette.serial_wheel.states import WheelStates
@@ -155,8 +155,8 @@ class SerialWheelTracker(WheelStates):
         shows whether that ball still runs."""
         self._resumed_in_play = ball_may_run
 
-    def edge(self, edge: GpioEdge) -> None:
-        self._stranger(f"gpio {edge.input}", f"{edge.input} changed at {edge.t:.3f} s: a "
+    def edge(self, t: float, name: str, level: int) -> None:
+        self._stranger(f"gpio {name}", f"{name} changed at {t:.3f} s: a "
                        "serial wheel reads no GPIO wheel input")
 
     def serial(self, data: SerialData) -> None:
