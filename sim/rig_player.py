@@ -159,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _play(args: argparse.Namespace) -> int:
     from controller.cli.compose import load_config
     from controller.cli.control import request
-    from controller.trace import read_trace
+    from controller.trace import check_fits, read_trace
     from drivers.gpio import GpioOutputs, make_pin_factory
     from drivers.serial_port import open_writer
 
@@ -171,6 +171,9 @@ def _play(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     ports = dict(item.partition("=")[::2] for item in args.serial)
     trace = read_trace(args.trace, config.games, serial_ports={*config.serial, *ports})
+    # As a replay of it would: a trace written for another setting of the table (a serial
+    # wheel's lines for a GPIO wheel) would be played into lines nothing reads.
+    check_fits(trace, config)
     outputs = GpioOutputs(lines_for(config, args.pin), make_pin_factory(args.pin_factory))
     writers: dict[str, Any] = {}
     outputs.start()

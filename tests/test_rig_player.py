@@ -113,6 +113,22 @@ def test_the_player_runs_on_mock_pins_from_the_command_line(tmp_path: Path) -> N
     assert bad.returncode == 2 and "ball_z=5" in bad.stderr
 
 
+def test_the_player_refuses_a_trace_the_table_does_not_read(tmp_path: Path) -> None:
+    # A serial wheel's status lines, played for the default table (a GPIO wheel): the
+    # table would read none of it, as a replay with its config says; nothing is played.
+    trace = tmp_path / "serial-wheel.jsonl"
+    subprocess.run([sys.executable, "-m", "controller.cli.main", "simulate", "--spins", "1",
+                    "--wheel", "serial", "--out", str(trace)], check=True, cwd=REPO,
+                   capture_output=True, timeout=60)
+    done = subprocess.run([sys.executable, "-m", "sim.rig_player", str(trace),
+                           "--pin-factory", "mock", "--serial", "wheel=loop://"],
+                          capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    (line,) = done.stderr.splitlines()
+    assert str(trace) in line and "serial" in line and "line " in line, line
+
+
 class SlowLines:
     """Output lines that take ``cost`` wall seconds to drive (a loaded rig)."""
 
