@@ -27,7 +27,7 @@ def stopped(proc: subprocess.Popen[Any], sig: int | None = signal.SIGTERM,
     except subprocess.TimeoutExpired:
         (kill or proc.kill)()
         _, err = proc.communicate()
-        what = signal.Signals(sig).name if sig is not None else "its start"
-        raise AssertionError(f"{proc.args!r} went on {timeout} s after {what}: killed; "
+        what = signal.Signals(sig).name if sig is not None else "the wait began"
+        raise AssertionError(f"{proc.args!r} still ran {timeout} s after {what}: killed; "
                              f"its stderr: {err!r}") from None
     return proc.returncode, err
