@@ -4,29 +4,62 @@
 
 It reads the journal the config names (``--journal`` overrides it) and never writes it;
 it serves ``/``, ``/pit``, ``/rules``, ``/state.json`` and ``/events`` on ``[display]
-listen`` (``127.0.0.1:8321`` by default; ``--listen`` overrides it). Its start banner, one
-line on stderr, gives the page's address. Exit 0 on SIGTERM or Ctrl-C; 2 for a bad config
-or option (one line naming it); 1 when the address cannot be listened on.
+listen`` (``127.0.0.1:8321`` by default; ``--listen`` overrides it). Its start banner, on
+stderr once it serves, gives the page's address. Exit 0 on SIGTERM or Ctrl-C (SIGINT) at
+any moment, before the banner too, quietly; 2 for a bad config or option (one line naming
+it); 1 when the address cannot be listened on.
+
+Both signals are caught on ``main``'s first line, whatever disposition the process
+inherited: a background job of a shell without job control (``make run``'s display, a CI
+runner's) starts with SIGINT ignored, and a Ctrl-C that came before uvicorn took the
+signal over was dropped by the kernel: the display served on, its banner promising that
+Ctrl-C stops it. The modules that take a while to import are imported after.
 """
 
 from __future__ import annotations
 
 import argparse
-import socket
+import signal
 import sys
 from collections.abc import Sequence
+from types import FrameType
+from typing import TYPE_CHECKING
 
-import uvicorn
+if TYPE_CHECKING:
+    import uvicorn
 
-from controller.core.config import DEFAULT_CONFIG
-from controller.core.errors import ConfigError
-from display import board as board_module
-from display.config import DisplayConfig, load
-from display.rules import rules_text
-from display.server import Hub, make_app
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class StopSignals:
+    """SIGINT and SIGTERM, each a stop, exit 0.
+
+    Until :meth:`hand_to`, nothing is served: a stop signal ends the process where it is
+    (``SystemExit(0)``: no traceback, even outside ``main``). From then on it asks the
+    server to exit, as uvicorn's own handlers do while it serves (``Server.serve`` takes
+    the signals over, then gives them back and sends itself those it caught).
+    """
+
+    def __init__(self) -> None:
+        self.server: uvicorn.Server | None = None
+
+    def catch(self) -> None:
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, self._stop)
+
+    def hand_to(self, server: uvicorn.Server) -> None:
+        """From now on a stop signal is ``server``'s to act on (it has not started)."""
+        self.server = server
+
+    def _stop(self, signum: int, frame: FrameType | None) -> None:
+        if self.server is None:
+            sys.exit(0)
+        self.server.should_exit = True  # uvicorn skips or ends its loop, then shuts down
 
 
 def parser() -> argparse.ArgumentParser:
+    from controller.core.config import DEFAULT_CONFIG
+
     p = argparse.ArgumentParser(prog="table-display", description=(
         "Serve the table's screen (/), the pit's page (/pit), the rules (/rules) and the "
         "state as data (/state.json) from the journal, read-only, with server-sent "
@@ -41,56 +74,13 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def _bind(cfg: DisplayConfig) -> socket.socket:
-    family = socket.AF_INET6 if ":" in cfg.host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((cfg.host, cfg.port))
-    sock.listen(64)
-    sock.set_inheritable(True)
-    return sock
-
-
 def main(argv: Sequence[str] | None = None) -> int:
+    stops = StopSignals()
+    stops.catch()
     args = parser().parse_args(argv)
-    try:
-        cfg = load(args.config, args.journal, args.listen)
-    except ConfigError as exc:
-        print(f"table-display: {exc}", file=sys.stderr)
-        return 2
-    spec = cfg.table.spec
-    if not spec.display:
-        print(f"table-display: a {spec.name} table has no screen", file=sys.stderr)
-        return 2
-    try:
-        sock = _bind(cfg)
-    except OSError as exc:
-        print(f"table-display: cannot listen on {cfg.host}:{cfg.port}: "
-              f"{exc.strerror or exc}", file=sys.stderr)
-        return 1
-    cfg = DisplayConfig(cfg.table, cfg.journal, cfg.host, sock.getsockname()[1],
-                        cfg.language, cfg.history, cfg.stats_history)
-    hub = Hub()
-    board = board_module.Board(cfg, hub.publish_threadsafe)
-    _, stop = board_module.start(board)
-    app = make_app(hub, cfg.language, rules_text(spec))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
-                                           lifespan="on", timeout_graceful_shutdown=1))
-    try:
-        # One fact a line: each fits 80 columns (a long journal path keeps its own line).
-        # Printed inside the try: a Ctrl-C as soon as it is read is a stop too.
-        print(f"table-display: the table's screen at {cfg.address}\n"
-              f"               the pit's page {cfg.address}pit\n"
-              f"               the rules {cfg.address}rules\n"
-              f"               {spec.title}, its journal read-only:\n"
-              f"               {cfg.journal}\n"
-              "               Ctrl-C stops it", file=sys.stderr, flush=True)
-        server.run(sockets=[sock])
-    except KeyboardInterrupt:  # Ctrl-C (or make run's) while uvicorn shuts down: a stop
-        pass
-    finally:
-        stop.set()
-    return 0
+    from display.serve import serve
+
+    return serve(args.config, args.journal, args.listen, stops)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli import main as cli
+from tests.processes import stopped
 
 REPO = Path(__file__).resolve().parents[1]
 # Each simulated table: its config (README) and the simulate options that keep it short.
@@ -124,7 +125,8 @@ class Display:
 
 @contextmanager
 def display(journal: Path, config: str, *args: str) -> Iterator[Display]:
-    """``table-display`` on ``journal`` on a free loopback port, stopped (SIGTERM) after."""
+    """``table-display`` on ``journal`` on a free loopback port, stopped (SIGTERM) after:
+    killed, and the test failed, if it outlasts 30 s (:func:`tests.processes.stopped`)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "display.cli", "--config", config, "--journal", str(journal),
          "--listen", "127.0.0.1:0", *args],
@@ -137,14 +139,7 @@ def display(journal: Path, config: str, *args: str) -> Iterator[Display]:
         assert found, f"no address in the banner: {banner!r}"
         yield Display(proc, found.group(1))
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        if proc.stderr is not None:
-            proc.stderr.close()
+        stopped(proc, signal.SIGTERM, timeout=30)
 
 
 def png_pixels(png: bytes) -> tuple[int, int, list[bytes]]:

@@ -5,17 +5,23 @@ most, the figure in the README)."""
 
 from __future__ import annotations
 
+import concurrent.futures
+import contextlib
+import os
 import shutil
+import signal
 import subprocess
 import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import IO
 
 import pytest
 
 from display.config import load
 from tests.display_helpers import REPO, config_of, display, simulated_journal
+from tests.processes import stopped
 
 UNIT = REPO / "systemd" / "table-display.service"
 EXEC = "/opt/table-controller/venv/bin/table-display"
@@ -160,23 +166,71 @@ def test_a_journal_that_comes_late_or_is_replaced_is_followed_again(tmp_path: Pa
     assert head > 10
 
 
-def test_the_banner_fits_80_columns_and_ctrl_c_stops_it_quietly(tmp_path: Path) -> None:
-    import signal
-    import socket
+# How the display is started: SIGINT as a terminal leaves it, or ignored, as a shell without
+# job control leaves it to a background job (make run's display; a CI runner's `.ci/run`,
+# whose pytest workers and their children inherit it).
+INHERITED = {"default": signal.SIG_DFL, "ignored": signal.SIG_IGN}
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen(
-        [str(Path(sys.executable).parent / "table-display"), "--journal",
-         str(tmp_path / "journal.sqlite"), "--listen", f"127.0.0.1:{port}"],
-        stderr=subprocess.PIPE, text=True)
+
+def _start(inherited: str, *args: str) -> subprocess.Popen[str]:
+    """``table-display`` with ``args``, its stderr piped, SIGINT as ``inherited`` says."""
+    disposition = INHERITED[inherited]
+    return subprocess.Popen([str(Path(sys.executable).parent / "table-display"), *args],
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, disposition))
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+@pytest.mark.parametrize("inherited", INHERITED)
+def test_the_banner_fits_80_columns_and_ctrl_c_stops_it_quietly(
+        tmp_path: Path, inherited: str, sig: int) -> None:
+    # The bug: with SIGINT inherited ignored, a Ctrl-C sent as soon as the banner was read
+    # fell before uvicorn caught the signal, was dropped, and the display served on.
+    proc = _start(inherited, "--journal", str(tmp_path / "journal.sqlite"),
+                  "--listen", "127.0.0.1:0")
     assert proc.stderr is not None
     banner = [proc.stderr.readline() for _ in range(6)]  # blocks until it is printed
-    proc.send_signal(signal.SIGINT)
-    rest = proc.communicate(timeout=30)[1]
+    code, rest = stopped(proc, sig, timeout=30)
     assert banner[0].startswith("table-display: the table's screen at http://127.0.0.1:")
     assert "Ctrl-C stops it" in banner[5]
     assert banner[4].strip() == str(tmp_path / "journal.sqlite")  # a path: a line its own
     assert all(len(line.rstrip("\n")) <= 80 for line in banner[:4] + banner[5:])
-    assert proc.returncode == 0 and "Traceback" not in rest
+    assert code == 0 and "Traceback" not in rest
+
+
+def _opened_once_read(fifo: Path, timeout: float = 60.0) -> IO[str]:
+    """``fifo`` opened to be written, once a reader opened it (the open waits for one).
+
+    Raises:
+        AssertionError: no reader came within ``timeout`` s (the open is released).
+    """
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        opening = pool.submit(open, fifo, "w", encoding="utf-8")
+        try:
+            return opening.result(timeout)
+        except concurrent.futures.TimeoutError:
+            os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))  # the writer's open ends
+            opening.result().close()
+            raise AssertionError(f"nothing opened {fifo} in {timeout} s") from None
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+@pytest.mark.parametrize("inherited", INHERITED)
+def test_a_stop_before_the_banner_stops_it_quietly(tmp_path: Path, inherited: str,
+                                                   sig: int) -> None:
+    """The stop comes while the display reads its config, before anything listens: its
+    config is a FIFO, whose open waits for the display to read it, so the signal falls
+    there every time. It stops there, exit 0, no banner and no traceback (it used to
+    print a KeyboardInterrupt's traceback, die of SIGTERM, or, SIGINT ignored, serve on)."""
+    config = tmp_path / "table.toml"
+    os.mkfifo(config)
+    proc = _start(inherited, "--config", str(config), "--journal",
+                  str(tmp_path / "journal.sqlite"), "--listen", "127.0.0.1:0")
+    try:
+        text = _opened_once_read(config)
+        proc.send_signal(sig)
+        with contextlib.suppress(BrokenPipeError), text:  # it may have stopped reading
+            text.write((REPO / "config" / "mini-baccarat-sim.toml").read_text())
+    finally:
+        code, err = stopped(proc, None, timeout=30)
+    assert (code, err) == (0, "")

@@ -10,7 +10,6 @@ themselves, read here with sqlite3, never from the feed's or the floor's code.
 from __future__ import annotations
 
 import json
-import signal
 import sqlite3
 import subprocess
 import threading
@@ -40,6 +39,7 @@ from floor_parts import (
     table_config,
     wait_for,
 )
+from processes import stopped
 
 from controller.store.chain import HASH_HEX
 
@@ -366,8 +366,7 @@ def test_status_shows_each_table_live_and_verify_finds_a_difference(
         assert cursor["seq"] == total
         assert cursor["hash"] == journal_rows(journal)[-1][1]
     finally:
-        floor.send_signal(signal.SIGTERM)
-        floor.wait(20)
+        stopped(floor, timeout=20)
 
 
 def fits_80(out: str) -> bool:
@@ -465,7 +464,7 @@ def test_a_broker_away_at_the_start_is_waited_for(
     log = tmp_path / "feed.log"
     wait_for("the feed to say the broker is away", lambda: named(log, "broker_away"))
     broker.start()
-    assert feed.wait(60) == 0
+    assert stopped(feed, None)[0] == 0  # it ends by itself (--once)
     away = named(log, "broker_away")
     assert len(away) == 1 and "is unreachable" in away[0]
     assert named(log, "broker_back")
@@ -500,8 +499,7 @@ def test_the_floor_drops_what_is_not_a_record_with_one_line(
         client.disconnect()
         client.loop_stop()
     finally:
-        floor.send_signal(signal.SIGTERM)
-        floor.wait(20)
+        stopped(floor, timeout=20)
     assert stored(dsn, "stranger") == 0
     log = tmp_path / "floor.log"
     dropped = named(log, "not_a_record")
@@ -574,8 +572,7 @@ def test_a_database_that_refuses_the_floor_acknowledges_nothing(
                  lambda: stored(admin, "good") == 1, 90)
         assert floor.poll() is None  # the list status did not stop it
     finally:
-        floor.send_signal(signal.SIGTERM)
-        floor.wait(20)
+        stopped(floor, timeout=20)
     assert not named(log, "not_storable")
     (down,) = named(log, "database_down")
     assert "permission denied" in down and "nothing acknowledged" in down

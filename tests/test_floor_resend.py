@@ -29,6 +29,7 @@ from floor_parts import (
     stop_all,
     wait_for,
 )
+from processes import stopped
 from test_feed_floor import (
     assert_floor_equals_journal,
     feed_config,
@@ -67,8 +68,7 @@ def test_records_a_killed_broker_lost_are_sent_again_from_the_journal(
         try:
             floor = spawn("table-floor", "--config", str(floor_toml), "run", log=floor_log)
             floor_subscribed(dsn, broker)  # its session exists at the broker
-            floor.send_signal(signal.SIGTERM)
-            assert floor.wait(20) == 0
+            assert stopped(floor, timeout=20)[0] == 0
             journal = tmp_path / "mb.sqlite"
             config = feed_config(tmp_path, broker, "mb-1", "mini_baccarat", journal)
             procs.append(replay(trace, journal))

@@ -8,6 +8,7 @@ Real parts: Debian's mosquitto and PostgreSQL (skipped, saying why, without them
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -27,6 +28,7 @@ from floor_parts import (
     simulate_journal,
     wait_for,
 )
+from processes import stopped
 
 from feed.local import outside_folder
 
@@ -42,6 +44,30 @@ def workdir() -> Iterator[Path]:
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
     shutil.rmtree(outside_folder(folder / "var" / "floor"), ignore_errors=True)
+
+
+def _postmaster(workdir: Path) -> Path | None:
+    """The cluster's pid file, in var/floor or outside the clone (feed.local's choice)."""
+    return next((p for p in (workdir / "var/floor/pg/data/postmaster.pid",
+                             outside_folder(workdir / "var/floor") / "data" /
+                             "postmaster.pid") if p.exists()), None)
+
+
+def _children(pid: int) -> list[int]:
+    return [int(p) for p in subprocess.run(["pgrep", "-P", str(pid)], capture_output=True,
+                                           text=True).stdout.split()]
+
+
+def _kill_all(local: subprocess.Popen[bytes], workdir: Path) -> None:
+    """``feed.local`` and what it started, when it would not stop: its children SIGKILLed,
+    its cluster stopped at once (SIGQUIT: PostgreSQL's immediate shutdown)."""
+    for pid in _children(local.pid):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    local.kill()
+    if (pid_file := _postmaster(workdir)) is not None:
+        with contextlib.suppress(ProcessLookupError, ValueError):
+            os.kill(int(pid_file.read_text().split()[0]), signal.SIGQUIT)
 
 
 def _alive(pid: int) -> bool:
@@ -71,16 +97,13 @@ def test_the_floor_beside_the_simulated_table_shows_it_live(workdir: Path) -> No
         text = wait_for("the table live on the floor", lambda: (s := status()) and
                         "0 records behind" in s and s, 60, every=0.5)
         assert "table sim-roulette (roulette): feed online" in text
-        pid_file = next(p for p in (workdir / "var/floor/pg/data/postmaster.pid",
-                                    outside_folder(workdir / "var/floor") / "data" /
-                                    "postmaster.pid") if p.exists())
+        pid_file = _postmaster(workdir)
+        assert pid_file is not None
         pg_pid = int(pid_file.read_text().split()[0])
-        children = [int(p) for p in subprocess.run(
-            ["pgrep", "-P", str(local.pid)], capture_output=True, text=True).stdout.split()]
+        children = _children(local.pid)
         assert len(children) == 3  # the broker, the feed, the floor
     finally:
-        local.send_signal(signal.SIGINT)
-        code = local.wait(60)
+        code, _ = stopped(local, signal.SIGINT, 60, kill=lambda: _kill_all(local, workdir))
     text = (workdir / "out.txt").read_text()
     assert code == 0
     assert "Traceback" not in text
