@@ -96,11 +96,11 @@ def bench_replay(run: Run) -> None:
     print(f"   trace: {edges} GPIO edges, simulated in {sim_s:.1f} s")
     print(f"   the whole command (start, parse, controller, journal, print): {wall:.2f} s "
           f"= {edges / wall:,.0f} edges/s")
-    # The best of five of each phase: the machine's other work only ever adds time. CPU
+    # The best of seven of each phase: the machine's other work only ever adds time. CPU
     # times beside: on a shared machine a phase's wall time is partly the share of a core
     # it was given (both phases are single-threaded; no fsync in a replay).
     run.figure("replay_1000_spins_s", wall)
-    phases = [_replay_phases(trace, scratch) for _ in range(5)]
+    phases = [_replay_phases(trace, scratch) for _ in range(7)]
     parse_s, run_s = (min(p[i] for p in phases) for i in (0, 1))
     parse_cpu, run_cpu = (min(p[i] for p in phases) for i in (2, 3))
     run.figure("replay_parse_s", parse_s)
@@ -110,7 +110,7 @@ def bench_replay(run: Run) -> None:
     run.figure("replay_controller_over_parse", run_s / parse_s)
     run.figure("replay_controller_over_parse_cpu", run_cpu / parse_cpu)
     print(f"   reading and checking the trace {parse_s:.2f} s ({parse_cpu:.2f} s CPU), best "
-          "of 5")
+          "of 7")
     print(f"   the controller (tracking, rounds, journal) {run_s:.2f} s ({run_cpu:.2f} s "
           f"CPU): {edges / run_s:,.0f} edges/s")
     print(f"   controller over reading {run_s / parse_s:.1f}x (goal at most 3x: "

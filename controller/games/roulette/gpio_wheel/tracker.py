@@ -226,8 +226,9 @@ class GpioWheelTracker(PocketReadings):
         if passes:
             extra, known = spin.extra_max, len(spin.recovered)
             message = ball_track.fill_gap(spin, passes[-1], t, self.cfg.drop_timeout_factor)
-            unseen = spin.extra_max > extra or any(
-                r["from"] != "ball_b" for r in spin.recovered[known:])
+            recovered = spin.recovered
+            unseen = spin.extra_max > extra or (len(recovered) > known and any(
+                r["from"] != "ball_b" for r in recovered[known:]))
             self._missed_ball_a(message, unseen)
         passes.append(t)
         self._after_pass(spin, t)
