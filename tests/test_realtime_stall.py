@@ -118,15 +118,18 @@ def test_realtime_reads_the_shoe_lines_written_at_once(
     assert [r["text"].strip() for r in got.records if r["type"] == "serial"] == lines
 
 
-def test_a_spin_in_play_when_the_timing_is_doubted_is_held(tmp_path: Path) -> None:
-    # CONTRACT §5: the loop told the table it stalled mid-spin (EventLoop.on_doubt): the
-    # spin is held for a person with the reason, never decided; bets wait with it.
+def replay_doubted(tmp_path: Path, until: float, at: float,
+                   times: int = 1) -> list[dict[str, Any]]:
+    """The first spin replayed on trace time, the loop telling the table ``times`` times,
+    once the events up to ``until`` s are handled, that an edge stamped ``at`` s came
+    after a timeout it precedes (EventLoop.on_doubt); the records shown."""
     from controller.cli.compose import compose, load_config
     from controller.core.clock import VirtualClock
     from controller.core.config import apply_overrides
     from controller.store.journal import Journal
     from controller.trace import read_trace
 
+    tmp_path.mkdir(exist_ok=True)
     path = spin_one(tmp_path)
     base = load_config()
     trace = read_trace(str(path), base.games, serial_ports=base.serial, and_games=True)
@@ -138,14 +141,40 @@ def test_a_spin_in_play_when_the_timing_is_doubted_is_held(tmp_path: Path) -> No
             json.loads(body)))
         table.recover()
         events = list(trace.events)
-        loop.run_events(e for e in events if e.t <= 7.0)
+        loop.run_events(e for e in events if e.t <= until)
+        loop.run_until_idle(until)
         assert loop.on_doubt is not None
-        loop.on_doubt(7.0, "the controller stalled")
-        loop.run_events(e for e in events if e.t > 7.0)
+        for _ in range(times):
+            loop.on_doubt(at, "the controller stalled")
+        loop.run_events(e for e in events if e.t > until)
         loop.run_until_idle(trace.duration + 600)
+    return shown
+
+
+def test_a_spin_in_play_when_the_timing_is_doubted_is_held(tmp_path: Path) -> None:
+    # CONTRACT §5: the loop told the table it stalled mid-spin (EventLoop.on_doubt): the
+    # spin is held for a person with the reason, never decided; bets wait with it.
+    shown = replay_doubted(tmp_path, 7.0, 7.0)
     held = [r for r in shown if r["type"] == "spin_held"]
     assert [(r["spin"], r["reason"]) for r in held] == [(1, "sensor_fault")]
     assert held[0]["details"]["stall"] == "the controller stalled"
     assert not [r for r in shown if r["type"] in ("spin_result", "spin_invalid")]
     (alarm,) = [r for r in shown if r["type"] == "alarm" and r["code"] == "timing_doubt"]
     assert "spin 1 is held" in alarm["message"]
+
+
+def test_an_edge_from_before_a_verdict_that_comes_after_it_is_alarmed_once(
+        tmp_path: Path) -> None:
+    # The verdict was journaled (and paid) before an edge stamped earlier reached the
+    # controller: it stands (nothing journaled is changed), and one timing_doubt alarm
+    # names the spin for a person to check, however many such edges come.
+    plain = replay_doubted(tmp_path / "plain", 24.0, 0.0, times=0)
+    (result,) = [r for r in plain if r["type"] == "spin_result"]
+    shown = replay_doubted(tmp_path / "doubted", 24.0, result["t"] - 0.5, times=3)
+    assert [r for r in shown if r["type"] == "spin_result"] == [result]
+    (alarm,) = [r for r in shown if r["type"] == "alarm" and r["code"] == "timing_doubt"]
+    assert f"spin 1 was concluded at {result['t']:.3f} s without it" in alarm["message"]
+    assert "for a person to check" in alarm["message"]
+    # An edge stamped after the verdict says nothing of it.
+    later = replay_doubted(tmp_path / "later", 24.0, result["t"] + 0.1)
+    assert not [r for r in later if r["type"] == "alarm" and r["code"] == "timing_doubt"]

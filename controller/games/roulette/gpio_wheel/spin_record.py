@@ -87,6 +87,8 @@ class Spin:
     release_deg: float = 0.0  # the angle of the sensor that saw the launch
     declared: bool = False
     concluded: bool = False
+    concluded_t: float = 0.0  # when its verdict was reached (s)
+    doubted: bool = False  # an edge from before its verdict came after it (alarmed once)
 
     @property
     def lap_times(self) -> list[float]:

@@ -154,10 +154,18 @@ class GpioWheelTracker(PocketReadings):
     def timing_doubt(self, t: float, why: str) -> str | None:
         """An edge stamped ``t`` came after a timeout it precedes had fired: the
         spin in play may have been measured without edges of its own, so it is held
-        (``stall``), never decided (CONTRACT §5); what was held, or None."""
+        (``stall``), never decided (CONTRACT §5); what was held, or None. An edge from
+        before the verdict of a spin already concluded cannot change what was journaled
+        and paid: it is said once, for a person to check that spin."""
         spin = self.spin
-        if spin is None or spin.concluded:
+        if spin is None:
             return None
+        if spin.concluded:
+            if spin.doubted or t > spin.concluded_t:
+                return None
+            spin.doubted = True
+            return (f"spin {spin.number} was concluded at {spin.concluded_t:.3f} s without "
+                    "it: its verdict stands, for a person to check")
         spin.held.setdefault("stall", why)
         return f"spin {spin.number} is held for a person"
 
@@ -470,7 +478,7 @@ class GpioWheelTracker(PocketReadings):
         """Conclude the spin: its frozen :class:`SpinOutcome` to the listener, once."""
         spin = self.spin
         assert spin is not None
-        spin.concluded = True
+        spin.concluded, spin.concluded_t = True, t
         self._pocket_sensor.concluded(spin)
         if any(r.period is not None and r.error_deg is None for r in spin.readings):
             decoded = [r for r in spin.readings if r.period is not None]
