@@ -3,7 +3,8 @@
 Run with ``make bench``. Nothing here asserts a time: it measures and prints, in one run,
 each figure next to its goal (issue 8) and the reference it is measured against.
 
-1. Replay throughput: a 1,000-spin simulated trace through ``table-controller replay``
+1. Replay throughput (bench/replay_bench.py): a 1,000-spin simulated trace through
+   ``table-controller replay``
    (edges per second of the whole command), the controller's time against the time to
    read and check the trace (goal: at most 3×; CPU times printed beside), every spin
    accounted for, ``verify --full``.
@@ -38,7 +39,6 @@ each figure next to its goal (issue 8) and the reference it is measured against.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import sqlite3
@@ -53,7 +53,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from harness import Fitted, Run, Section, choose, write_json  # noqa: E402
+from harness import Fitted, Run, Section, choose, met, write_json  # noqa: E402
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -64,89 +64,6 @@ def _percentile(values: list[float], q: float) -> float:
 def _ms(values: list[float]) -> str:
     return (f"p50 {_percentile(values, 50) * 1e3:.2f} ms, p99 {_percentile(values, 99) * 1e3:.2f}"
             f" ms over {len(values)}")
-
-
-def _met(ok: bool) -> str:
-    return "met" if ok else "NOT met"
-
-
-def bench_replay(run: Run) -> None:
-    scratch = run.scratch
-    trace = scratch / "spins-1000.jsonl"
-    t0 = time.perf_counter()
-    subprocess.run([BIN / "table-controller", "simulate", "--spins", "1000", "--seed", "1",
-                    "--out", trace], check=True)
-    sim_s = time.perf_counter() - t0
-    edges = sum(1 for line in trace.open() if '"gpio"' in line)
-    journal = scratch / "replay.sqlite"
-    out = scratch / "replay.jsonl"
-    t0 = time.perf_counter()
-    with out.open("w") as fh:
-        subprocess.run([BIN / "table-controller", "replay", trace, "--journal", journal],
-                       stdout=fh, stderr=subprocess.DEVNULL, check=True)
-    wall = time.perf_counter() - t0
-    spins: dict[int, str] = {}
-    for line in out.open():
-        rec = json.loads(line)
-        if rec["type"] in ("spin_result", "spin_invalid"):
-            spins[rec["spin"]] = rec.get("number") or rec["reason"]
-    verify = subprocess.run([BIN / "tablectl", "--journal", journal, "verify", "--full"],
-                            capture_output=True, text=True)
-    print("== replay: replay of 1,000 simulated spins")
-    print(f"   trace: {edges} GPIO edges, simulated in {sim_s:.1f} s")
-    print(f"   the whole command (start, parse, controller, journal, print): {wall:.2f} s "
-          f"= {edges / wall:,.0f} edges/s")
-    # The best of seven of each phase: the machine's other work only ever adds time. CPU
-    # times beside: on a shared machine a phase's wall time is partly the share of a core
-    # it was given (both phases are single-threaded; no fsync in a replay).
-    run.figure("replay_1000_spins_s", wall)
-    phases = [_replay_phases(trace, scratch) for _ in range(7)]
-    parse_s, run_s = (min(p[i] for p in phases) for i in (0, 1))
-    parse_cpu, run_cpu = (min(p[i] for p in phases) for i in (2, 3))
-    run.figure("replay_parse_s", parse_s)
-    run.figure("replay_controller_s", run_s)
-    run.figure("replay_parse_cpu_s", parse_cpu)
-    run.figure("replay_controller_cpu_s", run_cpu)
-    run.figure("replay_controller_over_parse", run_s / parse_s)
-    run.figure("replay_controller_over_parse_cpu", run_cpu / parse_cpu)
-    print(f"   reading and checking the trace {parse_s:.2f} s ({parse_cpu:.2f} s CPU), best "
-          "of 7")
-    print(f"   the controller (tracking, rounds, journal) {run_s:.2f} s ({run_cpu:.2f} s "
-          f"CPU): {edges / run_s:,.0f} edges/s")
-    print(f"   controller over reading {run_s / parse_s:.1f}x (goal at most 3x: "
-          f"{_met(run_s <= 3 * parse_s)}); in CPU time {run_cpu / parse_cpu:.1f}x")
-    size = journal.stat().st_size
-    print(f"   spins accounted for: {len(spins)} of 1000 "
-          f"({sum(1 for v in spins.values() if not v.isdigit())} invalid); the journal "
-          f"{size / 1e6:.1f} MB = {size / 1000 / 1024:.1f} KB a spin")
-    print(f"   tablectl verify --full: {verify.stdout.strip()} (exit {verify.returncode})")
-
-
-def _replay_phases(trace: Path, scratch: Path) -> tuple[float, float, float, float]:
-    """The replay's two phases timed in this process: reading the trace, then the
-    controller on trace time (scratch journal, records printed to nowhere); the wall
-    seconds of each, then their CPU seconds."""
-    from controller.cli.compose import compose, load_config, read_trace
-    from controller.cli.main import RUN_ON_S
-    from controller.core.clock import VirtualClock
-    from controller.core.config import apply_overrides
-    from controller.core.logs import configure
-    from controller.store.journal import Journal
-
-    configure("error")
-    t0, c0 = time.perf_counter(), time.process_time()
-    tr = read_trace(str(trace))
-    parse_s, parse_cpu = time.perf_counter() - t0, time.process_time() - c0
-    config = apply_overrides(load_config(), tr.meta, str(trace))
-    journal = Journal(Path(tempfile.mkdtemp(dir=scratch)) / "phases.sqlite", durable=False)
-    t0, c0 = time.perf_counter(), time.process_time()
-    loop, table = compose(config, journal, VirtualClock(), lambda body: None)
-    table.recover()
-    loop.run_events(tr.events)
-    loop.run_until_idle(tr.duration + RUN_ON_S)
-    table.end_of_input("bench")
-    journal.close()
-    return (parse_s, time.perf_counter() - t0, parse_cpu, time.process_time() - c0)
 
 
 def _bare_commit_s(path: Path, n: int = 300) -> list[float]:
@@ -213,7 +130,7 @@ def bench_commit(run: Run) -> None:
     print(f"   bare SQLite insert+commit, same run: {_ms(bare)}")
     ratio = _percentile(decisions, 99) / _percentile(bare, 99)
     run.figure("decision_commit_p99_over_bare", ratio)
-    print(f"   p99 {ratio:.2f}x the bare commit's (goal at most 1.5x: {_met(ratio <= 1.5)})")
+    print(f"   p99 {ratio:.2f}x the bare commit's (goal at most 1.5x: {met(ratio <= 1.5)})")
 
 
 def bench_daemon(run: Run) -> None:
@@ -232,11 +149,11 @@ def bench_daemon(run: Run) -> None:
           f"{got['records']} records")
     run.figure("daemon_fsyncs_per_spin", syncs)
     print(f"   fsyncs ({how}): {got['fsyncs']} = {syncs:.1f} a spin "
-          f"(goal at most 8: {_met(syncs <= 8)})")
+          f"(goal at most 8: {met(syncs <= 8)})")
     run.figure("daemon_journal_bytes_per_spin", size)
     print(f"   journal: {got['journal'] / 1024:.0f} KB over the last {got['games']} spins = "
           f"{size / 1024:.1f} KB a spin "
-          f"(goal at most 5 KB: {_met(size <= 5 * 1024)})")
+          f"(goal at most 5 KB: {met(size <= 5 * 1024)})")
 
 
 def bench_start(run: Run) -> None:
@@ -280,7 +197,7 @@ def bench_start(run: Run) -> None:
         mem_ok = b["peak_mb"] <= 1.5 * a["peak_mb"]
         print(f"   {name}: the large {b['ready_s'] / a['ready_s']:.2f}x the time, "
               f"{b['peak_mb'] / a['peak_mb']:.2f}x the memory (goal within 1.5x: time "
-              f"{_met(time_ok)}, memory {_met(mem_ok)})")
+              f"{met(time_ok)}, memory {met(mem_ok)})")
         for n, _ in figures:
             (scratch / f"{source.stem}-{n}.sqlite").unlink(missing_ok=True)
             (scratch / f"{source.stem}-{n}-start.sqlite").unlink(missing_ok=True)
@@ -366,7 +283,7 @@ def bench_shoe(run: Run) -> None:
         ratio = _percentile(latency, 99) / _percentile(bare, 99)
         print(f"   last card of a coup to its coup_result committed (durable journal): "
               f"{_ms(latency)} coups; p99 {ratio:.2f}x the bare commit's of section 2 (goal "
-              f"at most 2x: {_met(ratio <= 2)})")
+              f"at most 2x: {met(ratio <= 2)})")
     t0 = time.perf_counter()
     analyze(4, "draw")
     print(f"   exact 4-deck enumeration (analyze mini_baccarat --decks 4): "
@@ -508,12 +425,13 @@ def sections() -> dict[str, Section]:
     import display_bench
     import floor
     import ops
+    import replay_bench
     import sd
     import stats_bench
     import writes
 
     return {
-        "replay": bench_replay, "commit": bench_commit, "daemon": bench_daemon,
+        "replay": replay_bench.bench_replay, "commit": bench_commit, "daemon": bench_daemon,
         "start": bench_start, "memory": bench_memory, "shoe": bench_shoe,
         "wheel": bench_wheel, "poker": bench_poker,
         "ready": lambda run: ops.bench_ready(run.scratch),

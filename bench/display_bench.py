@@ -31,7 +31,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from journals import tile  # noqa: E402  (bench/, the script's folder)
+from harness import met  # noqa: E402  (bench/, the script's folder)
+from journals import tile  # noqa: E402
 
 from tests.display_helpers import (  # noqa: E402
     Copier,
@@ -81,10 +82,6 @@ def _cpu_s(pid: int) -> float:
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
-def _met(ok: bool) -> str:
-    return "met" if ok else "NOT met"
 
 
 def _latency(browser: Any, source: Path, scratch: Path) -> tuple[list[float], float]:
@@ -164,7 +161,7 @@ def bench_display(scratch: Path) -> None:
     slide = _pit_stats()
     print(f"   pit statistics at a result, 500-spin window sliding, in memory: p50 "
           f"{statistics.median(slide):.1f} ms, p99 {_pct(slide, 0.99):.1f} ms (goal p99 at "
-          f"most 50 ms: {_met(_pct(slide, 0.99) <= 50)})")
+          f"most 50 ms: {met(_pct(slide, 0.99) <= 50)})")
     if shutil.which("chromium") is None or shutil.which("chromedriver") is None:
         print("   skipped: Debian's chromium and chromium-driver are not installed")
         return
@@ -178,14 +175,14 @@ def bench_display(scratch: Path) -> None:
         browser.quit()
     p50, p99 = statistics.median(latencies), _pct(latencies, 0.99)
     print(f"   commit to page ({len(latencies)} records, each committed on its own): "
-          f"p50 {p50:.1f} ms, p99 {p99:.1f} ms (goal p99 at most 250 ms: {_met(p99 <= 250)})")
-    print(f"   first paint of /: {paint:.0f} ms (goal at most 1000 ms: {_met(0 < paint <= 1000)})")
+          f"p50 {p50:.1f} ms, p99 {p99:.1f} ms (goal p99 at most 250 ms: {met(p99 <= 250)})")
+    print(f"   first paint of /: {paint:.0f} ms (goal at most 1000 ms: {met(0 < paint <= 1000)})")
     tenth, day, cpu, idle_s = _memory_and_idle(source, folder)
     print(f"   resident memory caught up on {DAY_RECORDS // 10:,} records: {tenth:.1f} MB; on "
           f"a day's {DAY_RECORDS:,}: {day:.1f} MB (goal at most 80 MB and flat: "
-          f"{_met(day <= 80 and day <= tenth * 1.2)})")
+          f"{met(day <= 80 and day <= tenth * 1.2)})")
     print(f"   CPU while nothing is committed, {idle_s:.0f} s: {cpu:.2f} % "
-          f"(goal under 1 %: {_met(cpu < 1)})")
+          f"(goal under 1 %: {met(cpu < 1)})")
 
 
 if __name__ == "__main__":  # this section alone: python bench/display_bench.py

@@ -47,6 +47,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from harness import met  # noqa: E402  (bench/, beside this file)
+
 TABLES = 100
 BUSY_PER_TABLE = 5.0  # records/s: a card table in full swing journals about 1/s
 BUSY_S = 10.0
@@ -54,10 +56,6 @@ FULL_PER_TABLE = 1000
 WINDOW = 1000  # records in flight per sender, as a feed's
 IDLE_S = 10.0
 SITE = "test-site"
-
-
-def _met(ok: bool) -> str:
-    return "met" if ok else "NOT MET"
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -190,7 +188,7 @@ def busy(port: int, watch: Watch, rows: list[Any]) -> None:
     print(f"   busy: {TABLES} tables x {BUSY_PER_TABLE:g} records/s for {BUSY_S:g} s, "
           f"{len(lags)} of {sent} stored ({load})")
     print(f"   lag commit to floor: p50 {p50:.0f} ms, p99 {p99:.0f} ms "
-          f"(goal p99 <= 500 ms: {_met(p99 <= 500 and len(lags) == sent)})")
+          f"(goal p99 <= 500 ms: {met(p99 <= 500 and len(lags) == sent)})")
 
 
 def full(port: int, watch: Watch, journal: Path, parts: Parts) -> None:
@@ -219,7 +217,7 @@ def full(port: int, watch: Watch, journal: Path, parts: Parts) -> None:
         return
     rate = total / (done - t0)
     print(f"   full speed: {total:,} records of {TABLES} tables stored in {done - t0:.1f} s: "
-          f"{rate:,.0f} records/s (goal >= 5,000/s: {_met(rate >= 5000)}; {load})")
+          f"{rate:,.0f} records/s (goal >= 5,000/s: {met(rate >= 5000)}; {load})")
     _cpu_lines(cpu, total, "table-floor")
 
 
@@ -329,14 +327,14 @@ def backlog(scratch: Path, broker: Any, watch: Watch, journals: dict[str, Path],
                   f"{done - t0:.1f} s from the feed's start, {count / (done - t0):,.0f}/s "
                   "(Python's start included)")
             print(f"   backlog catch-up, first record stored to last: {span:.1f} s, "
-                  f"{rate:,.0f} records/s (goal >= 5,000/s: {_met(rate >= 5000)}; {load})")
+                  f"{rate:,.0f} records/s (goal >= 5,000/s: {met(rate >= 5000)}; {load})")
             _cpu_lines({k: v - cpu0[k] for k, v in cpu.items()}, count, "table-feed")
             time.sleep(2)  # its last status and cursor written: idle from here
             idle0, w0 = _cpu_s(feed.pid), time.monotonic()
             time.sleep(IDLE_S)
             idle = (_cpu_s(feed.pid) - idle0) / (time.monotonic() - w0) * 100
             print(f"   feed idle CPU over {IDLE_S:g} s: {idle:.2f} % of a core "
-                  f"(goal < 1 %: {_met(idle < 1)})")
+                  f"(goal < 1 %: {met(idle < 1)})")
         elif done is None:
             print(f"   backlog {name}: not stored in 300 s (NOT MET)")
         feed.send_signal(signal.SIGTERM)
@@ -344,7 +342,7 @@ def backlog(scratch: Path, broker: Any, watch: Watch, journals: dict[str, Path],
     (small, small_mb), (large, large_mb) = peaks["small"], peaks["large"]
     print(f"   feed peak memory (VmHWM): {small_mb:.0f} MB with a backlog of {small:,}, "
           f"{large_mb:.0f} MB with {large:,} (goal <= 60 MB, flat: "
-          f"{_met(max(small_mb, large_mb) <= 60 and large_mb <= small_mb * 1.25)})")
+          f"{met(max(small_mb, large_mb) <= 60 and large_mb <= small_mb * 1.25)})")
 
 
 def bench_floor(scratch: Path) -> None:

@@ -26,6 +26,11 @@ Cortex-A72 at 1.5 GHz runs this Python code some four to five times slower than 
 desktop x86 core)."""
 
 
+def met(ok: bool) -> str:
+    """A goal's verdict in a figure's line."""
+    return "met" if ok else "NOT met"
+
+
 @dataclass
 class Run:
     """One bench run: its scratch folder and the figures measured so far."""

@@ -22,16 +22,12 @@ import sys
 import time
 from pathlib import Path
 
-from harness import PI_SHARE, Quota, Run
+from harness import PI_SHARE, Quota, Run, met
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 BASE = "31501a9"
 """The commit before the journal was rebuilt (issue 8), the replay's reference."""
-
-
-def _met(ok: bool) -> str:
-    return "met" if ok else "NOT met"
 
 
 def _peak_mb(command: list[str], **kwargs: object) -> tuple[float, int, float]:
@@ -79,7 +75,7 @@ def bench_verify_memory(run: Run) -> None:
     print(f"== verify: tablectl verify --full of a {size:.0f} MB journal ({records:,} "
           f"records): exit {rc} in {wall:.1f} s")
     print(f"   peak memory {peak:.0f} MB (goal under 64 MB, whatever the size: "
-          f"{_met(peak < 64)})")
+          f"{met(peak < 64)})")
     big.unlink()
 
 
@@ -91,7 +87,7 @@ def bench_replay_memory(run: Run) -> None:
     run.figure("replay_peak_mb", peak)
     print(f"== replay-memory: replay of 10,000 simulated spins (a {size:.0f} MB trace): "
           f"exit {rc} in {wall:.0f} s")
-    print(f"   peak memory {peak:.0f} MB (goal under 128 MB: {_met(peak < 128)})")
+    print(f"   peak memory {peak:.0f} MB (goal under 128 MB: {met(peak < 128)})")
 
 
 def bench_replay_vs_base(run: Run) -> None:
@@ -138,7 +134,7 @@ def bench_replay_vs_base(run: Run) -> None:
           f"{BASE}, in turn (3 pairs)")
     print(f"   now {statistics.median(n for n, _ in walls):.2f} s, then "
           f"{statistics.median(o for _, o in walls):.2f} s: {speedup:.2f}x as fast "
-          f"(goal at least 1.5x: {_met(speedup >= 1.5)})")
+          f"(goal at least 1.5x: {met(speedup >= 1.5)})")
     print(f"   CPU time now {statistics.median(n for n, _ in cpus):.2f} s, then "
           f"{statistics.median(o for _, o in cpus):.2f} s: {cpu_speedup:.2f}x")
 
