@@ -340,7 +340,9 @@ def daemon_events(config: Config, start: float, resume: Any,
     seconds); ``table_state()`` is the table's newest state when the next spin is asked for.
 
     A quarter of them (``[simulator] invalid_rate``) are thrown invalid, each an Art. 12
-    case the sensors see, never a held spin (nobody decides it in ``make run``). When the
+    case the sensors see, never a held spin (nobody decides it in ``make run``): so never
+    two in a row, nor the first after a start (an invalid ball often ends unread, and a
+    second unread in a row is a failed ``ball_pocket`` to the table: held). When the
     table was already open (``resume.table_open``: a restart), the dealer does not open it
     again; after spins already journaled (``resume.games``) the throws are new ones
     (:func:`session_seed`). A serial wheel's (``wheel_source = "serial"``) are status lines
@@ -363,10 +365,14 @@ def daemon_events(config: Config, start: float, resume: Any,
     batch_index = 0
     offset = start
     remaining = sim.spins
+    last = "invalid"  # the spin before the first is not known: it may have ended unread
     while sim.spins == 0 or remaining > 0:
         count = _SIM_BATCH if sim.spins == 0 else min(remaining, _SIM_BATCH)
-        scenarios = [rng.choice(invalid) if rng.random() < sim.invalid_rate else "valid"
-                     for _ in range(count)]
+        scenarios = []
+        for _ in range(count):
+            drawn = rng.choice(invalid) if rng.random() < sim.invalid_rate else "valid"
+            last = "valid" if last != "valid" else drawn
+            scenarios.append(last)
         if source == "serial":
             objects, truth = simulate(count, seed + batch_index, table, scenarios, source,
                                       serial)
