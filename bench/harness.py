@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,27 @@ PI_SHARE = 0.2
 """A Pi 4 core against one core of this machine, as a CPU quota: a fifth of a core (a
 Cortex-A72 at 1.5 GHz runs this Python code some four to five times slower than a
 desktop x86 core)."""
+
+
+# A small parent for the command whose peak memory is measured: a process's ru_maxrss
+# keeps the resident size of what it was forked from (the kernel carries the old memory's
+# high-water mark over exec), so a child of the bench, grown by its sections, would report
+# the bench's size. This parent is a fresh interpreter; it prints the command's peak (KiB)
+# and exit code.
+_PEAK_PARENT = """import os, subprocess, sys
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+_, status, usage = os.wait4(p.pid, 0)
+print(usage.ru_maxrss, os.waitstatus_to_exitcode(status))
+"""
+
+
+def peak_mb(command: list[str], **kwargs: Any) -> tuple[float, int, float]:
+    """Run ``command`` (its output to nowhere); its own peak resident memory (MB), its exit
+    code and the wall time (s, a small parent's start included: some 20 ms)."""
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", _PEAK_PARENT, *map(str, command)],
+                         capture_output=True, text=True, check=True, **kwargs).stdout.split()
+    return int(out[0]) / 1024, int(out[1]), time.perf_counter() - t0
 
 
 def met(ok: bool) -> str:
@@ -128,7 +150,7 @@ class Quota:
 
 
 class Fitted(io.TextIOBase):
-    """A text stream that writes each whole line to ``out`` cut at spaces to 80 columns,
+    """A text stream that writes each whole line to ``out`` cut at spaces to ``WIDTH``,
     the continuations indented two more than the line (a path or a hash stays whole):
     the bench's figures on an 80-column terminal."""
 
@@ -152,7 +174,11 @@ class Fitted(io.TextIOBase):
         self.out.flush()
 
 
+WIDTH = int(os.environ.get("BENCH_WIDTH", "80"))
+"""The columns a line is cut to: 80, less where a parent prefixes the lines (``pi``)."""
+
+
 def _fit(line: str) -> str:
     indent = len(line) - len(line.lstrip(" "))
-    return "\n".join(textwrap.wrap(line, 80, subsequent_indent=" " * (indent + 2),
+    return "\n".join(textwrap.wrap(line, WIDTH, subsequent_indent=" " * (indent + 2),
                                     break_long_words=False, break_on_hyphens=False)) or line

@@ -22,22 +22,12 @@ import sys
 import time
 from pathlib import Path
 
-from harness import PI_SHARE, Quota, Run, met
+from harness import PI_SHARE, Quota, Run, met, peak_mb
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 BASE = "31501a9"
 """The commit before the journal was rebuilt (issue 8), the replay's reference."""
-
-
-def _peak_mb(command: list[str], **kwargs: object) -> tuple[float, int, float]:
-    """Run ``command``; its own peak resident memory (MB), exit code and wall time (s)."""
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            **kwargs)  # type: ignore[call-overload]
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return usage.ru_maxrss / 1024, proc.returncode, time.perf_counter() - t0
 
 
 def _timed(command: list[str], **kwargs: object) -> tuple[int, float, float]:
@@ -68,7 +58,7 @@ def bench_verify_memory(run: Run) -> None:
     big = run.scratch / "verify-big.sqlite"
     records = tile(source, big, 230_000)
     size = big.stat().st_size / 1e6
-    peak, rc, wall = _peak_mb([str(BIN / "tablectl"), "--journal", str(big), "verify",
+    peak, rc, wall = peak_mb([str(BIN / "tablectl"), "--journal", str(big), "verify",
                                "--full"])
     run.figure("verify_full_peak_mb", peak)
     run.figure("verify_full_journal_mb", size)
@@ -82,7 +72,7 @@ def bench_verify_memory(run: Run) -> None:
 def bench_replay_memory(run: Run) -> None:
     trace = _simulated(run, 10_000, 3)
     size = trace.stat().st_size / 1e6
-    peak, rc, wall = _peak_mb([str(BIN / "table-controller"), "replay", str(trace),
+    peak, rc, wall = peak_mb([str(BIN / "table-controller"), "replay", str(trace),
                                "--journal", str(run.scratch / "replay-10k.sqlite")])
     run.figure("replay_peak_mb", peak)
     print(f"== replay-memory: replay of 10,000 simulated spins (a {size:.0f} MB trace): "
@@ -159,9 +149,10 @@ def bench_pi(run: Run) -> None:
         return
     out = run.scratch / "pi.json"
     try:
+        # Its lines come back as "   pi |" + the line less two spaces: five columns more.
         child = quota.run([sys.executable, str(ROOT / "bench" / "bench.py"), "--only",
                            ",".join(PI_SECTIONS), "--json", str(out)],
-                          capture_output=True)
+                          capture_output=True, env={**os.environ, "BENCH_WIDTH": "75"})
     finally:
         quota.remove()
     print(f"== pi: {', '.join(PI_SECTIONS)} again inside a CPU quota of {PI_SHARE:g} of a "

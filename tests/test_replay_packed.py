@@ -7,6 +7,7 @@ the edges."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import subprocess
 import sys
@@ -64,3 +65,23 @@ def test_packed_edges_journal_what_edge_events_journal(name: str, tmp_path: Path
     plain = journaled(trace, tmp_path / "plain.sqlite", packed=False)
     assert len(packed) > 20
     assert packed == plain
+
+
+def test_a_handler_set_after_compose_sees_every_edge(tmp_path: Path) -> None:
+    # A tool that wraps the table's handler (the bench times each input) must see the
+    # edges too: setting the handler drops the packed edges' shortcut.
+    from controller.core.events import GpioEdge
+
+    trace = tmp_path / "trace.jsonl"
+    subprocess.run([sys.executable, "-m", "controller.cli.main", "simulate", "--spins", "2",
+                    "--out", str(trace)], check=True, cwd=REPO, capture_output=True,
+                   timeout=120)
+    base = load_config()
+    tr = read_trace(str(trace), base.games, serial_ports=base.serial, and_games=True)
+    seen: list[object] = []
+    with Journal(str(tmp_path / "j.sqlite"), durable=False) as j:
+        loop, table = compose(apply_overrides(base, tr.meta, str(trace)), j, VirtualClock())
+        loop.handler = lambda event: (seen.append(event), table.handle(event))[1]
+        loop.run_events(tr.events)
+    edges = sum("gpio" in json.loads(line) for line in trace.read_text().splitlines())
+    assert sum(type(e) is GpioEdge for e in seen) == edges > 100

@@ -64,7 +64,7 @@ class EventLoop:
 
     def __init__(self, clock: Clock, handler: Callable[[Event], Any]) -> None:
         self.clock = clock
-        self.handler = handler
+        self._handler = handler
         # Handed a replay's packed edges as (t, input, level), without an object each
         # (:meth:`run_events`); None: edges go to ``handler`` as events.
         self.edge_handler: Callable[[float, str, int], Any] | None = None
@@ -78,6 +78,16 @@ class EventLoop:
         self.on_doubt: Callable[[float, str], None] | None = None
         self._fired_through = float("-inf")  # the latest deadline of a verdict's timer fired
         self._quiet_until = float("-inf")  # after a stall: no timeout fires before this
+
+    @property
+    def handler(self) -> Callable[[Event], Any]:
+        return self._handler
+
+    @handler.setter
+    def handler(self, handler: Callable[[Event], Any]) -> None:
+        """A new handler sees every event: ``edge_handler`` (set after it) is dropped."""
+        self._handler = handler
+        self.edge_handler = None
 
     # -- any thread ------------------------------------------------------------------
     def post(self, event: Event, reply: Callable[[Any], None] | None = None) -> None:
@@ -151,7 +161,7 @@ class EventLoop:
         if type(events) is PackedEvents and self.edge_handler is not None:
             self._run_packed(events, clock, self.edge_handler)
             return
-        handler, timers = self.handler, self._timers
+        handler, timers = self._handler, self._timers
         for event in events:
             t = event.t
             # The heap's head has the earliest deadline. Most timers are cancelled before
@@ -170,7 +180,7 @@ class EventLoop:
         """:meth:`run_events` over a trace's packed events: each edge handed to ``edge``
         as it is packed (some 100 a spin, no object made), any other event to
         ``handler``; timers as there."""
-        handler, timers = self.handler, self._timers
+        handler, timers = self._handler, self._timers
         times, codes, names, other, other_code = events.columns()
         name_of = [names[code >> 1] for code in range(2 * len(names))]
         for i, code in enumerate(codes):
@@ -273,7 +283,7 @@ class EventLoop:
         if isinstance(item, _Reply):
             self.run_timers_until(item.event.t)
             try:
-                answer = self.handler(item.event)
+                answer = self._handler(item.event)
             except BaseException as exc:
                 item.reply(exc)  # the sender learns it failed; the loop stops (a bug, or
                 raise  # a journal that cannot be written)
@@ -281,7 +291,7 @@ class EventLoop:
             return
         event: Event = item  # type: ignore[assignment]
         self.run_timers_until(event.t)
-        self.handler(event)
+        self._handler(event)
 
 
 def start_thread(target: Callable[[], None], name: str) -> threading.Thread:
