@@ -33,19 +33,22 @@ desktop x86 core)."""
 # the bench's size. This parent is a fresh interpreter; it prints the command's peak (KiB)
 # and exit code.
 _PEAK_PARENT = """import os, subprocess, sys
-p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+out = None if sys.argv[1] == "keep" else subprocess.DEVNULL
+p = subprocess.Popen(sys.argv[2:], stdout=out, stderr=subprocess.DEVNULL)
 _, status, usage = os.wait4(p.pid, 0)
-print(usage.ru_maxrss, os.waitstatus_to_exitcode(status))
+print(usage.ru_maxrss, os.waitstatus_to_exitcode(status), file=sys.stderr)
 """
 
 
-def peak_mb(command: list[str], **kwargs: Any) -> tuple[float, int, float]:
-    """Run ``command`` (its output to nowhere); its own peak resident memory (MB), its exit
-    code and the wall time (s, a small parent's start included: some 20 ms)."""
+def peak_mb(command: list[Any], keep: bool = False) -> tuple[float, int, float, str]:
+    """Run ``command``; its own peak resident memory (MB), its exit code, the wall time (s,
+    a small parent's start included: some 20 ms) and its standard output (``keep``; else
+    it goes to nowhere and this is empty)."""
     t0 = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", _PEAK_PARENT, *map(str, command)],
-                         capture_output=True, text=True, check=True, **kwargs).stdout.split()
-    return int(out[0]) / 1024, int(out[1]), time.perf_counter() - t0
+    done = subprocess.run([sys.executable, "-c", _PEAK_PARENT, "keep" if keep else "drop",
+                           *map(str, command)], capture_output=True, text=True, check=True)
+    peak, rc = done.stderr.split()
+    return int(peak) / 1024, int(rc), time.perf_counter() - t0, done.stdout
 
 
 def met(ok: bool) -> str:

@@ -58,7 +58,7 @@ def bench_verify_memory(run: Run) -> None:
     big = run.scratch / "verify-big.sqlite"
     records = tile(source, big, 230_000)
     size = big.stat().st_size / 1e6
-    peak, rc, wall = peak_mb([str(BIN / "tablectl"), "--journal", str(big), "verify",
+    peak, rc, wall, _ = peak_mb([str(BIN / "tablectl"), "--journal", str(big), "verify",
                                "--full"])
     run.figure("verify_full_peak_mb", peak)
     run.figure("verify_full_journal_mb", size)
@@ -72,7 +72,7 @@ def bench_verify_memory(run: Run) -> None:
 def bench_replay_memory(run: Run) -> None:
     trace = _simulated(run, 10_000, 3)
     size = trace.stat().st_size / 1e6
-    peak, rc, wall = peak_mb([str(BIN / "table-controller"), "replay", str(trace),
+    peak, rc, wall, _ = peak_mb([str(BIN / "table-controller"), "replay", str(trace),
                                "--journal", str(run.scratch / "replay-10k.sqlite")])
     run.figure("replay_peak_mb", peak)
     print(f"== replay-memory: replay of 10,000 simulated spins (a {size:.0f} MB trace): "

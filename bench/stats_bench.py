@@ -14,11 +14,12 @@
 from __future__ import annotations
 
 import json
-import resource
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from harness import peak_mb
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -65,14 +66,11 @@ def build_journal(scratch: Path) -> tuple[Path, float]:
 
 def bench_stats(scratch: Path) -> None:
     path, built_s = build_journal(scratch)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    start = time.perf_counter()
-    done = subprocess.run([BIN / "tablectl", "--journal", path, "stats", "--json"],
-                          check=True, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    figures = json.loads(done.stdout)
-    rss_mb = peak / 1024 if peak > before else float("nan")
+    # Its own peak, through a small parent (a child's ru_maxrss carries the bench's size).
+    rss_mb, rc, wall, out = peak_mb([BIN / "tablectl", "--journal", path, "stats", "--json"],
+                                    keep=True)
+    assert rc == 0, f"tablectl stats exit {rc}"
+    figures = json.loads(out)
     size_mb = path.stat().st_size / 2**20
     redraw = _redraw_s(figures["wheel"])
     print(f"== stats: tablectl stats over {figures['spins']:,} spins (a {size_mb:.0f} MiB "
