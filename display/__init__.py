@@ -5,7 +5,7 @@ is its package's ``display.py`` (``GameSpec.display``).
 Modules: ``config`` (the table's config and ``[display]``), ``board`` (the journal
 followed, masked, made into snapshots), ``server`` (the Starlette application: pages,
 ``/state.json``, ``/events``), ``rules`` (``/rules``), ``words`` (the pages' frame in each
-language), ``cli`` (the console script: its stop signals caught first), ``serve``
+language), ``cli`` (the console script: its stop signals, ``stops``, caught first), ``serve``
 (the process once they are: settings, socket, board, uvicorn, the banner), ``static/``
 (the page's script and style).
 """

@@ -19,7 +19,7 @@ from display.rules import rules_text
 from display.server import Hub, make_app
 
 if TYPE_CHECKING:
-    from display.cli import StopSignals
+    from display.stops import StopSignals
 
 
 class BannerServer(uvicorn.Server):
