@@ -93,9 +93,14 @@ def _latency(browser: Any, source: Path, scratch: Path) -> tuple[list[float], fl
     committed: dict[int, float] = {}
     with display(scratch / "live.sqlite", config_of("mini_baccarat")) as shown:
         browser.get(shown.url)
-        paint = browser.execute_script(
-            "const p = performance.getEntriesByName('first-contentful-paint')[0];"
-            "return p ? p.startTime : null;")
+        paint = None
+        for _ in range(50):  # Chromium records the paint entry just after the load ends
+            paint = browser.execute_script(
+                "const p = performance.getEntriesByName('first-contentful-paint')[0];"
+                "return p ? p.startTime : null;")
+            if paint is not None:
+                break
+            time.sleep(0.1)
         browser.execute_script(OBSERVER)
         for seq, *_ in copier.rows[copier.done:]:
             copier.upto(seq)
@@ -176,7 +181,12 @@ def bench_display(scratch: Path) -> None:
     p50, p99 = statistics.median(latencies), _pct(latencies, 0.99)
     print(f"   commit to page ({len(latencies)} records, each committed on its own): "
           f"p50 {p50:.1f} ms, p99 {p99:.1f} ms (goal p99 at most 250 ms: {met(p99 <= 250)})")
-    print(f"   first paint of /: {paint:.0f} ms (goal at most 1000 ms: {met(0 < paint <= 1000)})")
+    if paint:
+        print(f"   first paint of /: {paint:.0f} ms (goal at most 1000 ms: "
+              f"{met(paint <= 1000)})")
+    else:
+        print("   first paint of /: Chromium recorded none within 5 s (goal at most 1000 "
+              "ms: NOT met)")
     tenth, day, cpu, idle_s = _memory_and_idle(source, folder)
     print(f"   resident memory caught up on {DAY_RECORDS // 10:,} records: {tenth:.1f} MB; on "
           f"a day's {DAY_RECORDS:,}: {day:.1f} MB (goal at most 80 MB and flat: "

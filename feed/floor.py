@@ -108,6 +108,7 @@ class Floor:
                                on_connected=self._subscribe)
         self.conn.client.on_publishes = self._publishes
         self.conn.client.on_message = self._message
+        self.conn.client.on_subscribe = self._subscribed
         self._db: psycopg.Connection[Any] | None = None
         self._store: Store | None = None
         self._published: dict[str, int] = {}  # table -> the seq its feed last said acked
@@ -118,6 +119,12 @@ class Floor:
     def _subscribe(self, client: paho.Client) -> None:
         site = self.config.site
         client.subscribe([(f"casino/{site}/+/records", 1), (f"casino/{site}/+/status", 1)])
+
+    def _subscribed(self, client: paho.Client, userdata: Any, mid: int, reasons: Any,
+                    properties: Any) -> None:
+        site = self.config.site
+        log.info("subscribed", message=f"casino/{site}/+/records and casino/{site}/+/status"
+                 " (QoS 1)")
 
     def _publishes(self, got: list[Received]) -> None:
         """QoS 1 messages, as paho's thread cut them from one read."""

@@ -119,6 +119,21 @@ def _wait_listening(port: int, what: str, proc: subprocess.Popen[bytes] | None,
     raise NotStarted(f"{what} did not start: see {log}")
 
 
+def _wait_subscribed(log: Path, since: int, proc: subprocess.Popen[bytes],
+                     timeout: float = 15.0) -> None:
+    """Until the floor's log says, after byte ``since``, that it subscribed: records the
+    feed sends before a first start's subscription reach nobody (a gap the floor then
+    asks for again, with an error-level alarm). After ``timeout`` s, or should the floor
+    have stopped, the start goes on: its own log says why."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        with open(log, "rb") as f:
+            f.seek(since)
+            if b'"subscribed"' in f.read():
+                return
+        time.sleep(0.1)
+
+
 class LocalFloor:
     """The broker, the cluster, the feed and the floor of one ``make run``."""
 
@@ -155,8 +170,11 @@ class LocalFloor:
         floor_toml = FOLDER / "floor.toml"
         floor_toml.write_text(f'[floor]\nbroker = "{broker}"\nsite = "{SITE}"\n'
                               f'database = "{dsn}"\n')
-        self._spawn("floor", [str(BIN / "table-floor"), "--log-format", "json",
-                              "--config", str(floor_toml), "run"])
+        floor_log = FOLDER / "floor.log"
+        since = floor_log.stat().st_size if floor_log.exists() else 0
+        floor = self._spawn("floor", [str(BIN / "table-floor"), "--log-format", "json",
+                                      "--config", str(floor_toml), "run"])
+        _wait_subscribed(floor_log, since, floor)
         self._spawn("feed", [str(BIN / "table-feed"), "--log-format", "json",
                              "--config", str(FOLDER / "table.toml")])
         print(f"table-feed: {journal} to casino/{SITE}/{table}/records", flush=True)

@@ -97,6 +97,9 @@ def test_the_floor_beside_the_simulated_table_shows_it_live(workdir: Path) -> No
         text = wait_for("the table live on the floor", lambda: (s := status()) and
                         "0 records behind" in s and s, 60, every=0.5)
         assert "table sim-roulette (roulette): feed online" in text
+        # The feed started once the floor had subscribed: no record reached nobody, so
+        # the floor saw no gap (an error-level chain alarm in its log).
+        assert "chain_alarm" not in (workdir / "var/floor/floor.log").read_text()
         pid_file = _postmaster(workdir)
         assert pid_file is not None
         pg_pid = int(pid_file.read_text().split()[0])
