@@ -46,5 +46,5 @@ bench: $(BIN)/table-controller
 ## clean: the environment, var/ and make run's cluster when root kept it outside
 ## (feed/local.py's outside_folder: /var/tmp/tc-floor- and 8 hex of var/floor's path)
 clean:
-	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache \
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache .hypothesis *.egg-info \
 	  /var/tmp/tc-floor-$$(printf '%s' "$$(pwd -P)/var/floor" | sha256sum | cut -c1-8)
