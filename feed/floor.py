@@ -123,8 +123,13 @@ class Floor:
     def _subscribed(self, client: paho.Client, userdata: Any, mid: int, reasons: Any,
                     properties: Any) -> None:
         site = self.config.site
-        log.info("subscribed", message=f"casino/{site}/+/records and casino/{site}/+/status"
-                 " (QoS 1)")
+        topics = f"casino/{site}/+/records and casino/{site}/+/status"
+        refused = [str(r) for r in reasons if getattr(r, "is_failure", False)]
+        if refused:  # an ACL that denies them: nothing will come, say so once a connect
+            log.error("subscription_refused", message=f"the broker refused {topics}: "
+                      f"{', '.join(refused)}; check its ACL for this user")
+            return
+        log.info("subscribed", message=f"{topics} (QoS 1)")
 
     def _publishes(self, got: list[Received]) -> None:
         """QoS 1 messages, as paho's thread cut them from one read."""
